@@ -1,0 +1,16 @@
+//! The rules of Fanorona (RULES.md): geometry, positions, move generation, notation, perft.
+
+pub mod board;
+pub mod color;
+pub mod error;
+pub mod fen;
+pub mod history;
+pub mod movegen;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod position;
+pub mod settings;
+pub mod step;
+pub mod turn;
+pub mod zobrist;

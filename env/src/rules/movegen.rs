@@ -1,0 +1,321 @@
+//! Move generation: legal steps, and complete turns (whole capture chains) deduplicated by
+//! their result. Bitboard set operations find the pieces that can move or capture; a depth-first
+//! search follows capture chains on a scratch copy of the board, without allocating.
+
+use arrayvec::ArrayVec;
+
+use super::board::{Board, Direction, NO_POINT, Point, Points};
+use super::position::{Chain, Position};
+use super::step::{Step, StepKind};
+use super::turn::Turn;
+
+/// Most steps one position can offer: two captures or one paika per piece and direction, or
+/// a chain's continuations plus stop.
+pub const MAX_STEPS: usize = 512;
+
+/// A fixed-capacity list of steps (no allocation).
+pub type StepList = ArrayVec<Step, MAX_STEPS>;
+
+/// The pieces of `us` that can capture by approach in direction `d`.
+#[inline]
+fn approachers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
+    us & board.pre(empty & board.pre(them, d), d)
+}
+
+/// The pieces of `us` that can capture by withdrawal moving in direction `d`.
+#[inline]
+fn withdrawers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
+    us & board.pre(empty, d) & board.shift(them, d)
+}
+
+/// Results already emitted for one starting piece: (end point, captured set).
+struct SeenResults {
+    inline: ArrayVec<(Point, u64), 128>,
+    spill: Vec<(Point, u64)>,
+}
+
+impl SeenResults {
+    fn new() -> SeenResults {
+        SeenResults {
+            inline: ArrayVec::new(),
+            spill: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.inline.clear();
+        self.spill.clear();
+    }
+
+    /// Records a result; false if it was already there.
+    #[inline]
+    fn insert(&mut self, to: Point, captured: u64) -> bool {
+        let item = (to, captured);
+        if self.inline.contains(&item) || self.spill.contains(&item) {
+            return false;
+        }
+        if self.inline.try_push(item).is_err() {
+            self.spill.push(item);
+        }
+        true
+    }
+}
+
+impl Position {
+    /// Whether the side to move, at the start of a turn, has a capturing step (ignoring Vela).
+    #[inline]
+    pub(crate) fn any_capture(&self) -> bool {
+        let board = self.board;
+        let us = self.pieces[self.side.index()];
+        let them = self.pieces[self.side.other().index()];
+        let empty = self.empty();
+        (0..8).any(|d| {
+            approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d) != 0
+        })
+    }
+
+    /// Whether a chain in this state has a legal capturing continuation.
+    pub(crate) fn chain_can_continue(&self, chain: &Chain) -> bool {
+        let them = self.pieces[self.side.other().index()];
+        let mut found = false;
+        self.chain_captures(chain.piece, chain.visited, chain.last_dir.index(), them, |_, _, _| {
+            found = true;
+        });
+        found
+    }
+
+    /// Calls `f(dir, kind, target)` for every capturing step of the piece on `at`, given the
+    /// points it has visited and the direction it may not repeat (8 for none).
+    #[inline]
+    fn chain_captures(
+        &self,
+        at: Point,
+        visited: u64,
+        last: usize,
+        them: u64,
+        mut f: impl FnMut(usize, StepKind, Point),
+    ) {
+        let board = self.board;
+        let occupied = self.pieces[0] | self.pieces[1];
+        let blocked = occupied | visited;
+        for d in 0..8 {
+            if d == last {
+                continue;
+            }
+            let q = board.neighbour_raw(at, d);
+            if q == NO_POINT || blocked & (1 << q) != 0 {
+                continue;
+            }
+            let ahead = board.neighbour_raw(q, d);
+            if ahead != NO_POINT && them & (1 << ahead) != 0 {
+                f(d, StepKind::Approach, ahead);
+            }
+            let behind = board.neighbour_raw(at, (d + 4) & 7);
+            if behind != NO_POINT && them & (1 << behind) != 0 {
+                f(d, StepKind::Withdrawal, behind);
+            }
+        }
+    }
+
+    /// The legal steps, in a fixed order: by direction, then point, then kind.
+    pub fn legal_steps(&self) -> StepList {
+        let mut list = StepList::new();
+        self.for_each_step(|s| list.push(s));
+        list
+    }
+
+    /// Calls `f` for every legal step.
+    pub fn for_each_step(&self, mut f: impl FnMut(Step)) {
+        let us_color = self.side;
+        let them = self.pieces[us_color.other().index()];
+        if let Some(chain) = self.chain {
+            self.chain_captures(chain.piece, chain.visited, chain.last_dir.index(), them, |d, kind, _| {
+                f(Step::Move {
+                    from: chain.piece,
+                    dir: Direction::from_index(d),
+                    kind,
+                })
+            });
+            if !self.rules.mandatory_continuation {
+                f(Step::Stop);
+            }
+            return;
+        }
+        let board = self.board;
+        let us = self.pieces[us_color.index()];
+        let empty = self.empty();
+        let captures = self.must_capture();
+        for d in 0..8 {
+            let dir = Direction::from_index(d);
+            if captures {
+                let a = approachers(board, us, them, empty, d);
+                let w = withdrawers(board, us, them, empty, d);
+                for from in Points(a | w) {
+                    if a & (1 << from) != 0 {
+                        f(Step::Move { from, dir, kind: StepKind::Approach });
+                    }
+                    if w & (1 << from) != 0 {
+                        f(Step::Move { from, dir, kind: StepKind::Withdrawal });
+                    }
+                }
+            } else {
+                for from in Points(us & board.pre(empty, d)) {
+                    f(Step::Move { from, dir, kind: StepKind::Paika });
+                }
+            }
+        }
+    }
+
+    /// Whether the side to move must capture this turn.
+    pub fn must_capture(&self) -> bool {
+        match self.chain {
+            Some(_) => true,
+            None if self.vela_active() => self.rules.vela == Some(self.side),
+            None => self.any_capture(),
+        }
+    }
+
+    /// Calls `f` for every legal complete turn, each distinct result (start, end and captured
+    /// pieces) once. In mid-chain the turns are the ways to finish the chain. No allocation
+    /// unless one piece has more than 128 distinct capture results.
+    pub fn for_each_turn(&self, mut f: impl FnMut(&Turn)) {
+        let mut seen = SeenResults::new();
+        self.generate_turns(true, &mut seen, &mut f);
+    }
+
+    /// Every legal complete turn, including different paths to the same result.
+    pub fn for_each_turn_path(&self, mut f: impl FnMut(&Turn)) {
+        let mut seen = SeenResults::new();
+        self.generate_turns(false, &mut seen, &mut f);
+    }
+
+    fn generate_turns(&self, dedup: bool, seen: &mut SeenResults, f: &mut impl FnMut(&Turn)) {
+        let board = self.board;
+        let us_color = self.side;
+        let them = self.pieces[us_color.other().index()];
+        if let Some(chain) = self.chain {
+            let mut turn = Turn::start(chain.piece);
+            if !self.rules.mandatory_continuation {
+                f(&turn);
+            }
+            let mut scratch = *self;
+            scratch.chain = None;
+            scratch.extend_chain(&mut turn, chain.visited, chain.last_dir.index(), seen, dedup, f);
+            return;
+        }
+        let us = self.pieces[us_color.index()];
+        let empty = self.empty();
+        if !self.must_capture() {
+            for d in 0..8 {
+                let dir = Direction::from_index(d);
+                for from in Points(us & board.pre(empty, d)) {
+                    let mut turn = Turn::start(from);
+                    turn.push(dir, StepKind::Paika);
+                    turn.to = board.neighbour_raw(from, d);
+                    f(&turn);
+                }
+            }
+            return;
+        }
+        let mut movers = 0;
+        for d in 0..8 {
+            movers |= approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
+        }
+        let mut scratch = *self;
+        for from in Points(movers) {
+            seen.clear();
+            let mut turn = Turn::start(from);
+            scratch.extend_chain(&mut turn, 1 << from, 8, seen, dedup, f);
+        }
+    }
+
+    /// Extends a chain from `turn.to` by every capturing step, emitting each turn that may end
+    /// there and recursing where the chain may go on. `self` is the board as it stands
+    /// mid-chain (the piece on `turn.to`); it is restored before returning.
+    fn extend_chain(
+        &mut self,
+        turn: &mut Turn,
+        visited: u64,
+        last: usize,
+        seen: &mut SeenResults,
+        dedup: bool,
+        f: &mut impl FnMut(&Turn),
+    ) {
+        let at = turn.to;
+        let us = self.side.index();
+        let them_index = self.side.other().index();
+        let them = self.pieces[them_index];
+        let mut options: ArrayVec<(usize, StepKind, Point), 16> = ArrayVec::new();
+        self.chain_captures(at, visited, last, them, |d, kind, target| {
+            options.push((d, kind, target))
+        });
+        let chains = self.chains_allowed();
+        for (d, kind, target) in options {
+            let line_dir = if kind == StepKind::Approach { d } else { (d + 4) & 7 };
+            let run = self.capture_run(target, line_dir, them);
+            let q = self.board.neighbour_raw(at, d);
+            // Play the capture on the scratch board.
+            self.pieces[us] ^= (1 << at) | (1 << q);
+            self.pieces[them_index] = them & !run;
+            let captured_before = turn.captured;
+            turn.captured |= run;
+            turn.to = q;
+            turn.push(Direction::from_index(d), kind);
+            let visited = visited | (1 << q);
+            let continues = chains
+                && self.chain_can_continue(&Chain {
+                    piece: q,
+                    visited,
+                    last_dir: Direction::from_index(d),
+                });
+            if (!continues || !self.rules.mandatory_continuation)
+                && (!dedup || seen.insert(q, turn.captured))
+            {
+                f(turn);
+            }
+            if continues {
+                self.extend_chain(turn, visited, d, seen, dedup, f);
+            }
+            // Undo.
+            turn.pop();
+            turn.to = at;
+            turn.captured = captured_before;
+            self.pieces[us] ^= (1 << at) | (1 << q);
+            self.pieces[them_index] = them;
+        }
+    }
+
+    /// The legal complete turns, each distinct result once, in generation order.
+    pub fn legal_turns(&self) -> Vec<Turn> {
+        let mut turns = Vec::new();
+        self.for_each_turn(|t| turns.push(*t));
+        turns
+    }
+
+    /// The legal complete turns in notation, sorted.
+    pub fn legal_turn_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .legal_turns()
+            .iter()
+            .map(|t| t.notation(self.board))
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Number of legal complete turns (distinct results), counted without building a list.
+    pub fn count_turns(&self) -> u64 {
+        if !self.must_capture() {
+            // Paika only: one turn per piece and free neighbour.
+            let board = self.board;
+            let us = self.pieces[self.side.index()];
+            let empty = self.empty();
+            return (0..8)
+                .map(|d| (us & board.pre(empty, d)).count_ones() as u64)
+                .sum();
+        }
+        let mut n = 0;
+        self.for_each_turn(|_| n += 1);
+        n
+    }
+}
