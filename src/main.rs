@@ -1,1 +1,36 @@
-fn main() {}
+//! `fanorona`: the command-line tool of the Fanorona reinforcement-learning toolkit.
+
+mod commands;
+
+use clap::{Parser, Subcommand};
+
+/// Fanorona for reinforcement learning: rules, baselines, self-play training and play.
+#[derive(Parser, Debug)]
+#[command(name = "fanorona", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count complete-turn move paths to a depth (move-generator check and speed test).
+    Perft(commands::perft::Args),
+    /// List the legal complete turns of a position, one per line, sorted.
+    Moves(commands::moves::Args),
+    /// Draw a position as text.
+    Show(commands::show::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => commands::perft::run(args),
+        Command::Moves(args) => commands::moves::run(args),
+        Command::Show(args) => commands::show::run(args),
+    };
+    if let Err(error) = result {
+        eprintln!("error: {error:#}");
+        std::process::exit(2);
+    }
+}

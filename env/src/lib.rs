@@ -14,3 +14,11 @@ pub use rules::position::{Chain, Position};
 pub use rules::settings::Rules;
 pub use rules::step::{Step, StepKind};
 pub use rules::turn::{MAX_TURN_STEPS, Turn};
+
+pub mod agent;
+pub mod fanorona;
+pub mod game;
+
+pub use agent::{Agent, AgentError};
+pub use fanorona::Fanorona;
+pub use game::{ActionError, Game};

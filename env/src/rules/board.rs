@@ -121,7 +121,7 @@ static BOARDS: [[OnceLock<Board>; MAX_SIDE]; MAX_SIDE] =
 impl Board {
     /// The board of the given size: both sides odd and at least 3, at most 64 points.
     pub fn new(width: usize, height: usize) -> Result<&'static Board, BoardError> {
-        if width < 3 || height < 3 || width % 2 == 0 || height % 2 == 0 {
+        if width < 3 || height < 3 || width.is_multiple_of(2) || height.is_multiple_of(2) {
             return Err(BoardError::NotOdd { width, height });
         }
         if width * height > MAX_POINTS {
@@ -157,7 +157,7 @@ impl Board {
             ray: [[0; MAX_POINTS]; 8],
         };
         for p in 0..n {
-            if (p % width + p / width) % 2 == 0 {
+            if (p % width + p / width).is_multiple_of(2) {
                 board.strong |= 1 << p;
             }
         }
@@ -370,7 +370,8 @@ mod tests {
     #[test]
     fn standard_board_has_108_lines() {
         let b = Board::standard();
-        let count = |ds: &[Direction]| -> u32 { ds.iter().map(|&d| b.has_line(d).count_ones()).sum() };
+        let count =
+            |ds: &[Direction]| -> u32 { ds.iter().map(|&d| b.has_line(d).count_ones()).sum() };
         assert_eq!(count(&[Direction::E]), 40);
         assert_eq!(count(&[Direction::N]), 36);
         assert_eq!(count(&[Direction::NE, Direction::NW]), 32);

@@ -101,5 +101,9 @@ pub enum MoveError {
 }
 
 fn list_or_none(moves: &[String]) -> String {
-    if moves.is_empty() { "none".to_string() } else { moves.join(" ") }
+    if moves.is_empty() {
+        "none".to_string()
+    } else {
+        moves.join(" ")
+    }
 }

@@ -35,26 +35,42 @@ impl Position {
             None => return Err(err(FenField::SideToMove, "missing: expected w or b".into())),
             Some("w" | "W") => Color::White,
             Some("b" | "B") => Color::Black,
-            Some(other) => return Err(err(FenField::SideToMove, format!("{other:?}: expected w or b"))),
+            Some(other) => {
+                return Err(err(
+                    FenField::SideToMove,
+                    format!("{other:?}: expected w or b"),
+                ));
+            }
         };
         let no_capture = match fields.next() {
             None => 0,
             Some(t) => t.parse::<u16>().map_err(|_| {
-                err(FenField::NoCaptureCounter, format!("{t:?}: expected a number of turns from 0 to 65535"))
+                err(
+                    FenField::NoCaptureCounter,
+                    format!("{t:?}: expected a number of turns from 0 to 65535"),
+                )
             })?,
         };
         let turn_number = match fields.next() {
             None => 1,
             Some(t) => t.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                err(FenField::TurnNumber, format!("{t:?}: expected a turn number of at least 1"))
+                err(
+                    FenField::TurnNumber,
+                    format!("{t:?}: expected a turn number of at least 1"),
+                )
             })?,
         };
         let chain = match fields.next() {
             None => None,
-            Some(t) => Some(parse_chain(board, t, pieces[side.index()]).map_err(|r| err(FenField::Chain, r))?),
+            Some(t) => Some(
+                parse_chain(board, t, pieces[side.index()]).map_err(|r| err(FenField::Chain, r))?,
+            ),
         };
         if let Some(extra) = fields.next() {
-            return Err(err(FenField::Extra, format!("unexpected {extra:?}: a FEN has at most 5 fields")));
+            return Err(err(
+                FenField::Extra,
+                format!("unexpected {extra:?}: a FEN has at most 5 fields"),
+            ));
         }
         let pos = Position::from_parts(board, pieces, side, chain, no_capture, turn_number, rules);
         if let Some(chain) = &pos.chain
@@ -101,7 +117,12 @@ impl Position {
             rows.push(text);
         }
         let side = if self.side == Color::White { 'w' } else { 'b' };
-        let mut fen = format!("{} {side} {} {}", rows.join("/"), self.no_capture, self.turn_number);
+        let mut fen = format!(
+            "{} {side} {} {}",
+            rows.join("/"),
+            self.no_capture,
+            self.turn_number
+        );
         if let Some(chain) = &self.chain {
             let visited: Vec<String> = Points(chain.visited).map(|p| board.point_name(p)).collect();
             fen.push_str(&format!(
@@ -137,9 +158,16 @@ fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {
         let mut digits = String::new();
         let flush = |digits: &mut String, cells: &mut Vec<Option<Color>>| -> Result<(), String> {
             if !digits.is_empty() {
-                let n: usize = digits.parse().ok().filter(|&n| (1..=64).contains(&n)).ok_or_else(|| {
-                    format!("row {} of the FEN: empty-run {digits:?} must be a number from 1 to 64", i + 1)
-                })?;
+                let n: usize = digits
+                    .parse()
+                    .ok()
+                    .filter(|&n| (1..=64).contains(&n))
+                    .ok_or_else(|| {
+                        format!(
+                            "row {} of the FEN: empty-run {digits:?} must be a number from 1 to 64",
+                            i + 1
+                        )
+                    })?;
                 cells.extend(std::iter::repeat_n(None, n));
                 digits.clear();
             }
@@ -150,7 +178,11 @@ fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {
                 '0'..='9' => digits.push(ch),
                 'W' | 'w' | 'B' | 'b' => {
                     flush(&mut digits, &mut cells)?;
-                    cells.push(Some(if ch.eq_ignore_ascii_case(&'w') { Color::White } else { Color::Black }));
+                    cells.push(Some(if ch.eq_ignore_ascii_case(&'w') {
+                        Color::White
+                    } else {
+                        Color::Black
+                    }));
                 }
                 _ => {
                     return Err(format!(
@@ -193,16 +225,25 @@ fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {
 fn parse_chain(board: &'static Board, text: &str, own: u64) -> Result<Chain, String> {
     let parts: Vec<&str> = text.split(':').collect();
     let [piece, visited, dir] = parts[..] else {
-        return Err(format!("{text:?}: expected piece:visited,points:direction, e.g. e3:d3,e3:E"));
+        return Err(format!(
+            "{text:?}: expected piece:visited,points:direction, e.g. e3:d3,e3:E"
+        ));
     };
     let point = |name: &str| -> Result<Point, String> {
-        board
-            .parse_point(name)
-            .ok_or_else(|| format!("{name:?} is not a point of a {}x{} board", board.width(), board.height()))
+        board.parse_point(name).ok_or_else(|| {
+            format!(
+                "{name:?} is not a point of a {}x{} board",
+                board.width(),
+                board.height()
+            )
+        })
     };
     let piece = point(piece)?;
     if own & (1 << piece) == 0 {
-        return Err(format!("no piece of the side to move stands on {}", board.point_name(piece)));
+        return Err(format!(
+            "no piece of the side to move stands on {}",
+            board.point_name(piece)
+        ));
     }
     let mut visited_set = 0u64;
     for name in visited.split(',') {
@@ -215,7 +256,12 @@ fn parse_chain(board: &'static Board, text: &str, own: u64) -> Result<Chain, Str
         .iter()
         .position(|&n| n.eq_ignore_ascii_case(dir))
         .map(Direction::from_index)
-        .ok_or_else(|| format!("direction {dir:?}: expected one of {}", DIRECTION_NAMES.join(" ")))?;
+        .ok_or_else(|| {
+            format!(
+                "direction {dir:?}: expected one of {}",
+                DIRECTION_NAMES.join(" ")
+            )
+        })?;
     Ok(Chain {
         piece,
         visited: visited_set,

@@ -24,7 +24,9 @@ impl History {
 
     /// The current position.
     pub fn position(&self) -> &Position {
-        self.positions.last().expect("a history always has a position")
+        self.positions
+            .last()
+            .expect("a history always has a position")
     }
 
     /// The start position.
@@ -51,7 +53,9 @@ impl History {
         let first = n.saturating_sub(window + 1);
         self.positions[first..]
             .iter()
-            .filter(|p| p.key() == current.key() && p.pieces == current.pieces && p.side == current.side)
+            .filter(|p| {
+                p.key() == current.key() && p.pieces == current.pieces && p.side == current.side
+            })
             .count() as u32
     }
 
@@ -72,7 +76,9 @@ impl History {
     /// accepts no more turns.
     pub fn play(&mut self, text: &str) -> Result<Turn, MoveError> {
         if let Some(outcome) = self.outcome() {
-            return Err(MoveError::NotPlayable(format!("the game is over: {outcome}")));
+            return Err(MoveError::NotPlayable(format!(
+                "the game is over: {outcome}"
+            )));
         }
         let turn = self.position().parse_turn(text)?;
         self.play_unchecked(&turn);

@@ -2,6 +2,7 @@
 
 pub mod board;
 pub mod color;
+pub mod display;
 pub mod error;
 pub mod fen;
 pub mod history;

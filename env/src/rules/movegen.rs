@@ -78,9 +78,15 @@ impl Position {
     pub(crate) fn chain_can_continue(&self, chain: &Chain) -> bool {
         let them = self.pieces[self.side.other().index()];
         let mut found = false;
-        self.chain_captures(chain.piece, chain.visited, chain.last_dir.index(), them, |_, _, _| {
-            found = true;
-        });
+        self.chain_captures(
+            chain.piece,
+            chain.visited,
+            chain.last_dir.index(),
+            them,
+            |_, _, _| {
+                found = true;
+            },
+        );
         found
     }
 
@@ -129,13 +135,19 @@ impl Position {
         let us_color = self.side;
         let them = self.pieces[us_color.other().index()];
         if let Some(chain) = self.chain {
-            self.chain_captures(chain.piece, chain.visited, chain.last_dir.index(), them, |d, kind, _| {
-                f(Step::Move {
-                    from: chain.piece,
-                    dir: Direction::from_index(d),
-                    kind,
-                })
-            });
+            self.chain_captures(
+                chain.piece,
+                chain.visited,
+                chain.last_dir.index(),
+                them,
+                |d, kind, _| {
+                    f(Step::Move {
+                        from: chain.piece,
+                        dir: Direction::from_index(d),
+                        kind,
+                    })
+                },
+            );
             if !self.rules.mandatory_continuation {
                 f(Step::Stop);
             }
@@ -152,15 +164,27 @@ impl Position {
                 let w = withdrawers(board, us, them, empty, d);
                 for from in Points(a | w) {
                     if a & (1 << from) != 0 {
-                        f(Step::Move { from, dir, kind: StepKind::Approach });
+                        f(Step::Move {
+                            from,
+                            dir,
+                            kind: StepKind::Approach,
+                        });
                     }
                     if w & (1 << from) != 0 {
-                        f(Step::Move { from, dir, kind: StepKind::Withdrawal });
+                        f(Step::Move {
+                            from,
+                            dir,
+                            kind: StepKind::Withdrawal,
+                        });
                     }
                 }
             } else {
                 for from in Points(us & board.pre(empty, d)) {
-                    f(Step::Move { from, dir, kind: StepKind::Paika });
+                    f(Step::Move {
+                        from,
+                        dir,
+                        kind: StepKind::Paika,
+                    });
                 }
             }
         }
@@ -200,7 +224,14 @@ impl Position {
             }
             let mut scratch = *self;
             scratch.chain = None;
-            scratch.extend_chain(&mut turn, chain.visited, chain.last_dir.index(), seen, dedup, f);
+            scratch.extend_chain(
+                &mut turn,
+                chain.visited,
+                chain.last_dir.index(),
+                seen,
+                dedup,
+                f,
+            );
             return;
         }
         let us = self.pieces[us_color.index()];
@@ -219,7 +250,8 @@ impl Position {
         }
         let mut movers = 0;
         for d in 0..8 {
-            movers |= approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
+            movers |=
+                approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
         }
         let mut scratch = *self;
         for from in Points(movers) {
@@ -251,7 +283,11 @@ impl Position {
         });
         let chains = self.chains_allowed();
         for (d, kind, target) in options {
-            let line_dir = if kind == StepKind::Approach { d } else { (d + 4) & 7 };
+            let line_dir = if kind == StepKind::Approach {
+                d
+            } else {
+                (d + 4) & 7
+            };
             let run = self.capture_run(target, line_dir, them);
             let q = self.board.neighbour_raw(at, d);
             // Play the capture on the scratch board.

@@ -38,11 +38,21 @@ fn parse_written(board: &Board, text: &str) -> Result<Written, MoveError> {
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
-        let digits = chars[i + 1..].iter().take_while(|d| d.is_ascii_digit()).count();
+        let digits = chars[i + 1..]
+            .iter()
+            .take_while(|d| d.is_ascii_digit())
+            .count();
         if c.is_ascii_lowercase() && digits > 0 {
             let name: String = chars[i..=i + digits].iter().collect();
             let p = board.parse_point(&name).ok_or_else(|| {
-                syntax(text, format!("{name} is not a point of a {}x{} board", board.width(), board.height()))
+                syntax(
+                    text,
+                    format!(
+                        "{name} is not a point of a {}x{} board",
+                        board.width(),
+                        board.height()
+                    ),
+                )
             })?;
             if !written.points.is_empty() && written.markers.len() < written.points.len() - 1 {
                 written.markers.push(None);
@@ -51,9 +61,16 @@ fn parse_written(board: &Board, text: &str) -> Result<Written, MoveError> {
             i += digits + 1;
         } else if c == 'a' || c == 'w' {
             if written.points.len() < 2 || written.markers.len() == written.points.len() - 1 {
-                return Err(syntax(text, "a marker A or W must follow the point a capturing step arrives on"));
+                return Err(syntax(
+                    text,
+                    "a marker A or W must follow the point a capturing step arrives on",
+                ));
             }
-            written.markers.push(Some(if c == 'a' { StepKind::Approach } else { StepKind::Withdrawal }));
+            written.markers.push(Some(if c == 'a' {
+                StepKind::Approach
+            } else {
+                StepKind::Withdrawal
+            }));
             i += 1;
         } else {
             return Err(syntax(text, format!("unexpected {c:?}")));
@@ -70,7 +87,9 @@ fn parse_written(board: &Board, text: &str) -> Result<Written, MoveError> {
 
 /// The direction of the line from `a` to its neighbour `b`, if they are joined.
 fn direction_between(board: &Board, a: Point, b: Point) -> Option<Direction> {
-    Direction::ALL.into_iter().find(|&d| board.neighbour(a, d) == Some(b))
+    Direction::ALL
+        .into_iter()
+        .find(|&d| board.neighbour(a, d) == Some(b))
 }
 
 fn marker_matches(marker: Option<StepKind>, kind: StepKind) -> bool {
@@ -98,7 +117,9 @@ impl Position {
         self.for_each_turn_path(|t| {
             if t.len() == written.markers.len()
                 && t.points(self.board) == written.points
-                && t.step_moves().zip(&written.markers).all(|((_, k), &m)| marker_matches(m, k))
+                && t.step_moves()
+                    .zip(&written.markers)
+                    .all(|((_, k), &m)| marker_matches(m, k))
                 && !matches.iter().any(|m| m.same_result(t))
             {
                 matches.push(*t);
@@ -129,7 +150,10 @@ impl Position {
             legal: legal.iter().map(|&s| self.step_notation(s)).collect(),
         };
         if text.trim().eq_ignore_ascii_case("stop") {
-            return legal.contains(&Step::Stop).then_some(Step::Stop).ok_or_else(illegal);
+            return legal
+                .contains(&Step::Stop)
+                .then_some(Step::Stop)
+                .ok_or_else(illegal);
         }
         let written = parse_written(self.board, text)?;
         if written.points.len() != 2 {
@@ -141,7 +165,11 @@ impl Position {
             .iter()
             .copied()
             .filter(|s| match *s {
-                Step::Move { from: f, dir: d, kind } => f == from && d == dir && marker_matches(written.markers[0], kind),
+                Step::Move {
+                    from: f,
+                    dir: d,
+                    kind,
+                } => f == from && d == dir && marker_matches(written.markers[0], kind),
                 Step::Stop => false,
             })
             .collect();
@@ -172,9 +200,15 @@ mod tests {
         let b = Board::standard();
         let w = parse_written(b, "C1-D1a x d2A").unwrap();
         assert_eq!(w.points.len(), 3);
-        assert_eq!(w.markers, vec![Some(StepKind::Approach), Some(StepKind::Approach)]);
+        assert_eq!(
+            w.markers,
+            vec![Some(StepKind::Approach), Some(StepKind::Approach)]
+        );
         let w = parse_written(b, "b2a2").unwrap();
-        assert_eq!(w.points, vec![b.parse_point("b2").unwrap(), b.parse_point("a2").unwrap()]);
+        assert_eq!(
+            w.points,
+            vec![b.parse_point("b2").unwrap(), b.parse_point("a2").unwrap()]
+        );
         assert_eq!(w.markers, vec![None]);
         let w = parse_written(b, "d3e3f3W").unwrap();
         assert_eq!(w.markers, vec![None, Some(StepKind::Withdrawal)]);

@@ -102,10 +102,16 @@ impl Position {
         }
         let loser = self.side;
         if self.pieces(loser) == 0 {
-            return Some(Outcome::Win { winner: loser.other(), reason: WinReason::NoPieces });
+            return Some(Outcome::Win {
+                winner: loser.other(),
+                reason: WinReason::NoPieces,
+            });
         }
         if !self.has_legal_move() {
-            return Some(Outcome::Win { winner: loser.other(), reason: WinReason::NoMoves });
+            return Some(Outcome::Win {
+                winner: loser.other(),
+                reason: WinReason::NoMoves,
+            });
         }
         if let Some(limit) = self.rules.no_capture_limit
             && self.no_capture >= limit

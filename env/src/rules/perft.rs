@@ -26,7 +26,11 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(String, u64)> {
     pos.for_each_turn(|turn| {
         let mut child = *pos;
         child.play_turn_unchecked(turn);
-        let count = if depth == 0 { 1 } else { perft(&child, depth - 1) };
+        let count = if depth == 0 {
+            1
+        } else {
+            perft(&child, depth - 1)
+        };
         rows.push((turn.notation(pos.board()), count));
     });
     rows.sort();

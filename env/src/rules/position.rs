@@ -64,11 +64,19 @@ impl Position {
                     None
                 } else if col < w / 2 {
                     // Left half: black at column a, then alternating.
-                    Some(if col % 2 == 0 { Color::Black } else { Color::White })
+                    Some(if col % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    })
                 } else {
                     // Right half: the rotated, colour-swapped image of the left half.
                     let mirror = w - 1 - col;
-                    Some(if mirror % 2 == 0 { Color::White } else { Color::Black })
+                    Some(if mirror % 2 == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    })
                 };
                 if let Some(c) = color {
                     pieces[c.index()] |= 1 << p;
@@ -187,9 +195,7 @@ impl Position {
     #[inline]
     pub fn vela_active(&self) -> bool {
         match self.rules.vela {
-            Some(favoured) => {
-                self.pieces[favoured.other().index()].count_ones() > VELA_END_PIECES
-            }
+            Some(favoured) => self.pieces[favoured.other().index()].count_ones() > VELA_END_PIECES,
             None => false,
         }
     }
@@ -197,7 +203,7 @@ impl Position {
     /// Whether a capture this turn may be followed by another (no first-turn or Vela limit).
     #[inline]
     pub(crate) fn chains_allowed(&self) -> bool {
-        !(self.rules.first_turn_single_capture && self.turn_number == 1) && !self.vela_active()
+        !(self.vela_active() || self.rules.first_turn_single_capture && self.turn_number == 1)
     }
 
     /// The pieces a capturing step removes: the run of enemies starting at `target` in `dir`
@@ -227,7 +233,11 @@ impl Position {
     #[inline]
     fn end_turn(&mut self, captured: bool) {
         self.chain = None;
-        self.no_capture = if captured { 0 } else { self.no_capture.saturating_add(1) };
+        self.no_capture = if captured {
+            0
+        } else {
+            self.no_capture.saturating_add(1)
+        };
         if self.side == Color::Black {
             self.turn_number += 1;
         }

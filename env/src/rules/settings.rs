@@ -55,14 +55,24 @@ impl Rules {
                     .parse::<u32>()
                     .ok()
                     .filter(|&n| n <= max)
-                    .ok_or_else(|| format!("rule {key}: expected a number up to {max} or off, got {value:?}"))
+                    .ok_or_else(|| {
+                        format!("rule {key}: expected a number up to {max} or off, got {value:?}")
+                    })
             };
             match key {
                 "no-capture" => {
-                    rules.no_capture_limit = if off { None } else { Some(number(u16::MAX as u32)? as u16) }
+                    rules.no_capture_limit = if off {
+                        None
+                    } else {
+                        Some(number(u16::MAX as u32)? as u16)
+                    }
                 }
                 "repetition" => {
-                    rules.repetition_limit = if off { None } else { Some(number(255)?.max(2) as u8) }
+                    rules.repetition_limit = if off {
+                        None
+                    } else {
+                        Some(number(255)?.max(2) as u8)
+                    }
                 }
                 "mandatory" | "mandatory-continuation" => rules.mandatory_continuation = !off,
                 "first-turn" => rules.first_turn_single_capture = !off,

@@ -106,7 +106,11 @@ impl Turn {
         let mut at = self.from;
         self.step_moves()
             .map(|(dir, kind)| {
-                let step = Step::Move { from: at, dir, kind };
+                let step = Step::Move {
+                    from: at,
+                    dir,
+                    kind,
+                };
                 at = board.neighbour(at, dir).expect("turn path follows lines");
                 step
             })

@@ -1,0 +1,220 @@
+//! `Fanorona`: the game state behind the [`Game`] trait, one step per action, with the draw
+//! rules (repetition needs the keys of earlier turn starts) and the outcome kept up to date.
+
+use super::action::{action_to_step, num_actions, rotate_action, step_to_action};
+use super::observation::{NUM_PLANES, direction_plane, write_observation};
+use super::symmetry::{NUM_SYMMETRIES, Symmetry};
+use crate::game::{ActionError, Game};
+use crate::rules::board::{Board, Direction};
+use crate::rules::color::Color;
+use crate::rules::outcome::Outcome;
+use crate::rules::position::Position;
+use crate::rules::step::Step;
+
+/// A Fanorona game in progress, stepped one action (one step of a piece, or "stop") at a time.
+#[derive(Clone, Debug)]
+pub struct Fanorona {
+    position: Position,
+    /// Keys of the turn-start positions since the last capture, the current one last.
+    keys: Vec<u64>,
+    outcome: Option<Outcome>,
+}
+
+impl Fanorona {
+    /// A game starting at `position` (a turn start or mid-chain).
+    pub fn new(position: Position) -> Fanorona {
+        let mut keys = Vec::with_capacity(128);
+        if position.is_turn_start() {
+            keys.push(position.key());
+        }
+        let outcome = position.outcome(1);
+        Fanorona {
+            position,
+            keys,
+            outcome,
+        }
+    }
+
+    /// The standard 9 x 5 game from its initial position.
+    pub fn standard() -> Fanorona {
+        Fanorona::new(Position::standard())
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'static Board {
+        self.position.board()
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// How many times the current turn-start position has occurred (1 in mid-chain).
+    pub fn occurrences(&self) -> u32 {
+        if !self.position.is_turn_start() {
+            return 1;
+        }
+        let key = self.position.key();
+        self.keys.iter().filter(|&&k| k == key).count() as u32
+    }
+
+    /// The action of a step.
+    pub fn step_to_action(&self, step: Step) -> usize {
+        step_to_action(self.board(), step)
+    }
+
+    /// The step of an action index (`None` outside the action space).
+    pub fn action_to_step(&self, action: usize) -> Option<Step> {
+        action_to_step(self.board(), action)
+    }
+
+    /// Plays a legal step.
+    pub fn play_step_unchecked(&mut self, step: Step) {
+        self.position.play_step_unchecked(step);
+        if self.position.is_turn_start() {
+            if self.position.no_capture_turns() == 0 {
+                self.keys.clear();
+            }
+            self.keys.push(self.position.key());
+            self.outcome = self.position.outcome(self.occurrences());
+        }
+    }
+}
+
+impl Game for Fanorona {
+    fn num_actions(&self) -> usize {
+        num_actions(self.board())
+    }
+
+    fn current_player(&self) -> Color {
+        self.position.side_to_move()
+    }
+
+    fn legal_mask(&self, mask: &mut [bool]) {
+        mask.fill(false);
+        if self.outcome.is_some() {
+            return;
+        }
+        let board = self.board();
+        self.position
+            .for_each_step(|s| mask[step_to_action(board, s)] = true);
+    }
+
+    fn legal_actions(&self, out: &mut Vec<usize>) {
+        out.clear();
+        if self.outcome.is_some() {
+            return;
+        }
+        let board = self.board();
+        self.position
+            .for_each_step(|s| out.push(step_to_action(board, s)));
+        out.sort_unstable();
+    }
+
+    fn is_legal(&self, action: usize) -> bool {
+        if self.outcome.is_some() {
+            return false;
+        }
+        match self.action_to_step(action) {
+            Some(step) => {
+                let mut found = false;
+                self.position.for_each_step(|s| found |= s == step);
+                found
+            }
+            None => false,
+        }
+    }
+
+    fn apply_unchecked(&mut self, action: usize) {
+        let step = self.action_to_step(action).expect("action in range");
+        self.play_step_unchecked(step);
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    fn returns(&self) -> [f32; 2] {
+        match self.outcome.and_then(|o| o.winner()) {
+            Some(Color::White) => [1.0, -1.0],
+            Some(Color::Black) => [-1.0, 1.0],
+            None => [0.0, 0.0],
+        }
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        [NUM_PLANES, self.board().height(), self.board().width()]
+    }
+
+    fn write_observation(&self, out: &mut [f32]) {
+        write_observation(&self.position, self.occurrences(), out);
+    }
+
+    fn to_mover_action(&self, action: usize) -> usize {
+        match self.current_player() {
+            Color::White => action,
+            Color::Black => rotate_action(self.board(), action),
+        }
+    }
+
+    fn mover_action_to_absolute(&self, action: usize) -> usize {
+        self.to_mover_action(action)
+    }
+
+    fn num_symmetries(&self) -> usize {
+        NUM_SYMMETRIES
+    }
+
+    fn transform_observation(&self, sym: usize, obs: &[f32], out: &mut [f32]) {
+        let board = self.board();
+        let sym = Symmetry::from_index(sym);
+        let n = board.points();
+        for plane in 0..NUM_PLANES {
+            let target_plane = if (direction_plane(Direction::N)..direction_plane(Direction::N) + 8)
+                .contains(&plane)
+            {
+                direction_plane(
+                    sym.direction(Direction::from_index(plane - direction_plane(Direction::N))),
+                )
+            } else {
+                plane
+            };
+            for p in 0..n {
+                out[target_plane * n + sym.point(board, p as u8) as usize] = obs[plane * n + p];
+            }
+        }
+    }
+
+    fn transform_action(&self, sym: usize, action: usize) -> usize {
+        let board = self.board();
+        let sym = Symmetry::from_index(sym);
+        super::action::map_action(board, action, |p| sym.point(board, p), |d| sym.direction(d))
+    }
+
+    fn action_name(&self, action: usize) -> String {
+        match self.action_to_step(action) {
+            Some(step) => self.position.step_notation(step),
+            None => format!("#{action}"),
+        }
+    }
+
+    fn parse_action(&self, text: &str) -> Result<usize, ActionError> {
+        self.position
+            .parse_step(text)
+            .map(|s| self.step_to_action(s))
+            .map_err(|e| ActionError::Parse {
+                text: text.to_string(),
+                reason: e.to_string(),
+            })
+    }
+
+    fn to_text(&self) -> String {
+        self.position.to_fen()
+    }
+}

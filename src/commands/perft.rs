@@ -1,0 +1,44 @@
+//! `fanorona perft`: complete-turn perft, optionally split by first turn.
+
+use std::time::Instant;
+
+use anyhow::Result;
+use fanorona_env::{divide, perft};
+
+use super::position_args::PositionArgs;
+
+/// Arguments of `fanorona perft`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Depth in complete turns.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=20))]
+    pub depth: u32,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Print the count under each legal first turn.
+    #[arg(long)]
+    pub divide: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let pos = args.position.position()?;
+    let started = Instant::now();
+    let total = if args.divide {
+        let rows = divide(&pos, args.depth);
+        for (turn, count) in &rows {
+            println!("{turn}: {count}");
+        }
+        rows.iter().map(|(_, c)| c).sum()
+    } else {
+        perft(&pos, args.depth)
+    };
+    let secs = started.elapsed().as_secs_f64();
+    println!("perft {} = {total}", args.depth);
+    eprintln!(
+        "{:.3} s, {:.1} million leaves/s",
+        secs,
+        total as f64 / secs.max(1e-9) / 1e6
+    );
+    Ok(())
+}

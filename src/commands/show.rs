@@ -1,0 +1,20 @@
+//! `fanorona show`: a position drawn as text.
+
+use anyhow::Result;
+use fanorona_env::rules::display::render;
+
+use super::position_args::PositionArgs;
+
+/// Arguments of `fanorona show`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let pos = args.position.position()?;
+    print!("{}", render(&pos, None));
+    Ok(())
+}

@@ -1,0 +1,6 @@
+//! Learning to play Fanorona by self-play: Monte Carlo tree search, the policy/value network,
+//! self-play, replay, the learner, checkpoints and export.
+
+pub mod evaluator;
+
+pub use evaluator::Evaluator;
