@@ -28,36 +28,133 @@ fn withdrawers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
     us & board.pre(empty, d) & board.shift(them, d)
 }
 
-/// Results already emitted for one starting piece: (end point, captured set).
+/// Results already emitted for one starting piece: captured sets and end points, kept in
+/// parallel arrays so that the scan compares plain `u64`s first.
 struct SeenResults {
-    inline: ArrayVec<(Point, u64), 128>,
-    spill: Vec<(Point, u64)>,
+    captured: [u64; 128],
+    to: [Point; 128],
+    len: usize,
+    spill: Vec<(u64, Point)>,
 }
 
 impl SeenResults {
     fn new() -> SeenResults {
         SeenResults {
-            inline: ArrayVec::new(),
+            captured: [0; 128],
+            to: [0; 128],
+            len: 0,
             spill: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
-        self.inline.clear();
+        self.len = 0;
         self.spill.clear();
     }
 
-    /// Records a result; false if it was already there.
+    /// Records a result; false if it was already there. Before the search has branched,
+    /// every earlier result lies on the path to this one and captured less, so there is
+    /// nothing to compare (`check` false).
     #[inline]
-    fn insert(&mut self, to: Point, captured: u64) -> bool {
-        let item = (to, captured);
-        if self.inline.contains(&item) || self.spill.contains(&item) {
-            return false;
+    fn insert(&mut self, to: Point, captured: u64, check: bool) -> bool {
+        if check {
+            let n = self.len;
+            let seen = (0..n).any(|i| self.captured[i] == captured && self.to[i] == to)
+                || self.spill.contains(&(captured, to));
+            if seen {
+                return false;
+            }
         }
-        if self.inline.try_push(item).is_err() {
-            self.spill.push(item);
+        if self.len < self.captured.len() {
+            self.captured[self.len] = captured;
+            self.to[self.len] = to;
+            self.len += 1;
+        } else {
+            self.spill.push((captured, to));
         }
         true
+    }
+}
+
+/// The depth-first search over capture chains, on a scratch copy of the pieces.
+struct ChainSearch<'a, F> {
+    board: &'static Board,
+    us: usize,
+    pieces: [u64; 2],
+    /// Whether a capture may be followed by another this turn.
+    chains: bool,
+    /// Vela: a capture takes only the nearest enemy.
+    single_capture: bool,
+    /// A chain must go on while it can.
+    mandatory: bool,
+    dedup: bool,
+    seen: &'a mut SeenResults,
+    /// Whether the search from the current starting piece has taken a second branch.
+    branched: bool,
+    f: &'a mut F,
+}
+
+impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
+    /// Explores the captures of the piece on `turn.to`. Unless `first` (the start of the
+    /// search), the piece has just captured: the turn is emitted if it may end here, and the
+    /// chain goes on only where chains are allowed.
+    fn explore(&mut self, turn: &mut Turn, visited: u64, last: usize, first: bool) {
+        let at = turn.to;
+        let them_index = 1 - self.us;
+        let them = self.pieces[them_index];
+        let links = self.board.links(at);
+        // Bit i of `approach`/`withdraw`: link i offers that capture.
+        let (mut approach, mut withdraw) = (0u8, 0u8);
+        if first || self.chains {
+            let blocked = self.pieces[0] | self.pieces[1] | visited;
+            for (i, link) in links.iter().enumerate() {
+                if link.dir as usize == last || blocked & link.to_bit != 0 {
+                    continue;
+                }
+                approach |= ((them & link.beyond_bit != 0) as u8) << i;
+                withdraw |= ((them & link.behind_bit != 0) as u8) << i;
+            }
+        }
+        if !first
+            && (approach | withdraw == 0 || !self.mandatory)
+            && (!self.dedup || self.seen.insert(at, turn.captured, self.branched))
+        {
+            (self.f)(turn);
+        }
+        let mut tried = 0;
+        for kind in [StepKind::Approach, StepKind::Withdrawal] {
+            let mut options = if kind == StepKind::Approach { approach } else { withdraw };
+            while options != 0 {
+                tried += 1;
+                self.branched |= tried > 1;
+                let link = links[options.trailing_zeros() as usize];
+                options &= options - 1;
+                let d = link.dir as usize;
+                let (target, line_dir) = if kind == StepKind::Approach {
+                    (link.beyond, d)
+                } else {
+                    (link.behind, (d + 4) & 7)
+                };
+                let run = if self.single_capture {
+                    1 << target
+                } else {
+                    self.board.run(target, line_dir, them)
+                };
+                let q = link.to;
+                self.pieces[self.us] ^= (1 << at) | (1 << q);
+                self.pieces[them_index] = them & !run;
+                let captured_before = turn.captured;
+                turn.captured |= run;
+                turn.to = q;
+                turn.push(Direction::from_index(d), kind);
+                self.explore(turn, visited | (1 << q), d, false);
+                turn.pop();
+                turn.to = at;
+                turn.captured = captured_before;
+                self.pieces[self.us] ^= (1 << at) | (1 << q);
+                self.pieces[them_index] = them;
+            }
+        }
     }
 }
 
@@ -215,109 +312,51 @@ impl Position {
 
     fn generate_turns(&self, dedup: bool, seen: &mut SeenResults, f: &mut impl FnMut(&Turn)) {
         let board = self.board;
-        let us_color = self.side;
-        let them = self.pieces[us_color.other().index()];
+        let us = self.pieces[self.side.index()];
+        let them = self.pieces[self.side.other().index()];
+        let mut search = ChainSearch {
+            board,
+            us: self.side.index(),
+            pieces: self.pieces,
+            chains: self.chains_allowed(),
+            single_capture: self.vela_active(),
+            mandatory: self.rules.mandatory_continuation,
+            dedup,
+            seen,
+            branched: false,
+            f,
+        };
         if let Some(chain) = self.chain {
             let mut turn = Turn::start(chain.piece);
-            if !self.rules.mandatory_continuation {
-                f(&turn);
+            if !search.mandatory {
+                (search.f)(&turn);
             }
-            let mut scratch = *self;
-            scratch.chain = None;
-            scratch.extend_chain(
-                &mut turn,
-                chain.visited,
-                chain.last_dir.index(),
-                seen,
-                dedup,
-                f,
-            );
+            search.explore(&mut turn, chain.visited, chain.last_dir.index(), true);
             return;
         }
-        let us = self.pieces[us_color.index()];
-        let empty = self.empty();
         if !self.must_capture() {
+            let empty = self.empty();
             for d in 0..8 {
                 let dir = Direction::from_index(d);
                 for from in Points(us & board.pre(empty, d)) {
                     let mut turn = Turn::start(from);
                     turn.push(dir, StepKind::Paika);
                     turn.to = board.neighbour_raw(from, d);
-                    f(&turn);
+                    (search.f)(&turn);
                 }
             }
             return;
         }
+        let empty = self.empty();
         let mut movers = 0;
         for d in 0..8 {
-            movers |=
-                approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
+            movers |= approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
         }
-        let mut scratch = *self;
         for from in Points(movers) {
-            seen.clear();
+            search.seen.clear();
+            search.branched = false;
             let mut turn = Turn::start(from);
-            scratch.extend_chain(&mut turn, 1 << from, 8, seen, dedup, f);
-        }
-    }
-
-    /// Extends a chain from `turn.to` by every capturing step, emitting each turn that may end
-    /// there and recursing where the chain may go on. `self` is the board as it stands
-    /// mid-chain (the piece on `turn.to`); it is restored before returning.
-    fn extend_chain(
-        &mut self,
-        turn: &mut Turn,
-        visited: u64,
-        last: usize,
-        seen: &mut SeenResults,
-        dedup: bool,
-        f: &mut impl FnMut(&Turn),
-    ) {
-        let at = turn.to;
-        let us = self.side.index();
-        let them_index = self.side.other().index();
-        let them = self.pieces[them_index];
-        let mut options: ArrayVec<(usize, StepKind, Point), 16> = ArrayVec::new();
-        self.chain_captures(at, visited, last, them, |d, kind, target| {
-            options.push((d, kind, target))
-        });
-        let chains = self.chains_allowed();
-        for (d, kind, target) in options {
-            let line_dir = if kind == StepKind::Approach {
-                d
-            } else {
-                (d + 4) & 7
-            };
-            let run = self.capture_run(target, line_dir, them);
-            let q = self.board.neighbour_raw(at, d);
-            // Play the capture on the scratch board.
-            self.pieces[us] ^= (1 << at) | (1 << q);
-            self.pieces[them_index] = them & !run;
-            let captured_before = turn.captured;
-            turn.captured |= run;
-            turn.to = q;
-            turn.push(Direction::from_index(d), kind);
-            let visited = visited | (1 << q);
-            let continues = chains
-                && self.chain_can_continue(&Chain {
-                    piece: q,
-                    visited,
-                    last_dir: Direction::from_index(d),
-                });
-            if (!continues || !self.rules.mandatory_continuation)
-                && (!dedup || seen.insert(q, turn.captured))
-            {
-                f(turn);
-            }
-            if continues {
-                self.extend_chain(turn, visited, d, seen, dedup, f);
-            }
-            // Undo.
-            turn.pop();
-            turn.to = at;
-            turn.captured = captured_before;
-            self.pieces[us] ^= (1 << at) | (1 << q);
-            self.pieces[them_index] = them;
+            search.explore(&mut turn, 1 << from, 8, true);
         }
     }
 
