@@ -123,7 +123,11 @@ impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
         }
         let mut tried = 0;
         for kind in [StepKind::Approach, StepKind::Withdrawal] {
-            let mut options = if kind == StepKind::Approach { approach } else { withdraw };
+            let mut options = if kind == StepKind::Approach {
+                approach
+            } else {
+                withdraw
+            };
             while options != 0 {
                 tried += 1;
                 self.branched |= tried > 1;
@@ -350,7 +354,8 @@ impl Position {
         let empty = self.empty();
         let mut movers = 0;
         for d in 0..8 {
-            movers |= approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
+            movers |=
+                approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
         }
         for from in Points(movers) {
             search.seen.clear();
