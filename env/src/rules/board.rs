@@ -97,23 +97,20 @@ pub const MAX_POINTS: usize = 64;
 /// Marker for "no neighbour" in [`Board::neighbour`].
 pub const NO_POINT: Point = u8::MAX;
 
-/// One line leaving a point, with what a capture along it needs to look at.
+/// For one point, per direction, the bitboards a capture along that line looks at. Missing
+/// lines have all three empty, so they never offer a capture.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Link {
-    /// Direction of the line.
-    pub dir: u8,
-    /// The neighbour in that direction.
-    pub to: Point,
-    /// The point beyond the neighbour (approach target), or [`NO_POINT`].
-    pub beyond: Point,
-    /// The point behind the start, opposite to `dir` (withdrawal target), or [`NO_POINT`].
-    pub behind: Point,
-    /// `to` as a bitboard.
-    pub to_bit: u64,
-    /// `beyond` as a bitboard (0 if none).
-    pub beyond_bit: u64,
-    /// `behind` as a bitboard (0 if none).
-    pub behind_bit: u64,
+pub struct CaptureLines {
+    /// The neighbour the piece steps to.
+    pub to: [u64; 8],
+    /// The point beyond the neighbour (approach target).
+    pub beyond: [u64; 8],
+    /// The point behind the start (withdrawal target).
+    pub behind: [u64; 8],
+    /// All neighbours (union of `to`).
+    pub neighbours: u64,
+    /// All capture targets (union of `beyond` and `behind`).
+    pub targets: u64,
 }
 
 /// The geometry of one board size, with precomputed tables.
@@ -131,9 +128,8 @@ pub struct Board {
     neighbour: [[Point; MAX_POINTS]; 8],
     /// `ray[d][p]`: the points beyond `p` in direction `d` along the line, `p` excluded.
     ray: [[u64; MAX_POINTS]; 8],
-    /// `links[p][..link_count[p]]`: the lines leaving `p`, in direction order.
-    links: [[Link; 8]; MAX_POINTS],
-    link_count: [u8; MAX_POINTS],
+    /// `capture_lines[p]`: what captures from `p` look at, per direction.
+    capture_lines: [CaptureLines; MAX_POINTS],
 }
 
 const MAX_SIDE: usize = 32;
@@ -177,8 +173,7 @@ impl Board {
             shift: [0; 8],
             neighbour: [[NO_POINT; MAX_POINTS]; 8],
             ray: [[0; MAX_POINTS]; 8],
-            links: [[Link::default(); 8]; MAX_POINTS],
-            link_count: [0; MAX_POINTS],
+            capture_lines: [CaptureLines::default(); MAX_POINTS],
         };
         for p in 0..n {
             if (p % width + p / width).is_multiple_of(2) {
@@ -210,35 +205,28 @@ impl Board {
                 board.ray[d.index()][p] = ray;
             }
         }
+        let bit = |q: Point| if q == NO_POINT { 0 } else { 1u64 << q };
         for p in 0..n {
             for d in 0..8 {
                 let to = board.neighbour[d][p];
                 if to == NO_POINT {
                     continue;
                 }
-                let beyond = board.neighbour[d][to as usize];
-                let behind = board.neighbour[(d + 4) & 7][p];
-                let bit = |q: Point| if q == NO_POINT { 0 } else { 1u64 << q };
-                let link = Link {
-                    dir: d as u8,
-                    to,
-                    beyond,
-                    behind,
-                    to_bit: bit(to),
-                    beyond_bit: bit(beyond),
-                    behind_bit: bit(behind),
-                };
-                board.links[p][board.link_count[p] as usize] = link;
-                board.link_count[p] += 1;
+                let lines = &mut board.capture_lines[p];
+                lines.to[d] = bit(to);
+                lines.beyond[d] = bit(board.neighbour[d][to as usize]);
+                lines.behind[d] = bit(board.neighbour[(d + 4) & 7][p]);
+                lines.neighbours |= lines.to[d];
+                lines.targets |= lines.beyond[d] | lines.behind[d];
             }
         }
         board
     }
 
-    /// The lines leaving `p`, in direction order.
+    /// What captures from `p` look at, per direction.
     #[inline]
-    pub fn links(&self, p: Point) -> &[Link] {
-        &self.links[p as usize][..self.link_count[p as usize] as usize]
+    pub fn capture_lines(&self, p: Point) -> &CaptureLines {
+        &self.capture_lines[p as usize]
     }
 
     /// Number of columns.

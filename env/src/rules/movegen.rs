@@ -102,18 +102,20 @@ impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
         let at = turn.to;
         let them_index = 1 - self.us;
         let them = self.pieces[them_index];
-        let links = self.board.links(at);
-        // Bit i of `approach`/`withdraw`: link i offers that capture.
+        // Bit d of `approach`/`withdraw`: a capture of that kind moving in direction d.
         let (mut approach, mut withdraw) = (0u8, 0u8);
-        if first || self.chains {
-            let blocked = self.pieces[0] | self.pieces[1] | visited;
-            for (i, link) in links.iter().enumerate() {
-                if link.dir as usize == last || blocked & link.to_bit != 0 {
-                    continue;
-                }
-                approach |= ((them & link.beyond_bit != 0) as u8) << i;
-                withdraw |= ((them & link.behind_bit != 0) as u8) << i;
+        let blocked = self.pieces[0] | self.pieces[1] | visited;
+        let lines = self.board.capture_lines(at);
+        // Quick exit: no free neighbour, or no enemy where a capture could strike.
+        if (first || self.chains) && lines.neighbours & !blocked != 0 && lines.targets & them != 0 {
+            for d in 0..8 {
+                let free = (lines.to[d] & blocked == 0) as u8;
+                approach |= (free & (lines.beyond[d] & them != 0) as u8) << d;
+                withdraw |= (free & (lines.behind[d] & them != 0) as u8) << d;
             }
+            let allowed = !((1u16 << last) as u8);
+            approach &= allowed;
+            withdraw &= allowed;
         }
         if !first
             && (approach | withdraw == 0 || !self.mandatory)
@@ -131,20 +133,19 @@ impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
             while options != 0 {
                 tried += 1;
                 self.branched |= tried > 1;
-                let link = links[options.trailing_zeros() as usize];
+                let d = options.trailing_zeros() as usize;
                 options &= options - 1;
-                let d = link.dir as usize;
+                let q = self.board.neighbour_raw(at, d);
                 let (target, line_dir) = if kind == StepKind::Approach {
-                    (link.beyond, d)
+                    (self.board.neighbour_raw(q, d), d)
                 } else {
-                    (link.behind, (d + 4) & 7)
+                    (self.board.neighbour_raw(at, (d + 4) & 7), (d + 4) & 7)
                 };
                 let run = if self.single_capture {
                     1 << target
                 } else {
                     self.board.run(target, line_dir, them)
                 };
-                let q = link.to;
                 self.pieces[self.us] ^= (1 << at) | (1 << q);
                 self.pieces[them_index] = them & !run;
                 let captured_before = turn.captured;
