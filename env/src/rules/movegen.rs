@@ -31,8 +31,8 @@ fn withdrawers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
 /// Results already emitted for one starting piece: captured sets and end points, kept in
 /// parallel arrays so that the scan compares plain `u64`s first.
 struct SeenResults {
-    captured: [u64; 128],
-    to: [Point; 128],
+    captured: [u64; 32],
+    to: [Point; 32],
     len: usize,
     spill: Vec<(u64, Point)>,
 }
@@ -40,8 +40,8 @@ struct SeenResults {
 impl SeenResults {
     fn new() -> SeenResults {
         SeenResults {
-            captured: [0; 128],
-            to: [0; 128],
+            captured: [0; 32],
+            to: [0; 32],
             len: 0,
             spill: Vec::new(),
         }
@@ -164,16 +164,19 @@ impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
 }
 
 impl Position {
-    /// Whether the side to move, at the start of a turn, has a capturing step (ignoring Vela).
+    /// The pieces of the side to move that have a capturing step (ignoring chains and Vela).
     #[inline]
-    pub(crate) fn any_capture(&self) -> bool {
+    pub(crate) fn capture_movers(&self) -> u64 {
         let board = self.board;
         let us = self.pieces[self.side.index()];
         let them = self.pieces[self.side.other().index()];
         let empty = self.empty();
-        (0..8).any(|d| {
-            approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d) != 0
-        })
+        let mut movers = 0;
+        for d in 0..8 {
+            movers |=
+                approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
+        }
+        movers
     }
 
     /// Whether a chain in this state has a legal capturing continuation.
@@ -297,13 +300,13 @@ impl Position {
         match self.chain {
             Some(_) => true,
             None if self.vela_active() => self.rules.vela == Some(self.side),
-            None => self.any_capture(),
+            None => self.capture_movers() != 0,
         }
     }
 
     /// Calls `f` for every legal complete turn, each distinct result (start, end and captured
     /// pieces) once. In mid-chain the turns are the ways to finish the chain. No allocation
-    /// unless one piece has more than 128 distinct capture results.
+    /// unless one piece has more than 32 distinct capture results.
     pub fn for_each_turn(&self, mut f: impl FnMut(&Turn)) {
         let mut seen = SeenResults::new();
         self.generate_turns(true, &mut seen, &mut f);
@@ -318,7 +321,6 @@ impl Position {
     fn generate_turns(&self, dedup: bool, seen: &mut SeenResults, f: &mut impl FnMut(&Turn)) {
         let board = self.board;
         let us = self.pieces[self.side.index()];
-        let them = self.pieces[self.side.other().index()];
         let mut search = ChainSearch {
             board,
             us: self.side.index(),
@@ -339,7 +341,15 @@ impl Position {
             search.explore(&mut turn, chain.visited, chain.last_dir.index(), true);
             return;
         }
-        if !self.must_capture() {
+        let vela = self.vela_active();
+        let favoured = vela && self.rules.vela == Some(self.side);
+        // In the Vela phase the other side may only make paika moves.
+        let movers = if vela && !favoured {
+            0
+        } else {
+            self.capture_movers()
+        };
+        if movers == 0 && !favoured {
             let empty = self.empty();
             for d in 0..8 {
                 let dir = Direction::from_index(d);
@@ -351,12 +361,6 @@ impl Position {
                 }
             }
             return;
-        }
-        let empty = self.empty();
-        let mut movers = 0;
-        for d in 0..8 {
-            movers |=
-                approachers(board, us, them, empty, d) | withdrawers(board, us, them, empty, d);
         }
         for from in Points(movers) {
             search.seen.clear();
