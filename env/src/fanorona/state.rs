@@ -12,12 +12,33 @@ use crate::rules::position::Position;
 use crate::rules::step::Step;
 
 /// A Fanorona game in progress, stepped one action (one step of a piece, or "stop") at a time.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Fanorona {
     position: Position,
     /// Keys of the turn-start positions since the last capture, the current one last.
     keys: Vec<u64>,
+    /// How many times the current turn-start position has occurred (1 in mid-chain).
+    occurrences: u32,
     outcome: Option<Outcome>,
+}
+
+impl Clone for Fanorona {
+    fn clone(&self) -> Fanorona {
+        Fanorona {
+            position: self.position,
+            keys: self.keys.clone(),
+            occurrences: self.occurrences,
+            outcome: self.outcome,
+        }
+    }
+
+    /// Reuses the key buffer, so resetting a game to its start allocates nothing.
+    fn clone_from(&mut self, source: &Fanorona) {
+        self.position = source.position;
+        self.keys.clone_from(&source.keys);
+        self.occurrences = source.occurrences;
+        self.outcome = source.outcome;
+    }
 }
 
 impl Fanorona {
@@ -31,6 +52,7 @@ impl Fanorona {
         Fanorona {
             position,
             keys,
+            occurrences: 1,
             outcome,
         }
     }
@@ -57,11 +79,7 @@ impl Fanorona {
 
     /// How many times the current turn-start position has occurred (1 in mid-chain).
     pub fn occurrences(&self) -> u32 {
-        if !self.position.is_turn_start() {
-            return 1;
-        }
-        let key = self.position.key();
-        self.keys.iter().filter(|&&k| k == key).count() as u32
+        self.occurrences
     }
 
     /// The action of a step.
@@ -81,8 +99,12 @@ impl Fanorona {
             if self.position.no_capture_turns() == 0 {
                 self.keys.clear();
             }
-            self.keys.push(self.position.key());
-            self.outcome = self.position.outcome(self.occurrences());
+            let key = self.position.key();
+            self.keys.push(key);
+            self.occurrences = self.keys.iter().filter(|&&k| k == key).count() as u32;
+            self.outcome = self.position.outcome(self.occurrences);
+        } else {
+            self.occurrences = 1;
         }
     }
 }
@@ -153,7 +175,7 @@ impl Game for Fanorona {
     }
 
     fn write_observation(&self, out: &mut [f32]) {
-        write_observation(&self.position, self.occurrences(), out);
+        write_observation(&self.position, self.occurrences, out);
     }
 
     fn to_mover_action(&self, action: usize) -> usize {
@@ -205,6 +227,9 @@ impl Game for Fanorona {
     }
 
     fn parse_action(&self, text: &str) -> Result<usize, ActionError> {
+        if self.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
         self.position
             .parse_step(text)
             .map(|s| self.step_to_action(s))
