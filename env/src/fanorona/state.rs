@@ -5,11 +5,14 @@ use super::action::{action_to_step, num_actions, rotate_action, step_to_action};
 use super::observation::{NUM_PLANES, direction_plane, write_observation};
 use super::symmetry::{NUM_SYMMETRIES, Symmetry};
 use crate::game::{ActionError, Game};
-use crate::rules::board::{Board, Direction};
+use crate::rules::board::{Board, Direction, MAX_POINTS, Points};
 use crate::rules::color::Color;
 use crate::rules::outcome::Outcome;
 use crate::rules::position::Position;
 use crate::rules::step::Step;
+
+/// 64-bit words of a bitset over the largest action space (64 points).
+const ACTION_WORDS: usize = (MAX_POINTS * 24 + 1).div_ceil(64);
 
 /// A Fanorona game in progress, stepped one action (one step of a piece, or "stop") at a time.
 #[derive(Debug)]
@@ -133,10 +136,17 @@ impl Game for Fanorona {
         if self.outcome.is_some() {
             return;
         }
+        // Steps come by direction; a bitset of actions gives them in increasing order
+        // without sorting.
         let board = self.board();
-        self.position
-            .for_each_step(|s| out.push(step_to_action(board, s)));
-        out.sort_unstable();
+        let mut set = [0u64; ACTION_WORDS];
+        self.position.for_each_step(|s| {
+            let a = step_to_action(board, s);
+            set[a / 64] |= 1 << (a % 64);
+        });
+        for (word, &bits) in set[..num_actions(board).div_ceil(64)].iter().enumerate() {
+            out.extend(Points(bits).map(|bit| word * 64 + bit as usize));
+        }
     }
 
     fn is_legal(&self, action: usize) -> bool {
