@@ -5,11 +5,12 @@
 //! corners and the centre) to an adjacent empty point. Three in a row (a row, a column or one
 //! of the two diagonals) wins, during placement too.
 //!
-//! Two cases the rule book leaves open are settled here: a side with no legal move on its turn
-//! loses (as in Fanorona), and since pieces can shuffle forever, a game is drawn once
-//! `max_plies` actions have been played ([`DEFAULT_MAX_PLIES`] by default, `None` for no
-//! limit). With perfect play white wins well within the default limit (proved by exhaustive
-//! search in `tests/telo.rs`).
+//! Two cases the rule book leaves open are settled here. Since pieces can shuffle forever, a
+//! game is drawn once `max_plies` actions have been played ([`DEFAULT_MAX_PLIES`] by default,
+//! `None` for no limit). A side with no legal move would lose, as in Fanorona, but with three
+//! pieces each that never happens. Exhaustive retrograde analysis of all 5390 reachable
+//! positions (`tests/telo.rs`) shows that white wins with perfect play, by its fifth action
+//! (ply 9), well within the default limit.
 //!
 //! Actions: `0..9` place a piece on a point (`point = row * 3 + column`, row 0 = rank 1);
 //! `9 + point * 8 + direction` moves the piece on `point` one step in `direction` (the
@@ -253,7 +254,7 @@ impl Telo {
     fn judge(&self) -> Option<Option<Color>> {
         for color in Color::BOTH {
             let own = self.pieces[color.index()];
-            if LINES.iter().any(|&line| own & line == line) {
+            if LINES.into_iter().any(|line| own & line == line) {
                 return Some(Some(color));
             }
         }

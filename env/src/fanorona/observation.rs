@@ -170,3 +170,48 @@ pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
 pub fn direction_plane(dir: Direction) -> usize {
     plane::LAST_DIRECTION + dir.index()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn planes_follow_the_documented_layout() {
+        // Black in mid-chain on 5x5: the piece on c3 came from d3 (moving W) and may take
+        // a1 by approach (c3b2A).
+        let pos = Position::from_fen("5/5/2B2/5/W4 b 7 3 c3:c3,d3:W")
+            .unwrap()
+            .with_rules(crate::Rules::parse("no-capture=10,mandatory").unwrap());
+        let board = pos.board();
+        let n = board.points();
+        let mut out = vec![-1.0; NUM_PLANES * n];
+        write_observation(&pos, 1, &mut out);
+        let cell = |name: &str| mover_cell(board, Color::Black, board.parse_point(name).unwrap());
+        let ones = |plane: usize| -> Vec<usize> {
+            (0..n).filter(|&c| out[plane * n + c] == 1.0).collect()
+        };
+        assert_eq!(ones(plane::OWN), [cell("c3")]);
+        assert_eq!(ones(plane::ENEMY), [cell("a1")]);
+        // Turned for black: a1 (column 0, row 0) is seen at column 4, row 4.
+        assert_eq!(cell("a1"), 4 * 5 + 4);
+        assert_eq!(ones(plane::CHAIN_PIECE), [cell("c3")]);
+        let mut visited = vec![cell("c3"), cell("d3")];
+        visited.sort();
+        assert_eq!(ones(plane::VISITED), visited);
+        // West for black is east in the mover's frame.
+        for dir in Direction::ALL {
+            let expected = if dir == Direction::E { n } else { 0 };
+            assert_eq!(ones(direction_plane(dir)).len(), expected, "{dir:?}");
+        }
+        assert!(out[plane::NO_CAPTURE * n..][..n].iter().all(|&x| x == 0.7));
+        assert!(out[plane::REPETITION * n..][..n].iter().all(|&x| x == 0.0));
+        assert_eq!(ones(plane::MANDATORY).len(), n);
+        for p in [plane::FIRST_TURN, plane::VELA_CAPTURE, plane::VELA_PAIKA] {
+            assert!(ones(p).is_empty());
+        }
+        assert!(
+            out.iter().all(|&x| (0.0..=1.0).contains(&x)),
+            "every cell written"
+        );
+    }
+}
