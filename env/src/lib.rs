@@ -1,5 +1,7 @@
 //! Fanorona for reinforcement learning: exact bitboard rules for every odd board and variant,
-//! notation and FEN, perft, and (in later modules) a gym-like environment.
+//! notation and FEN, perft, the `Game` and `Agent` traits with Fanorona and Fanoron-Telo
+//! behind them, and gym-like environments: [`Env`], [`SingleAgentEnv`] and the batched,
+//! multi-threaded [`VecEnv`].
 
 pub mod rules;
 
@@ -16,9 +18,19 @@ pub use rules::step::{Step, StepKind};
 pub use rules::turn::{MAX_TURN_STEPS, Turn};
 
 pub mod agent;
+pub mod env;
 pub mod fanorona;
 pub mod game;
+pub mod random;
+pub mod single_agent;
+pub mod telo;
+pub mod vec_env;
 
 pub use agent::{Agent, AgentError};
+pub use env::{Env, EnvConfig, EnvStep, Observation, StepInfo, Transition};
 pub use fanorona::Fanorona;
 pub use game::{ActionError, Game};
+pub use random::RandomAgent;
+pub use single_agent::{SingleAgentEnv, SingleAgentError, SingleAgentStep};
+pub use telo::{Telo, TeloError};
+pub use vec_env::{VecEnv, VecEnvError};

@@ -19,7 +19,7 @@
 //! Cell `(row, column)` of a plane is at `row * width + column`, row 0 being the mover's home
 //! row (rank 1 for white, the top rank for black).
 
-use crate::rules::board::{Board, Direction, Points};
+use crate::rules::board::{Board, Direction};
 use crate::rules::color::Color;
 use crate::rules::position::Position;
 
@@ -61,8 +61,51 @@ pub fn mover_cell(board: &Board, mover: Color, p: u8) -> usize {
     }
 }
 
+/// A bitboard in the mover's frame: bit `c` is the point of cell `c`.
+#[inline]
+fn mover_bits(board: &Board, mover: Color, set: u64) -> u64 {
+    match mover {
+        Color::White => set,
+        // Cell c is point n - 1 - c: reverse the bits, then drop the 64 - n empty ones.
+        Color::Black => set.reverse_bits() >> (64 - board.points()),
+    }
+}
+
+/// `BYTE_CELLS[b]`: the eight cells of the bits of byte `b`, lowest bit first.
+static BYTE_CELLS: [[f32; 8]; 256] = byte_cells();
+
+const fn byte_cells() -> [[f32; 8]; 256] {
+    let mut table = [[0.0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                table[b][bit] = 1.0;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+}
+
+/// Writes a 0/1 plane from a mover-frame bitboard, eight cells at a time from a table.
+#[inline]
+fn write_bits(plane: &mut [f32], mut bits: u64) {
+    let mut chunks = plane.chunks_exact_mut(8);
+    for chunk in &mut chunks {
+        chunk.copy_from_slice(&BYTE_CELLS[(bits & 0xFF) as usize]);
+        bits >>= 8;
+    }
+    let cells = &BYTE_CELLS[(bits & 0xFF) as usize];
+    for (cell, &value) in chunks.into_remainder().iter_mut().zip(cells) {
+        *cell = value;
+    }
+}
+
 /// Writes the observation of `pos` into `out` (length `NUM_PLANES * points`), given how many
-/// times the current turn-start position has occurred.
+/// times the current turn-start position has occurred. Every cell is written once.
 pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
     let board = pos.board();
     let n = board.points();
@@ -71,55 +114,104 @@ pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
         NUM_PLANES * n,
         "observation buffer has the wrong length"
     );
-    out.fill(0.0);
     let mover = pos.side_to_move();
-    let fill_bits = |out: &mut [f32], plane: usize, set: u64| {
-        for p in Points(set) {
-            out[plane * n + mover_cell(board, mover, p)] = 1.0;
+    let bits = |set| mover_bits(board, mover, set);
+    let (chain_piece, visited, last_dir) = match pos.chain() {
+        Some(chain) => {
+            let dir = match mover {
+                Color::White => chain.last_dir,
+                Color::Black => chain.last_dir.opposite(),
+            };
+            (1u64 << chain.piece, chain.visited, Some(dir))
         }
+        None => (0, 0, None),
     };
-    let fill_plane = |out: &mut [f32], plane: usize, value: f32| {
-        out[plane * n..(plane + 1) * n].fill(value);
-    };
-    fill_bits(out, plane::OWN, pos.pieces(mover));
-    fill_bits(out, plane::ENEMY, pos.pieces(mover.other()));
-    if let Some(chain) = pos.chain() {
-        fill_bits(out, plane::CHAIN_PIECE, 1 << chain.piece);
-        fill_bits(out, plane::VISITED, chain.visited);
-        let dir = match mover {
-            Color::White => chain.last_dir,
-            Color::Black => chain.last_dir.opposite(),
-        };
-        fill_plane(out, plane::LAST_DIRECTION + dir.index(), 1.0);
-    }
     let rules = pos.rules();
     let limit = rules.no_capture_limit.unwrap_or(100).max(1) as f32;
+    let repetition = match rules.repetition_limit {
+        Some(limit) => (occurrences.saturating_sub(1) as f32 / (limit.max(2) - 1) as f32).min(1.0),
+        None => 0.0,
+    };
+    let vela = pos.vela_active();
+    let flag = |on: bool| if on { 1.0 } else { 0.0 };
+    let fill_plane = |out: &mut [f32], i: usize, value: f32| out[i * n..(i + 1) * n].fill(value);
+    let mut write_plane = |i: usize, set: u64| write_bits(&mut out[i * n..(i + 1) * n], bits(set));
+    write_plane(plane::OWN, pos.pieces(mover));
+    write_plane(plane::ENEMY, pos.pieces(mover.other()));
+    write_plane(plane::CHAIN_PIECE, chain_piece);
+    write_plane(plane::VISITED, visited);
+    let directions = plane::LAST_DIRECTION * n..(plane::LAST_DIRECTION + 8) * n;
+    out[directions].fill(0.0);
+    if let Some(dir) = last_dir {
+        fill_plane(out, direction_plane(dir), 1.0);
+    }
     fill_plane(
         out,
         plane::NO_CAPTURE,
         (pos.no_capture_turns() as f32 / limit).min(1.0),
     );
-    if let Some(limit) = rules.repetition_limit {
-        let value = (occurrences.saturating_sub(1) as f32 / (limit.max(2) - 1) as f32).min(1.0);
-        fill_plane(out, plane::REPETITION, value);
-    }
-    if rules.first_turn_single_capture && pos.turn_number() == 1 {
-        fill_plane(out, plane::FIRST_TURN, 1.0);
-    }
-    if pos.vela_active() {
-        let plane = if rules.vela == Some(mover) {
-            plane::VELA_CAPTURE
-        } else {
-            plane::VELA_PAIKA
-        };
-        fill_plane(out, plane, 1.0);
-    }
-    if rules.mandatory_continuation {
-        fill_plane(out, plane::MANDATORY, 1.0);
-    }
+    fill_plane(out, plane::REPETITION, repetition);
+    let first_turn = rules.first_turn_single_capture && pos.turn_number() == 1;
+    fill_plane(out, plane::FIRST_TURN, flag(first_turn));
+    fill_plane(
+        out,
+        plane::VELA_CAPTURE,
+        flag(vela && rules.vela == Some(mover)),
+    );
+    fill_plane(
+        out,
+        plane::VELA_PAIKA,
+        flag(vela && rules.vela != Some(mover)),
+    );
+    fill_plane(out, plane::MANDATORY, flag(rules.mandatory_continuation));
 }
 
 /// The direction plane index for a direction in the mover's frame.
 pub fn direction_plane(dir: Direction) -> usize {
     plane::LAST_DIRECTION + dir.index()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn planes_follow_the_documented_layout() {
+        // Black in mid-chain on 5x5: the piece on c3 came from d3 (moving W) and may take
+        // a1 by approach (c3b2A).
+        let pos = Position::from_fen("5/5/2B2/5/W4 b 7 3 c3:c3,d3:W")
+            .unwrap()
+            .with_rules(crate::Rules::parse("no-capture=10,mandatory").unwrap());
+        let board = pos.board();
+        let n = board.points();
+        let mut out = vec![-1.0; NUM_PLANES * n];
+        write_observation(&pos, 1, &mut out);
+        let cell = |name: &str| mover_cell(board, Color::Black, board.parse_point(name).unwrap());
+        let ones = |plane: usize| -> Vec<usize> {
+            (0..n).filter(|&c| out[plane * n + c] == 1.0).collect()
+        };
+        assert_eq!(ones(plane::OWN), [cell("c3")]);
+        assert_eq!(ones(plane::ENEMY), [cell("a1")]);
+        // Turned for black: a1 (column 0, row 0) is seen at column 4, row 4.
+        assert_eq!(cell("a1"), 4 * 5 + 4);
+        assert_eq!(ones(plane::CHAIN_PIECE), [cell("c3")]);
+        let mut visited = vec![cell("c3"), cell("d3")];
+        visited.sort();
+        assert_eq!(ones(plane::VISITED), visited);
+        // West for black is east in the mover's frame.
+        for dir in Direction::ALL {
+            let expected = if dir == Direction::E { n } else { 0 };
+            assert_eq!(ones(direction_plane(dir)).len(), expected, "{dir:?}");
+        }
+        assert!(out[plane::NO_CAPTURE * n..][..n].iter().all(|&x| x == 0.7));
+        assert!(out[plane::REPETITION * n..][..n].iter().all(|&x| x == 0.0));
+        assert_eq!(ones(plane::MANDATORY).len(), n);
+        for p in [plane::FIRST_TURN, plane::VELA_CAPTURE, plane::VELA_PAIKA] {
+            assert!(ones(p).is_empty());
+        }
+        assert!(
+            out.iter().all(|&x| (0.0..=1.0).contains(&x)),
+            "every cell written"
+        );
+    }
 }

@@ -5,19 +5,43 @@ use super::action::{action_to_step, num_actions, rotate_action, step_to_action};
 use super::observation::{NUM_PLANES, direction_plane, write_observation};
 use super::symmetry::{NUM_SYMMETRIES, Symmetry};
 use crate::game::{ActionError, Game};
-use crate::rules::board::{Board, Direction};
+use crate::rules::board::{Board, Direction, MAX_POINTS, Points};
 use crate::rules::color::Color;
 use crate::rules::outcome::Outcome;
 use crate::rules::position::Position;
 use crate::rules::step::Step;
 
+/// 64-bit words of a bitset over the largest action space (64 points).
+const ACTION_WORDS: usize = (MAX_POINTS * 24 + 1).div_ceil(64);
+
 /// A Fanorona game in progress, stepped one action (one step of a piece, or "stop") at a time.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Fanorona {
     position: Position,
     /// Keys of the turn-start positions since the last capture, the current one last.
     keys: Vec<u64>,
+    /// How many times the current turn-start position has occurred (1 in mid-chain).
+    occurrences: u32,
     outcome: Option<Outcome>,
+}
+
+impl Clone for Fanorona {
+    fn clone(&self) -> Fanorona {
+        Fanorona {
+            position: self.position,
+            keys: self.keys.clone(),
+            occurrences: self.occurrences,
+            outcome: self.outcome,
+        }
+    }
+
+    /// Reuses the key buffer, so resetting a game to its start allocates nothing.
+    fn clone_from(&mut self, source: &Fanorona) {
+        self.position = source.position;
+        self.keys.clone_from(&source.keys);
+        self.occurrences = source.occurrences;
+        self.outcome = source.outcome;
+    }
 }
 
 impl Fanorona {
@@ -31,6 +55,7 @@ impl Fanorona {
         Fanorona {
             position,
             keys,
+            occurrences: 1,
             outcome,
         }
     }
@@ -57,11 +82,7 @@ impl Fanorona {
 
     /// How many times the current turn-start position has occurred (1 in mid-chain).
     pub fn occurrences(&self) -> u32 {
-        if !self.position.is_turn_start() {
-            return 1;
-        }
-        let key = self.position.key();
-        self.keys.iter().filter(|&&k| k == key).count() as u32
+        self.occurrences
     }
 
     /// The action of a step.
@@ -81,8 +102,12 @@ impl Fanorona {
             if self.position.no_capture_turns() == 0 {
                 self.keys.clear();
             }
-            self.keys.push(self.position.key());
-            self.outcome = self.position.outcome(self.occurrences());
+            let key = self.position.key();
+            self.keys.push(key);
+            self.occurrences = self.keys.iter().filter(|&&k| k == key).count() as u32;
+            self.outcome = self.position.outcome(self.occurrences);
+        } else {
+            self.occurrences = 1;
         }
     }
 }
@@ -111,10 +136,17 @@ impl Game for Fanorona {
         if self.outcome.is_some() {
             return;
         }
+        // Steps come by direction; a bitset of actions gives them in increasing order
+        // without sorting.
         let board = self.board();
-        self.position
-            .for_each_step(|s| out.push(step_to_action(board, s)));
-        out.sort_unstable();
+        let mut set = [0u64; ACTION_WORDS];
+        self.position.for_each_step(|s| {
+            let a = step_to_action(board, s);
+            set[a / 64] |= 1 << (a % 64);
+        });
+        for (word, &bits) in set[..num_actions(board).div_ceil(64)].iter().enumerate() {
+            out.extend(Points(bits).map(|bit| word * 64 + bit as usize));
+        }
     }
 
     fn is_legal(&self, action: usize) -> bool {
@@ -153,7 +185,7 @@ impl Game for Fanorona {
     }
 
     fn write_observation(&self, out: &mut [f32]) {
-        write_observation(&self.position, self.occurrences(), out);
+        write_observation(&self.position, self.occurrences, out);
     }
 
     fn to_mover_action(&self, action: usize) -> usize {
@@ -205,6 +237,9 @@ impl Game for Fanorona {
     }
 
     fn parse_action(&self, text: &str) -> Result<usize, ActionError> {
+        if self.outcome.is_some() {
+            return Err(ActionError::GameOver);
+        }
         self.position
             .parse_step(text)
             .map(|s| self.step_to_action(s))
