@@ -1,0 +1,109 @@
+//! PUCT, as in AlphaZero: priors from the evaluator's logits renormalised over the legal
+//! actions, Dirichlet noise at the root, first-play urgency for unvisited edges, virtual loss
+//! for edges waiting for the evaluator, and the temperature rule that picks the move.
+
+use rand::Rng;
+use rand_distr::{Distribution, Gamma};
+
+use super::config::SearchConfig;
+use super::tree::{Edge, Node};
+
+/// Writes into `out` the softmax of `logits` restricted to `actions` (one prior per action).
+pub fn legal_softmax(logits: &[f32], actions: &[usize], out: &mut Vec<f32>) {
+    out.clear();
+    let max = actions
+        .iter()
+        .map(|&a| logits[a])
+        .fold(f32::NEG_INFINITY, f32::max);
+    out.extend(actions.iter().map(|&a| (logits[a] - max).exp()));
+    let sum: f32 = out.iter().sum();
+    if sum.is_finite() && sum > 0.0 {
+        out.iter_mut().for_each(|p| *p /= sum);
+    } else {
+        // Non-finite logits from a broken model: fall back to uniform priors.
+        let uniform = 1.0 / actions.len().max(1) as f32;
+        out.iter_mut().for_each(|p| *p = uniform);
+    }
+}
+
+/// Mixes Dirichlet(alpha) noise into `priors`: `(1 - fraction) * p + fraction * noise`.
+/// `noise` is a reusable buffer.
+pub fn add_dirichlet_noise(
+    priors: &mut [f32],
+    alpha: f32,
+    fraction: f32,
+    noise: &mut Vec<f32>,
+    rng: &mut impl Rng,
+) {
+    if fraction <= 0.0 || priors.len() < 2 {
+        return;
+    }
+    let gamma = Gamma::new(alpha.max(1e-3), 1.0).expect("positive Dirichlet concentration");
+    // A Dirichlet sample is a vector of Gamma(alpha, 1) samples, normalised.
+    noise.clear();
+    noise.extend((0..priors.len()).map(|_| gamma.sample(rng)));
+    let sum: f32 = noise.iter().sum();
+    if sum <= 0.0 {
+        return;
+    }
+    for (p, g) in priors.iter_mut().zip(noise.iter()) {
+        *p = (1.0 - fraction) * *p + fraction * g / sum;
+    }
+}
+
+/// The PUCT choice among the edges of `node`: argmax of `Q + c_puct * P * sqrt(N) / (1 + n)`.
+/// `priors`, where given, replace the edges' priors (the noisy root priors). Unvisited edges
+/// get the first-play urgency value; in-flight simulations count as visits that lost.
+pub fn select_puct(
+    node: &Node,
+    edges: &[Edge],
+    priors: Option<&[f32]>,
+    config: &SearchConfig,
+) -> usize {
+    let sqrt_n = ((node.visits + node.in_flight) as f32).sqrt();
+    let fpu = node.mean_value() - config.fpu_reduction;
+    let mut best = 0;
+    let mut best_score = f32::NEG_INFINITY;
+    for (i, edge) in edges.iter().enumerate() {
+        let prior = priors.map_or(edge.prior, |p| p[i]);
+        let n = edge.visits + edge.in_flight;
+        let q = if n == 0 {
+            fpu
+        } else {
+            (edge.value_sum - edge.in_flight as f32 * config.virtual_loss) / n as f32
+        };
+        let score = q + config.c_puct * prior * sqrt_n / (1 + n) as f32;
+        if score > best_score {
+            best_score = score;
+            best = i;
+        }
+    }
+    best
+}
+
+/// The move by visits: the most visited edge at temperature 0 (ties to the higher prior),
+/// otherwise an edge sampled with weight `visits^(1 / temperature)`.
+pub fn choose_by_visits(edges: &[Edge], temperature: f32, rng: &mut impl Rng) -> usize {
+    let most_visited = (0..edges.len())
+        .max_by(|&a, &b| {
+            (edges[a].visits, edges[a].prior)
+                .partial_cmp(&(edges[b].visits, edges[b].prior))
+                .expect("finite priors")
+                .then(b.cmp(&a))
+        })
+        .expect("a node with edges");
+    if temperature <= 1e-3 {
+        return most_visited;
+    }
+    let max_visits = edges[most_visited].visits.max(1) as f64;
+    let weight = |e: &Edge| (e.visits as f64 / max_visits).powf(1.0 / temperature as f64);
+    let total: f64 = edges.iter().map(weight).sum();
+    let mut r = rng.random::<f64>() * total;
+    for (i, edge) in edges.iter().enumerate() {
+        r -= weight(edge);
+        if r < 0.0 && edge.visits > 0 {
+            return i;
+        }
+    }
+    most_visited
+}
