@@ -12,12 +12,30 @@ use crate::rules::position::Position;
 use crate::rules::step::Step;
 
 /// A Fanorona game in progress, stepped one action (one step of a piece, or "stop") at a time.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Fanorona {
     position: Position,
     /// Keys of the turn-start positions since the last capture, the current one last.
     keys: Vec<u64>,
     outcome: Option<Outcome>,
+}
+
+impl Clone for Fanorona {
+    fn clone(&self) -> Fanorona {
+        Fanorona {
+            position: self.position,
+            keys: self.keys.clone(),
+            outcome: self.outcome,
+        }
+    }
+
+    /// Reuses `self`'s key buffer: search copies its root state into scratch states once per
+    /// simulation without allocating.
+    fn clone_from(&mut self, source: &Fanorona) {
+        self.position = source.position;
+        self.keys.clone_from(&source.keys);
+        self.outcome = source.outcome;
+    }
 }
 
 impl Fanorona {
