@@ -60,19 +60,33 @@ pub fn select_puct(
     priors: Option<&[f32]>,
     config: &SearchConfig,
 ) -> usize {
-    let sqrt_n = ((node.visits + node.in_flight) as f32).sqrt();
+    match priors {
+        Some(priors) => best_puct(node, edges, config, |i, _| priors[i]),
+        None => best_puct(node, edges, config, |_, e| e.prior),
+    }
+}
+
+#[inline(always)]
+fn best_puct(
+    node: &Node,
+    edges: &[Edge],
+    config: &SearchConfig,
+    prior: impl Fn(usize, &Edge) -> f32,
+) -> usize {
+    let exploration = config.c_puct * ((node.visits + node.in_flight) as f32).sqrt();
     let fpu = node.mean_value() - config.fpu_reduction;
     let mut best = 0;
     let mut best_score = f32::NEG_INFINITY;
     for (i, edge) in edges.iter().enumerate() {
-        let prior = priors.map_or(edge.prior, |p| p[i]);
         let n = edge.visits + edge.in_flight;
-        let q = if n == 0 {
-            fpu
+        let score = if n == 0 {
+            fpu + exploration * prior(i, edge)
         } else {
-            (edge.value_sum - edge.in_flight as f32 * config.virtual_loss) / n as f32
+            let n = n as f32;
+            let w = edge.value_sum - edge.in_flight as f32 * config.virtual_loss;
+            // w / n + exploration * p / (1 + n), with one division.
+            (w * (1.0 + n) + exploration * prior(i, edge) * n) / (n * (1.0 + n))
         };
-        let score = q + config.c_puct * prior * sqrt_n / (1 + n) as f32;
         if score > best_score {
             best_score = score;
             best = i;
