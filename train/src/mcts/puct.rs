@@ -121,3 +121,88 @@ pub fn choose_by_visits(edges: &[Edge], temperature: f32, rng: &mut impl Rng) ->
     }
     most_visited
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_env::Color;
+    use rand::SeedableRng;
+    use rand::rngs::SmallRng;
+
+    fn edge(prior: f32, visits: u32, value_sum: f32) -> Edge {
+        Edge {
+            action: 0,
+            prior,
+            visits,
+            in_flight: 0,
+            value_sum,
+            child: u32::MAX,
+        }
+    }
+
+    #[test]
+    fn softmax_covers_only_legal_actions() {
+        let logits = [0.0, 100.0, (2.0f32).ln(), 0.0];
+        let mut out = Vec::new();
+        legal_softmax(&logits, &[0, 2, 3], &mut out);
+        assert_eq!(out.len(), 3);
+        let expect = [0.25, 0.5, 0.25];
+        assert!(
+            out.iter().zip(expect).all(|(a, b)| (a - b).abs() < 1e-6),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn dirichlet_noise_keeps_a_distribution_and_changes_it() {
+        let mut rng = SmallRng::seed_from_u64(1);
+        let mut priors = vec![0.25; 4];
+        let mut noise = Vec::new();
+        add_dirichlet_noise(&mut priors, 0.3, 0.25, &mut noise, &mut rng);
+        assert!((priors.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(priors.iter().all(|&p| p >= 0.75 * 0.25 - 1e-6));
+        assert!(priors.iter().any(|&p| (p - 0.25).abs() > 1e-3));
+    }
+
+    #[test]
+    fn first_play_urgency_and_virtual_loss_steer_selection() {
+        let mut node = Node::new(Color::White);
+        node.visits = 10;
+        node.value_sum = 5.0; // mean 0.5
+        let config = SearchConfig {
+            c_puct: 0.0,
+            fpu_reduction: 0.25,
+            ..SearchConfig::default()
+        };
+        // Unvisited edge worth 0.5 - 0.25 = 0.25: better than 0.2, worse than 0.3.
+        let edges = [edge(0.5, 5, 1.0), edge(0.5, 0, 0.0)];
+        assert_eq!(select_puct(&node, &edges, None, &config), 1);
+        let edges = [edge(0.5, 5, 1.5), edge(0.5, 0, 0.0)];
+        assert_eq!(select_puct(&node, &edges, None, &config), 0);
+        // One in-flight simulation counted as a loss: (1.5 - 1) / 6 < 0.25.
+        let mut busy = edges;
+        busy[0].in_flight = 1;
+        assert_eq!(select_puct(&node, &busy, None, &config), 1);
+        // Root priors override the edges' priors.
+        let explore = SearchConfig {
+            c_puct: 10.0,
+            ..config
+        };
+        let fresh = [edge(0.9, 0, 0.0), edge(0.1, 0, 0.0)];
+        assert_eq!(select_puct(&node, &fresh, None, &explore), 0);
+        assert_eq!(select_puct(&node, &fresh, Some(&[0.1, 0.9]), &explore), 1);
+    }
+
+    #[test]
+    fn temperature_picks_the_most_visited_or_samples_by_visits() {
+        let edges = [edge(0.2, 30, 0.0), edge(0.5, 10, 0.0), edge(0.3, 0, 0.0)];
+        let mut rng = SmallRng::seed_from_u64(2);
+        assert_eq!(choose_by_visits(&edges, 0.0, &mut rng), 0);
+        let mut counts = [0; 3];
+        for _ in 0..4000 {
+            counts[choose_by_visits(&edges, 1.0, &mut rng)] += 1;
+        }
+        assert_eq!(counts[2], 0, "never an unvisited action");
+        assert!((2800..3200).contains(&counts[0]), "{counts:?}");
+    }
+}
