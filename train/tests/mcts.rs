@@ -235,7 +235,7 @@ fn gumbel_never_exceeds_its_simulation_budget() {
         game("BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w"),
         game("BB1B1/2B2/1BBBW/1W3/1WWW1 b 0 3 c3:c3,b4:SE"),
     ];
-    for n in [1, 2, 3, 5, 8, 16, 17, 32, 100] {
+    for n in [0, 1, 2, 3, 5, 8, 16, 17, 32, 100] {
         for batch in [1, 8] {
             let config = SearchConfig {
                 simulations: n,

@@ -171,7 +171,11 @@ impl<G: Game> Search<G> {
     /// number of leaves written; they go to [`Search::complete`] in the same order.
     pub fn gather(&mut self, slots: &mut [G], config: &SearchConfig) -> usize {
         let mut count = 0;
-        while count < slots.len() && self.started < config.simulations {
+        // The root's own evaluation comes first, whatever the budget.
+        while count < slots.len()
+            && (self.started < config.simulations
+                || self.tree.node(ROOT).kind == NodeKind::Unexpanded)
+        {
             match self.descend(&mut slots[count], config) {
                 Descent::Leaf => count += 1,
                 Descent::Terminal => {}
