@@ -2,5 +2,6 @@
 //! self-play, replay, the learner, checkpoints and export.
 
 pub mod evaluator;
+pub mod mcts;
 
 pub use evaluator::Evaluator;

@@ -1,0 +1,51 @@
+//! The settings of one search.
+
+/// How a search explores and how it picks its move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchConfig {
+    /// Simulations per search (the root's own first evaluation not counted).
+    pub simulations: u32,
+    /// PUCT exploration constant.
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited edge is valued at its node's mean value minus this.
+    pub fpu_reduction: f32,
+    /// Dirichlet noise concentration at the root (PUCT only).
+    pub dirichlet_alpha: f32,
+    /// Share of Dirichlet noise mixed into the root priors; 0 turns the noise off.
+    pub dirichlet_fraction: f32,
+    /// Move selection temperature for PUCT: 0 plays the most visited action, 1 samples in
+    /// proportion to visits. Gumbel search plays its sequential-halving winner instead.
+    pub temperature: f32,
+    /// Use Gumbel AlphaZero root search (sequential halving) instead of PUCT at the root.
+    pub gumbel: bool,
+    /// Gumbel: number of root actions sampled for sequential halving (m).
+    pub gumbel_considered: usize,
+    /// Gumbel: `c_visit` of sigma(q) = (c_visit + max N) * c_scale * q.
+    pub c_visit: f32,
+    /// Gumbel: `c_scale` of sigma(q).
+    pub c_scale: f32,
+    /// The value an in-flight simulation counts as for its edge (a loss: pushes other
+    /// simulations of the same batch elsewhere).
+    pub virtual_loss: f32,
+    /// Seed of the search's random numbers (noise, Gumbel samples, temperature).
+    pub seed: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig {
+            simulations: 800,
+            c_puct: 1.5,
+            fpu_reduction: 0.25,
+            dirichlet_alpha: 0.3,
+            dirichlet_fraction: 0.0,
+            temperature: 0.0,
+            gumbel: false,
+            gumbel_considered: 16,
+            c_visit: 50.0,
+            c_scale: 1.0,
+            virtual_loss: 1.0,
+            seed: 0,
+        }
+    }
+}
