@@ -228,3 +228,18 @@ proptest! {
         let _ = p.parse_step(&notation);
     }
 }
+
+#[test]
+fn has_legal_move_agrees_with_step_generation() {
+    for rules in ["", "vela=white", "vela=black", "mandatory"] {
+        for p in random_positions(100, 6) {
+            let p = p.with_rules(fanorona_env::Rules::parse(rules).unwrap());
+            assert_eq!(
+                p.has_legal_move(),
+                !p.legal_steps().is_empty(),
+                "{} {rules}",
+                p.to_fen()
+            );
+        }
+    }
+}

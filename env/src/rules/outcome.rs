@@ -88,9 +88,21 @@ impl std::fmt::Display for Outcome {
 impl Position {
     /// Whether the side to move has any legal step.
     pub fn has_legal_move(&self) -> bool {
-        let mut any = false;
-        self.for_each_step(|_| any = true);
-        any
+        if self.chain.is_some() {
+            // A chain is only in progress while it has a continuation.
+            return true;
+        }
+        let vela = self.vela_active();
+        let favoured = vela && self.rules.vela == Some(self.side);
+        if (!vela || favoured) && self.capture_movers() != 0 {
+            return true;
+        }
+        if favoured {
+            return false;
+        }
+        let us = self.pieces(self.side);
+        let empty = self.empty();
+        (0..8).any(|d| us & self.board.pre(empty, d) != 0)
     }
 
     /// The outcome at this point, given how many times this position (pieces and side to
