@@ -1,0 +1,6 @@
+//! Agents without a network: uniformly random, greedy, and the adapter that lets an agent
+//! thinking in complete turns play one step at a time.
+
+pub mod greedy;
+pub mod random;
+pub mod turn_agent;
