@@ -1,8 +1,8 @@
 //! Minimax speed: nodes per second, single thread, over a set of middle-game positions (random
-//! games from the initial 9x5 position, 12 to 26 turns in), and the time to search the initial
+//! games from the initial 9x5 position, 12 to 26 turns in, searched to depth 6), and the time to search the initial
 //! position to depth 8.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use fanorona_env::{History, Position};
 use fanorona_eval::{Limits, Searcher};
 use rand::rngs::StdRng;
@@ -30,33 +30,47 @@ fn middle_games() -> Vec<Position> {
     positions
 }
 
-/// Searches every position to `depth` with a fresh searcher; the total node count.
-fn search_all(positions: &[Position], depth: u32) -> u64 {
+/// Fresh searchers, one per position (their tables are allocated outside the timing).
+fn searchers(n: usize, depth: u32) -> Vec<Searcher> {
+    (0..n)
+        .map(|_| Searcher::new(Limits::depth(depth), 16, 0))
+        .collect()
+}
+
+/// Searches every position with its own searcher; the total node count.
+fn search_all(positions: &[Position], searchers: &mut [Searcher]) -> u64 {
     positions
         .iter()
-        .map(|pos| {
-            let mut searcher = Searcher::new(Limits::depth(depth), 16, 0);
-            searcher.search_position(pos, &[]).map_or(0, |r| r.nodes)
-        })
+        .zip(searchers)
+        .map(|(pos, searcher)| searcher.search_position(pos, &[]).map_or(0, |r| r.nodes))
         .sum()
 }
 
 fn bench(c: &mut Criterion) {
     let positions = middle_games();
-    let depth = 5;
-    let nodes = search_all(&positions, depth);
+    let depth = 6;
+    let nodes = search_all(&positions, &mut searchers(positions.len(), depth));
     let mut group = c.benchmark_group("minimax");
     group.sample_size(10);
     group.throughput(Throughput::Elements(nodes));
     group.bench_function(format!("middle_games_depth{depth}_nodes"), |b| {
-        b.iter(|| search_all(&positions, depth))
+        b.iter_batched(
+            || searchers(positions.len(), depth),
+            |mut s| {
+                // Hand the searchers back so that freeing them is not timed.
+                let nodes = search_all(&positions, &mut s);
+                (nodes, s)
+            },
+            BatchSize::PerIteration,
+        )
     });
     group.throughput(Throughput::Elements(1));
     group.bench_function("initial_9x5_depth8", |b| {
-        b.iter(|| {
-            let mut searcher = Searcher::new(Limits::depth(8), 64, 0);
-            searcher.search_position(&Position::standard(), &[])
-        })
+        b.iter_batched(
+            || Searcher::new(Limits::depth(8), 64, 0),
+            |mut s| (s.search_position(&Position::standard(), &[]), s),
+            BatchSize::PerIteration,
+        )
     });
     group.finish();
 }
