@@ -223,7 +223,7 @@ struct Summary<'a> {
     stopped_early: bool,
     first_as_white: Tally,
     first_as_black: Tally,
-    draw_reasons: Vec<(String, u32)>,
+    draw_reasons: std::collections::BTreeMap<String, u32>,
     mean_turns: f64,
     seconds: f64,
 }
@@ -264,14 +264,10 @@ impl MatchReport {
     /// The summary as pretty JSON.
     pub fn summary_json(&self) -> String {
         let (elo_low, elo_high) = self.tally.elo_interval();
-        let mut draw_reasons: Vec<(String, u32)> = Vec::new();
+        let mut draw_reasons = std::collections::BTreeMap::new();
         for g in &self.games {
             if let Outcome::Draw(reason) = g.outcome {
-                let name = format!("{reason:?}");
-                match draw_reasons.iter_mut().find(|(n, _)| *n == name) {
-                    Some((_, count)) => *count += 1,
-                    None => draw_reasons.push((name, 1)),
-                }
+                *draw_reasons.entry(format!("{reason:?}")).or_insert(0) += 1;
             }
         }
         let mean_turns = self
