@@ -26,7 +26,7 @@ pub const KINDS: &[(&str, &str)] = &[
     (
         "minimax",
         "alpha-beta search over complete turns; options: depth=N (1-64), ms=N (time per move), \
-         nodes=N (per move), hash=MB (transposition table, default 16), seed=S; default depth=4",
+         nodes=N (per move), hash=MB (transposition table, 1-4096, default 16), seed=S; default depth=4",
     ),
 ];
 
@@ -251,7 +251,7 @@ pub fn create_agent(spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<Fanoron
         "minimax" => {
             spec.check_options(&["depth", "ms", "nodes", "hash", "seed"])?;
             let limits = minimax_limits(spec)?;
-            let hash_mb = spec.number_option("hash", 1..=65_536usize)?.unwrap_or(16);
+            let hash_mb = spec.number_option("hash", 1..=4096usize)?.unwrap_or(16);
             Ok(Box::new(TurnAgent::new(MinimaxChooser::new(
                 name,
                 limits,
