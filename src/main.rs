@@ -20,6 +20,10 @@ enum Command {
     Moves(commands::moves::Args),
     /// Draw a position as text.
     Show(commands::show::Args),
+    /// Play a match between two agents: results, Elo with 95% interval, LOS, optional SPRT.
+    Match(commands::match_cmd::Args),
+    /// Show a recorded game turn by turn.
+    Replay(commands::replay::Args),
 }
 
 fn main() {
@@ -28,6 +32,8 @@ fn main() {
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Match(args) => commands::match_cmd::run(args),
+        Command::Replay(args) => commands::replay::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

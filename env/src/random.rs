@@ -10,34 +10,49 @@ use crate::game::Game;
 /// choices in the same states.
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
+    name: String,
+    seed: u64,
     rng: SmallRng,
     legal: Vec<usize>,
 }
 
 impl RandomAgent {
-    /// A random player drawing from a generator seeded with `seed`.
+    /// A random player called `random`, drawing from a generator seeded with `seed`.
     pub fn new(seed: u64) -> RandomAgent {
         RandomAgent {
+            name: "random".to_string(),
+            seed,
             rng: SmallRng::seed_from_u64(seed),
             legal: Vec::new(),
         }
+    }
+
+    /// The same player under another name (for game records and logs).
+    pub fn named(mut self, name: impl Into<String>) -> RandomAgent {
+        self.name = name.into();
+        self
     }
 }
 
 impl<G: Game> Agent<G> for RandomAgent {
     fn name(&self) -> String {
-        "random".to_string()
+        self.name.clone()
     }
 
     fn act(&mut self, state: &G) -> Result<usize, AgentError> {
         state.legal_actions(&mut self.legal);
         if self.legal.is_empty() {
             return Err(AgentError {
-                agent: "random".to_string(),
+                agent: self.name.clone(),
                 reason: format!("no legal action in {}", state.to_text()),
             });
         }
         Ok(self.legal[self.rng.random_range(0..self.legal.len())])
+    }
+
+    /// Restarts the generator from the seed, so that every game is reproducible on its own.
+    fn reset(&mut self) {
+        self.rng = SmallRng::seed_from_u64(self.seed);
     }
 }
 

@@ -1,2 +1,24 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
 //! baseline, the exact solver), the arena (matches, Elo, SPRT) and game records.
+
+#![warn(missing_docs)]
+
+pub mod agents;
+pub mod arena;
+pub mod atomic_write;
+pub mod minimax;
+pub mod record;
+pub mod spec;
+
+pub use agents::greedy::GreedyChooser;
+pub use agents::turn_agent::{TurnAgent, TurnChooser};
+pub use arena::elo::Tally;
+pub use arena::matches::{
+    AgentFactory, ArenaError, GameResult, Match, MatchConfig, MatchReport, PlayedGame, play_game,
+};
+pub use arena::opening::{Opening, OpeningError, Openings};
+pub use arena::sprt::{Sprt, SprtDecision};
+pub use minimax::player::MinimaxChooser;
+pub use minimax::search::{Limits, SearchResult, Searcher};
+pub use record::{GameRecord, RecordError};
+pub use spec::{AgentSpec, SpecError, create_agent};

@@ -1,6 +1,8 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod match_cmd;
 pub mod moves;
 pub mod perft;
 pub mod position_args;
+pub mod replay;
 pub mod show;

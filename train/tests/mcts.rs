@@ -7,8 +7,6 @@ use fanorona_train::Evaluator;
 use fanorona_train::mcts::{
     MctsAgent, RolloutEvaluator, SearchConfig, SearchDriver, UniformEvaluator, rollout_agent,
 };
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
 fn game(fen: &str) -> Fanorona {
     Fanorona::new(Position::from_fen(fen).expect("valid FEN"))
@@ -342,24 +340,10 @@ fn play_game(white: &mut dyn Agent<Fanorona>, black: &mut dyn Agent<Fanorona>) -
     (state.returns()[0] + 1.0) / 2.0
 }
 
-/// Uniformly random legal actions.
-struct RandomAgent(SmallRng, Vec<usize>);
-
-impl Agent<Fanorona> for RandomAgent {
-    fn name(&self) -> String {
-        "random".into()
-    }
-
-    fn act(&mut self, state: &Fanorona) -> Result<usize, fanorona_env::AgentError> {
-        state.legal_actions(&mut self.1);
-        Ok(self.1[self.0.random_range(0..self.1.len())])
-    }
-}
-
 #[test]
 fn mcts_with_rollouts_beats_random_play() {
     let mut mcts: MctsAgent<Fanorona, RolloutEvaluator> = rollout_agent("sims=800,seed=1").unwrap();
-    let mut random = RandomAgent(SmallRng::seed_from_u64(1), Vec::new());
+    let mut random = fanorona_env::RandomAgent::new(1);
     let mut score = 0.0;
     let games = 8;
     for g in 0..games {

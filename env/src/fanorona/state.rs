@@ -85,6 +85,12 @@ impl Fanorona {
         self.occurrences
     }
 
+    /// The keys of the turn-start positions since the last capture, oldest first; at a turn
+    /// start the current position's key is the last one. Searches use them to see repetitions.
+    pub fn turn_start_keys(&self) -> &[u64] {
+        &self.keys
+    }
+
     /// The action of a step.
     pub fn step_to_action(&self, step: Step) -> usize {
         step_to_action(self.board(), step)

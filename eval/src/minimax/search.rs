@@ -1,0 +1,438 @@
+//! Negamax alpha-beta search over complete turns.
+//!
+//! - **Iterative deepening** from depth 1 to the depth limit; each iteration starts with the
+//!   previous best turn. A node or time limit stops the search; the result is then the last
+//!   completed iteration's (depth 1 always completes).
+//! - **Transposition table** ([`super::tt`]) keyed by the Zobrist key, cutting off where a
+//!   stored result is deep enough and giving the first turn to try.
+//! - **Move ordering** ([`super::ordering`]): table move, captures by size, quiet history.
+//! - **Quiescence**: at depth 0 a position where the side to move must capture is not simply
+//!   evaluated (the static value would be wrong by the pieces about to fall); the search goes
+//!   on through the capture turns, up to [`QUIESCENCE_PLIES`] plies, until a quiet position
+//!   is reached. As in chess, the static value serves as a "stand pat" lower bound there, with
+//!   alpha-beta: strictly the side must capture, so this is a heuristic (a forced capture is
+//!   rarely worse than the static value), but without it the capture trees of the opening,
+//!   where every turn captures, grow beyond any budget.
+//! - **Game end and draws**: no pieces or no legal turn loses (`-(MATE - ply)`, so shorter
+//!   wins score higher); a position repeating one on the path since the last capture (the
+//!   game's earlier turn starts included) scores as a draw when the rules have a repetition
+//!   limit, and so does reaching the no-capture limit.
+//! - **Determinism**: the root turns are shuffled by a seeded generator before ordering, so
+//!   among equal turns the seed decides; with a depth (or node) limit the result depends only
+//!   on the position, the game's history, the seed and the earlier searches of the game.
+
+use std::time::{Duration, Instant};
+
+use fanorona_env::{Fanorona, Position, Turn};
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+
+use super::evaluate::{evaluate, mobility};
+use super::ordering::{QuietHistory, pick_next};
+use super::tt::{Bound, Entry, TranspositionTable, TtMove};
+
+/// The deepest nominal depth a search may be given.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Most plies the quiescence search adds below the nominal depth.
+pub const QUIESCENCE_PLIES: i32 = 8;
+
+/// Score of a win at the root; a win found `ply` plies down scores `MATE - ply`.
+pub const MATE: i32 = 1_000_000;
+
+/// Scores beyond this are wins or losses.
+const MATE_BOUND: i32 = MATE - 1_000;
+
+/// Score of a draw.
+pub const DRAW: i32 = 0;
+
+const INFINITY: i32 = MATE + 1;
+
+/// How long, how deep or how many nodes a search may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in complete turns (1..=[`MAX_DEPTH`]).
+    pub depth: u32,
+    /// Stop after about this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop after about this much time.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// A fixed depth and nothing else.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: depth.clamp(1, MAX_DEPTH),
+            nodes: None,
+            time: None,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchResult {
+    /// The best turn.
+    pub turn: Turn,
+    /// Its score for the side to move, in hundredths of a piece (beyond ±(`MATE` - 1000) a
+    /// forced win or loss).
+    pub score: i32,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    /// Nodes searched (positions visited, quiescence included).
+    pub nodes: u64,
+    /// Time used.
+    pub elapsed: Duration,
+}
+
+impl SearchResult {
+    /// In how many turns the side to move wins (positive) or loses (negative), if the score
+    /// says so.
+    pub fn mate_in(&self) -> Option<i32> {
+        if self.score > MATE_BOUND {
+            Some((MATE - self.score + 1) / 2)
+        } else if self.score < -MATE_BOUND {
+            Some(-(MATE + self.score) / 2)
+        } else {
+            None
+        }
+    }
+}
+
+/// The searcher: its table, ordering statistics and buffers are allocated once and kept
+/// between searches of a game.
+#[derive(Debug)]
+pub struct Searcher {
+    limits: Limits,
+    seed: u64,
+    rng: StdRng,
+    tt: TranspositionTable,
+    history: QuietHistory,
+    /// One turn list per ply, reused.
+    lists: Vec<Vec<(i32, Turn)>>,
+    /// Keys of the turn starts before the current node since the game's last capture.
+    path: Vec<u64>,
+    nodes: u64,
+    start: Instant,
+    completed_depth: u32,
+    stopped: bool,
+}
+
+impl Searcher {
+    /// A searcher with these limits, a table of `hash_mb` MiB and a tie-break seed.
+    pub fn new(limits: Limits, hash_mb: usize, seed: u64) -> Searcher {
+        Searcher {
+            limits,
+            seed,
+            rng: StdRng::seed_from_u64(seed),
+            tt: TranspositionTable::new(hash_mb),
+            history: QuietHistory::default(),
+            lists: Vec::new(),
+            path: Vec::with_capacity(256),
+            nodes: 0,
+            start: Instant::now(),
+            completed_depth: 0,
+            stopped: false,
+        }
+    }
+
+    /// The limits.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Forgets the game: empties the table and statistics and restarts the seeded generator.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.rng = StdRng::seed_from_u64(self.seed);
+    }
+
+    /// Searches the current state of a game (its earlier positions count for repetitions).
+    /// `None` when the side to move has no legal turn.
+    pub fn search(&mut self, game: &Fanorona) -> Option<SearchResult> {
+        let pos = *game.position();
+        let keys = game.turn_start_keys();
+        // The current position is the last key at a turn start; the path holds its ancestors.
+        let ancestors = if pos.is_turn_start() {
+            &keys[..keys.len().saturating_sub(1)]
+        } else {
+            keys
+        };
+        self.search_position(&pos, ancestors)
+    }
+
+    /// Searches `pos`, given the keys of the turn-start positions before it since the last
+    /// capture (oldest first). `None` when the side to move has no legal turn.
+    pub fn search_position(&mut self, pos: &Position, ancestors: &[u64]) -> Option<SearchResult> {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.stopped = false;
+        self.history.age();
+        self.path.clear();
+        self.path.extend_from_slice(ancestors);
+
+        let mut root: Vec<(i32, Turn)> = Vec::new();
+        pos.for_each_turn(|t| root.push((0, *t)));
+        root.shuffle(&mut self.rng);
+        // Stable: equal captures keep the seeded order.
+        root.sort_by_key(|(_, t)| std::cmp::Reverse(t.captured().count_ones()));
+        let mut best = SearchResult {
+            turn: root.first()?.1,
+            score: evaluate(pos),
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        for depth in 1..=self.limits.depth {
+            let Some((index, score)) = self.search_root(pos, &mut root, depth as i32) else {
+                break;
+            };
+            self.completed_depth = depth;
+            let turn = root.remove(index).1;
+            root.insert(0, (0, turn));
+            best = SearchResult {
+                turn,
+                score,
+                depth,
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+            };
+            let half_time_used = self
+                .limits
+                .time
+                .is_some_and(|t| self.start.elapsed() * 2 > t);
+            if score > MATE_BOUND || half_time_used {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        best.elapsed = self.start.elapsed();
+        Some(best)
+    }
+
+    /// One iteration at the root: the index of the best turn and its score, or `None` if the
+    /// search was stopped before finishing.
+    fn search_root(
+        &mut self,
+        pos: &Position,
+        root: &mut [(i32, Turn)],
+        depth: i32,
+    ) -> Option<(usize, i32)> {
+        let mut alpha = -INFINITY;
+        let mut best = 0;
+        self.nodes += 1;
+        for (i, (_, turn)) in root.iter().enumerate() {
+            let mut child = *pos;
+            child.play_turn_unchecked(turn);
+            self.path.push(pos.key());
+            let score = -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1);
+            self.path.pop();
+            if self.stopped {
+                return None;
+            }
+            if score > alpha {
+                alpha = score;
+                best = i;
+            }
+        }
+        // In mid-chain the key (which leaves out the chain) would name another position.
+        if pos.is_turn_start() {
+            self.tt.store(Entry {
+                key: pos.key(),
+                best: TtMove::of(&root[best].1),
+                score: alpha,
+                depth: depth as i8,
+                bound: Bound::Exact,
+            });
+        }
+        Some((best, alpha))
+    }
+
+    /// Stops the search once a node or time limit is passed (never before depth 1 is done).
+    fn check_limits(&mut self) {
+        if self.completed_depth == 0 {
+            return;
+        }
+        let over_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
+        let over_time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
+        self.stopped = over_nodes || over_time;
+    }
+
+    /// Whether `pos` repeats a turn start on the path since the last capture.
+    #[inline]
+    fn repeats(&self, pos: &Position) -> bool {
+        if pos.rules().repetition_limit.is_none() {
+            return false;
+        }
+        let window = (pos.no_capture_turns() as usize).min(self.path.len());
+        let key = pos.key();
+        self.path[self.path.len() - window..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+
+    /// Whether the no-capture limit is reached (a draw unless the side to move has lost).
+    #[inline]
+    fn no_capture_draw(pos: &Position) -> bool {
+        pos.rules()
+            .no_capture_limit
+            .is_some_and(|limit| pos.no_capture_turns() >= limit)
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.stopped {
+            return DRAW;
+        }
+        let us = pos.side_to_move();
+        let loss = -(MATE - ply as i32);
+        if pos.pieces(us) == 0 {
+            return loss;
+        }
+        if self.repeats(pos) {
+            return DRAW;
+        }
+        let mut alpha = alpha;
+        let mut stand_pat = -INFINITY;
+        if depth <= 0 {
+            let must_capture = pos.must_capture();
+            // Without a capture to make, the legal turns are the paika steps.
+            if !must_capture && mobility(pos.board(), pos.pieces(us), pos.empty()) == 0 {
+                return loss;
+            }
+            if Self::no_capture_draw(pos) {
+                return DRAW;
+            }
+            stand_pat = evaluate(pos);
+            if !must_capture || depth <= -QUIESCENCE_PLIES || stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+        }
+
+        let key = pos.key();
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = Some(entry.best);
+            if entry.depth as i32 >= depth {
+                let score = score_from_tt(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        if self.lists.len() <= ply {
+            self.lists.resize_with(ply + 1, Vec::new);
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        list.clear();
+        let history = &self.history;
+        pos.for_each_turn(|t| list.push((history.score(t, tt_move), *t)));
+        let result = if list.is_empty() {
+            loss
+        } else if Self::no_capture_draw(pos) {
+            DRAW
+        } else {
+            // In quiescence the stand-pat value is a floor.
+            self.search_turns(pos, &mut list, depth, alpha, beta, ply)
+                .max(stand_pat)
+        };
+        self.lists[ply] = list;
+        result
+    }
+
+    /// Searches the turns of `list` (scored for ordering) and stores the result.
+    fn search_turns(
+        &mut self,
+        pos: &Position,
+        list: &mut [(i32, Turn)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        let alpha_start = alpha;
+        let mut best_score = -INFINITY;
+        let mut best = 0;
+        self.path.push(pos.key());
+        for i in 0..list.len() {
+            pick_next(list, i);
+            let turn = list[i].1;
+            let mut child = *pos;
+            child.play_turn_unchecked(&turn);
+            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best = i;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        if !turn.is_capture() {
+                            self.history.reward(&turn, depth.max(1));
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        if !self.stopped && depth > 0 {
+            let bound = if best_score >= beta {
+                Bound::Lower
+            } else if best_score > alpha_start {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(Entry {
+                key: pos.key(),
+                best: TtMove::of(&list[best].1),
+                score: score_to_tt(best_score, ply),
+                depth: depth as i8,
+                bound,
+            });
+        }
+        best_score
+    }
+}
+
+/// A score as stored: wins and losses counted from the node, not the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score + ply as i32
+    } else if score < -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score seen from `ply` plies below the root.
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score > MATE_BOUND {
+        score - ply as i32
+    } else if score < -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,276 @@
+//! The minimax baseline: forced wins found, losing turns avoided (checked against a plain
+//! brute-force search written here), legal moves on every board and variant, determinism, and
+//! strength rising with depth.
+
+use fanorona_env::{Agent, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
+use fanorona_eval::minimax::search::MATE;
+use fanorona_eval::{AgentSpec, Limits, Match, MatchConfig, Openings, Searcher, create_agent};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Brute force over complete turns, no pruning, no draws (pure rules): +1 if the side to move
+/// wins within `plies` turns (both sides' turns counted), -1 if it loses within them, else 0.
+fn brute(pos: &Position, plies: u32) -> i32 {
+    if pos.pieces(pos.side_to_move()) == 0 {
+        return -1;
+    }
+    let turns = pos.legal_turns();
+    if turns.is_empty() {
+        return -1;
+    }
+    if plies == 0 {
+        return 0;
+    }
+    turns
+        .iter()
+        .map(|t| {
+            let mut child = *pos;
+            child.play_turn_unchecked(t);
+            -brute(&child, plies - 1)
+        })
+        .max()
+        .unwrap()
+}
+
+/// A random 5x5 position, white to move, with 1-3 pieces a side, under the pure rules.
+fn random_small_position(rng: &mut StdRng) -> Position {
+    let mut cells = ['.'; 25];
+    for (piece, count) in [
+        ('W', rng.random_range(1..=3)),
+        ('B', rng.random_range(1..=3)),
+    ] {
+        let mut placed = 0;
+        while placed < count {
+            let p = rng.random_range(0..25);
+            if cells[p] == '.' {
+                cells[p] = piece;
+                placed += 1;
+            }
+        }
+    }
+    let rows: Vec<String> = (0..5)
+        .rev()
+        .map(|row| {
+            let mut text = String::new();
+            let mut empty = 0;
+            for col in 0..5 {
+                match cells[row * 5 + col] {
+                    '.' => empty += 1,
+                    c => {
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        text.push(c);
+                    }
+                }
+            }
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+            }
+            text
+        })
+        .collect();
+    Position::from_fen_with_rules(&format!("{} w", rows.join("/")), Rules::pure()).unwrap()
+}
+
+fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::SearchResult {
+    Searcher::new(Limits::depth(depth), 1, seed)
+        .search_position(pos, &[])
+        .expect("a legal turn")
+}
+
+#[test]
+fn finds_the_chain_that_wipes_out_the_last_pieces() {
+    // White c1 takes e1 by approach (c1d1A); going on with d1d2A takes d3, black's last piece.
+    // Stopping after c1d1A leaves black a piece.
+    let pos = Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap();
+    for seed in 0..4 {
+        let r = search(&pos, 1, seed);
+        assert_eq!(r.turn.notation(pos.board()), "c1d1Ad2A");
+        assert_eq!(r.score, MATE - 1);
+        assert_eq!(r.mate_in(), Some(1));
+    }
+}
+
+#[test]
+fn finds_two_turn_wins_and_avoids_losing_turns() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let (mut wins, mut escapes) = (0, 0);
+    for _ in 0..3000 {
+        let pos = random_small_position(&mut rng);
+        if pos.legal_turns().is_empty() {
+            continue;
+        }
+        let value3 = brute(&pos, 3);
+        if value3 == 1 && brute(&pos, 1) != 1 && wins < 25 {
+            // A forced win in two of our turns, none in one.
+            wins += 1;
+            let r = search(&pos, 3, wins);
+            assert!(r.score >= MATE - 3, "{}: score {}", pos.to_fen(), r.score);
+            let mut child = pos;
+            child.play_turn_unchecked(&r.turn);
+            assert_eq!(
+                brute(&child, 2),
+                -1,
+                "{}: the chosen turn wins",
+                pos.to_fen()
+            );
+        }
+        let children: Vec<i32> = pos
+            .legal_turns()
+            .iter()
+            .map(|t| {
+                let mut child = pos;
+                child.play_turn_unchecked(t);
+                brute(&child, 1)
+            })
+            .collect();
+        // Some turns let the opponent win at once, others do not.
+        if children.contains(&1) && children.iter().any(|&v| v < 1) && escapes < 25 {
+            escapes += 1;
+            let r = search(&pos, 2, escapes);
+            let mut child = pos;
+            child.play_turn_unchecked(&r.turn);
+            assert!(
+                brute(&child, 1) < 1,
+                "{}: chose a losing turn",
+                pos.to_fen()
+            );
+        }
+    }
+    assert!(
+        wins >= 10 && escapes >= 10,
+        "found {wins} wins, {escapes} escapes"
+    );
+}
+
+/// Plays a whole game, checking every action against the rules.
+fn play_checked(white: &mut dyn Agent<Fanorona>, black: &mut dyn Agent<Fanorona>, pos: Position) {
+    let mut game = Fanorona::new(pos);
+    let mut steps = 0;
+    while !game.is_terminal() && steps < 600 {
+        let agent: &mut dyn Agent<Fanorona> = match game.current_player() {
+            fanorona_env::Color::White => &mut *white,
+            fanorona_env::Color::Black => &mut *black,
+        };
+        let action = agent.act(&game).unwrap();
+        game.apply(action)
+            .unwrap_or_else(|e| panic!("{}: {e}", game.to_text()));
+        steps += 1;
+    }
+}
+
+#[test]
+fn never_plays_an_illegal_move_on_any_board_or_variant() {
+    let boards = [(9, 5), (5, 5), (7, 3), (3, 5), (3, 3), (5, 9)];
+    let variants = ["", "mandatory", "first-turn", "no-capture=10,repetition=2"];
+    for (i, &(w, h)) in boards.iter().enumerate() {
+        for (j, rules) in variants.iter().enumerate() {
+            let pos = Position::initial(Board::new(w, h).unwrap())
+                .with_rules(Rules::parse(rules).unwrap());
+            let spec = AgentSpec::parse("minimax:depth=2").unwrap();
+            let mut minimax = create_agent(&spec, (i * 10 + j) as u64).unwrap();
+            let mut random = RandomAgent::new((i * 10 + j) as u64);
+            play_checked(&mut minimax, &mut random, pos);
+            play_checked(&mut random, &mut minimax, pos);
+        }
+    }
+    let vela = Position::standard().with_rules(Rules::parse("vela=white").unwrap());
+    let mut minimax = create_agent(&AgentSpec::parse("minimax:depth=2").unwrap(), 1).unwrap();
+    let mut greedy = create_agent(&AgentSpec::parse("greedy").unwrap(), 1).unwrap();
+    play_checked(&mut minimax, &mut greedy, vela);
+}
+
+#[test]
+fn completes_a_chain_it_is_asked_to_finish() {
+    // Random games on 9x5; wherever a random first step leaves a chain going, a fresh minimax
+    // agent must finish it legally.
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut checked = 0;
+    let mut game = Fanorona::standard();
+    let mut random = RandomAgent::new(9);
+    while checked < 20 {
+        if game.is_terminal() {
+            game = Fanorona::standard();
+        }
+        let action = random.act(&game).unwrap();
+        game.apply(action).unwrap();
+        if !game.is_terminal() && !game.position().is_turn_start() {
+            let mut minimax =
+                create_agent(&AgentSpec::parse("minimax:depth=2").unwrap(), rng.random()).unwrap();
+            let mut copy = game.clone();
+            while !copy.is_terminal() && !copy.position().is_turn_start() {
+                let a = minimax.act(&copy).unwrap();
+                assert!(copy.is_legal(a), "{}", copy.to_text());
+                let step = copy.action_to_step(a).unwrap();
+                copy.apply(a).unwrap();
+                if step == Step::Stop {
+                    break;
+                }
+            }
+            checked += 1;
+        }
+    }
+}
+
+#[test]
+fn same_depth_and_seed_give_the_same_search() {
+    let pos = Position::from_fen("BBBBBBBBB/BBBB1BBBB/BW1W1B1BW/WWWWWWWWW/WWWW1WWWW w").unwrap();
+    let a = search(&pos, 4, 3);
+    let b = search(&pos, 4, 3);
+    assert_eq!((a.turn, a.score, a.nodes), (b.turn, b.score, b.nodes));
+    assert_eq!(a.depth, 4);
+}
+
+#[test]
+fn node_and_time_limits_stop_the_search() {
+    let pos = Position::standard();
+    let limits = Limits {
+        depth: 64,
+        nodes: Some(20_000),
+        time: None,
+    };
+    let r = Searcher::new(limits, 1, 0)
+        .search_position(&pos, &[])
+        .unwrap();
+    assert!(r.depth >= 1 && r.depth < 64);
+    assert!(r.nodes < 40_000, "{} nodes", r.nodes);
+    let limits = Limits {
+        depth: 64,
+        nodes: None,
+        time: Some(std::time::Duration::from_millis(50)),
+    };
+    let r = Searcher::new(limits, 1, 0)
+        .search_position(&pos, &[])
+        .unwrap();
+    assert!(r.elapsed.as_millis() < 1000, "{:?}", r.elapsed);
+}
+
+fn match_score(first: &str, second: &str, games: usize) -> f64 {
+    let first = AgentSpec::parse(first).unwrap();
+    let second = AgentSpec::parse(second).unwrap();
+    let f1 = |seed| create_agent(&first, seed).map_err(|e| e.to_string());
+    let f2 = |seed| create_agent(&second, seed).map_err(|e| e.to_string());
+    let config = MatchConfig {
+        games,
+        threads: 2,
+        start: Position::initial(Board::new(5, 5).unwrap()),
+        openings: Openings::Random { plies: 2 },
+        max_turns: 200,
+        seed: 7,
+        sprt: None,
+        event: "test".into(),
+        progress: false,
+    };
+    let report = Match::new(config, &f1, &f2).run().unwrap();
+    report.tally.score()
+}
+
+#[test]
+fn strength_rises_with_depth() {
+    let d1_vs_random = match_score("minimax:depth=1", "random", 8);
+    assert!(d1_vs_random >= 0.8, "depth 1 vs random: {d1_vs_random}");
+    let d3_vs_d1 = match_score("minimax:depth=3", "minimax:depth=1", 12);
+    assert!(d3_vs_d1 > 0.6, "depth 3 vs depth 1: {d3_vs_d1}");
+}

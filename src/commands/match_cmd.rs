@@ -1,0 +1,94 @@
+//! `fanorona match`: a match between two agents with Elo, LOS and an optional SPRT.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use fanorona_env::{Agent, Fanorona};
+use fanorona_eval::{AgentSpec, Match, MatchConfig, Openings, Sprt, create_agent};
+
+use super::position_args::PositionArgs;
+
+/// Arguments of `fanorona match`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The first agent (white in odd-numbered games): random, greedy, minimax:depth=N,
+    /// minimax:ms=N, minimax:nodes=N (options joined by commas, e.g. minimax:depth=4,seed=1).
+    #[arg(long)]
+    pub white: String,
+    /// The second agent (black in odd-numbered games); same syntax.
+    #[arg(long)]
+    pub black: String,
+    /// Number of games; colours alternate, each pair from the same opening.
+    #[arg(long, default_value_t = 100)]
+    pub games: usize,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Openings: a number of random opening turns, or an opening file (one FEN and/or move
+    /// list per line).
+    #[arg(long, default_value = "4")]
+    pub openings: String,
+    /// A game still going after this many turns is a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_turns: usize,
+    /// Sequential probability ratio test: elo0,elo1[,alpha,beta]; stops once decided.
+    #[arg(long)]
+    pub sprt: Option<String>,
+    /// Match seed (openings and agents' random choices).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Folder for summary.json, games.jsonl and the game records.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+/// Parses an agent specification and checks that an agent can be built from it.
+fn agent_spec(text: &str, flag: &str) -> Result<AgentSpec> {
+    let spec = AgentSpec::parse(text).with_context(|| format!("bad --{flag}"))?;
+    create_agent(&spec, 0).with_context(|| format!("bad --{flag}"))?;
+    Ok(spec)
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let first = agent_spec(&args.white, "white")?;
+    let second = agent_spec(&args.black, "black")?;
+    let start = args.position.position()?;
+    let openings = match args.openings.parse::<u32>() {
+        Ok(plies) => Openings::Random { plies },
+        Err(_) => Openings::from_file(args.openings.as_ref(), &start)
+            .context("bad --openings (expected a number of random turns or a file)")?,
+    };
+    let sprt = args
+        .sprt
+        .as_deref()
+        .map(Sprt::parse)
+        .transpose()
+        .context("bad --sprt")?;
+    let config = MatchConfig {
+        games: args.games,
+        threads: args.threads,
+        start,
+        openings,
+        max_turns: args.max_turns,
+        seed: args.seed,
+        sprt,
+        event: "fanorona match".into(),
+        progress: !args.quiet,
+    };
+    type Built = Result<Box<dyn Agent<Fanorona>>, String>;
+    let make_first = |seed| -> Built { create_agent(&first, seed).map_err(|e| e.to_string()) };
+    let make_second = |seed| -> Built { create_agent(&second, seed).map_err(|e| e.to_string()) };
+    let report = Match::new(config, &make_first, &make_second).run()?;
+    print!("{}", report.text());
+    if let Some(dir) = &args.out {
+        report.write(dir)?;
+        println!("wrote {}", dir.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,45 @@
+//! `fanorona replay`: shows a recorded game turn by turn.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use fanorona_env::rules::display::render;
+use fanorona_eval::GameRecord;
+
+/// Arguments of `fanorona replay`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A game record (as written by `fanorona match --out`).
+    pub file: PathBuf,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let text = std::fs::read_to_string(&args.file)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let record =
+        GameRecord::parse(&text).with_context(|| format!("bad record {}", args.file.display()))?;
+    for (name, value) in record.tags() {
+        println!("{name}: {value}");
+    }
+    let history = record.replay()?;
+    println!("\nstart");
+    print!("{}", render(history.start(), None));
+    for (i, (turn, pos)) in history
+        .turns()
+        .iter()
+        .zip(&history.positions()[1..])
+        .enumerate()
+    {
+        let before = &history.positions()[i];
+        println!(
+            "\n{}. {} {}",
+            before.turn_number(),
+            before.side_to_move(),
+            turn.notation(before.board())
+        );
+        print!("{}", render(pos, Some(turn)));
+    }
+    println!("\nresult {}", record.result);
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! End-to-end: `fanorona match` plays, reports and writes its results; `fanorona replay`
+//! shows a written game; bad agent specifications fail with a clear message.
+
+use std::process::Command;
+
+fn fanorona() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fanorona"))
+}
+
+#[test]
+fn match_writes_results_that_replay_shows() {
+    let dir = std::env::temp_dir().join(format!("fanorona-match-cli-{}", std::process::id()));
+    let output = fanorona()
+        .args([
+            "match",
+            "--white",
+            "minimax:depth=1",
+            "--black",
+            "random",
+            "--games",
+            "4",
+            "--threads",
+            "2",
+            "--board",
+            "5x5",
+            "--seed",
+            "5",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("minimax:depth=1 vs random: 4 games"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Elo") && stdout.contains("LOS"), "{stdout}");
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["first"], "minimax:depth=1");
+
+    let game = dir.join("games").join("game-0002.pgn");
+    let text = std::fs::read_to_string(&game).unwrap();
+    assert!(
+        text.contains("[White \"random\"]"),
+        "colours alternate: {text}"
+    );
+    assert!(text.contains("[Board \"5x5\"]"));
+    let output = fanorona().arg("replay").arg(&game).output().unwrap();
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success());
+    assert!(shown.contains("Black: minimax:depth=1"), "{shown}");
+    assert!(
+        shown.contains("a   b   c   d   e"),
+        "boards are drawn: {shown}"
+    );
+    assert!(shown.contains("result "), "{shown}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_agent_specs_are_explained() {
+    let run = |white: &str| {
+        let output = fanorona()
+            .args([
+                "match", "--white", white, "--black", "random", "--games", "2",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        String::from_utf8_lossy(&output.stderr).to_string()
+    };
+    let e = run("alphabeta");
+    assert!(e.contains("unknown agent kind \"alphabeta\""), "{e}");
+    assert!(e.contains("minimax") && e.contains("greedy"), "{e}");
+    let e = run("minimax:depth=0");
+    assert!(e.contains("a whole number from 1 to 64"), "{e}");
+    let e = run("minimax:speed=3");
+    assert!(e.contains("accepted: depth, ms, nodes, hash, seed"), "{e}");
+}
