@@ -87,3 +87,40 @@ fn bad_agent_specs_are_explained() {
     let e = run("minimax:speed=3");
     assert!(e.contains("accepted: depth, ms, nodes, hash, seed"), "{e}");
 }
+
+#[test]
+fn mcts_with_rollouts_beats_random_in_a_match() {
+    let dir = std::env::temp_dir().join(format!("fanorona-mcts-cli-{}", std::process::id()));
+    let output = fanorona()
+        .args([
+            "match",
+            "--white",
+            "mcts:sims=800",
+            "--black",
+            "random",
+            "--games",
+            "6",
+            "--threads",
+            "2",
+            "--seed",
+            "3",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    let score = summary["score"].as_f64().unwrap();
+    assert!(
+        score >= 5.5 / 6.0,
+        "mcts:sims=800 scored {score} against random"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

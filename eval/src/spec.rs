@@ -87,10 +87,17 @@ pub enum SpecError {
 impl SpecError {
     /// The [`SpecError::UnknownKind`] error for `kind`, listing this crate's kinds.
     pub fn unknown_kind(kind: &str) -> SpecError {
+        SpecError::unknown_kind_among(kind, &[KINDS])
+    }
+
+    /// The [`SpecError::UnknownKind`] error for `kind`, listing the kinds of several
+    /// factories (each a list of kinds with their help).
+    pub fn unknown_kind_among(kind: &str, lists: &[&[(&str, &str)]]) -> SpecError {
         SpecError::UnknownKind {
             kind: kind.to_string(),
-            known: KINDS
+            known: lists
                 .iter()
+                .flat_map(|list| list.iter())
                 .map(|(k, help)| format!("{k} ({help})"))
                 .collect::<Vec<_>>()
                 .join("; "),
@@ -186,6 +193,41 @@ impl AgentSpec {
                 option: key.to_string(),
                 value: value.to_string(),
                 expected: format!("a whole number from {} to {}", range.start(), range.end()),
+            }),
+        }
+    }
+
+    /// Reads an option as a finite real number within `range`; `None` if absent.
+    pub fn real_option(
+        &self,
+        key: &str,
+        range: std::ops::RangeInclusive<f32>,
+    ) -> Result<Option<f32>, SpecError> {
+        let Some(value) = self.option(key) else {
+            return Ok(None);
+        };
+        match value.parse::<f32>() {
+            Ok(x) if x.is_finite() && range.contains(&x) => Ok(Some(x)),
+            _ => Err(SpecError::BadValue {
+                kind: self.kind.clone(),
+                option: key.to_string(),
+                value: value.to_string(),
+                expected: format!("a number from {} to {}", range.start(), range.end()),
+            }),
+        }
+    }
+
+    /// Reads an option as `true` or `false`; `None` if absent.
+    pub fn bool_option(&self, key: &str) -> Result<Option<bool>, SpecError> {
+        match self.option(key) {
+            None => Ok(None),
+            Some("true") => Ok(Some(true)),
+            Some("false") => Ok(Some(false)),
+            Some(value) => Err(SpecError::BadValue {
+                kind: self.kind.clone(),
+                option: key.to_string(),
+                value: value.to_string(),
+                expected: "true or false".into(),
             }),
         }
     }

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use fanorona_env::{Agent, Fanorona};
-use fanorona_eval::{AgentSpec, Match, MatchConfig, Openings, Sprt, create_agent};
+use fanorona_eval::{AgentSpec, Match, MatchConfig, Openings, Sprt};
+use fanorona_train::agent_spec::create_agent;
 
 use super::position_args::PositionArgs;
 

@@ -5,7 +5,7 @@
 use fanorona_env::{Agent, Color, Fanorona, Game, Position};
 use fanorona_train::Evaluator;
 use fanorona_train::mcts::{
-    MctsAgent, RolloutEvaluator, SearchConfig, SearchDriver, UniformEvaluator, rollout_agent,
+    MctsAgent, RolloutEvaluator, SearchConfig, SearchDriver, UniformEvaluator,
 };
 
 fn game(fen: &str) -> Fanorona {
@@ -342,7 +342,12 @@ fn play_game(white: &mut dyn Agent<Fanorona>, black: &mut dyn Agent<Fanorona>) -
 
 #[test]
 fn mcts_with_rollouts_beats_random_play() {
-    let mut mcts: MctsAgent<Fanorona, RolloutEvaluator> = rollout_agent("sims=800,seed=1").unwrap();
+    let config = SearchConfig {
+        simulations: 800,
+        seed: 1,
+        ..SearchConfig::default()
+    };
+    let mut mcts = MctsAgent::new(config, RolloutEvaluator::new(1, 400, 1), 1, "mcts".into());
     let mut random = fanorona_env::RandomAgent::new(1);
     let mut score = 0.0;
     let games = 8;

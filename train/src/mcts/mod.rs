@@ -15,7 +15,7 @@ pub mod puct;
 pub mod search;
 pub mod tree;
 
-pub use agent::{MctsAgent, MctsOptionsError, rollout_agent};
+pub use agent::MctsAgent;
 pub use config::SearchConfig;
 pub use driver::{BatchStats, SearchDriver};
 pub use evaluators::{RolloutEvaluator, UniformEvaluator};
