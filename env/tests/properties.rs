@@ -4,7 +4,10 @@
 
 use std::collections::HashSet;
 
-use fanorona_env::{Board, Color, Position, perft};
+mod common;
+
+use common::map_position;
+use fanorona_env::{Board, Color, Direction, Position, perft};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
@@ -111,42 +114,6 @@ fn deduplication_keeps_exactly_one_turn_per_result() {
     }
 }
 
-/// The image of `p` under a map of points, with colours (and the side to move) swapped if
-/// `swap`, built through FEN so that it is independent of the engine's internals.
-fn mapped(p: &Position, map: impl Fn(u8) -> u8, swap: bool) -> Position {
-    let board = p.board();
-    let mut rows = Vec::new();
-    for row in (0..board.height()).rev() {
-        let mut text = String::new();
-        let mut empty = 0;
-        for col in 0..board.width() {
-            let q = board.point(col, row);
-            // The piece that lands on q comes from the point that maps to q.
-            let source = (0..board.points() as u8).find(|&s| map(s) == q).unwrap();
-            match p.piece_at(source) {
-                Some(c) => {
-                    if empty > 0 {
-                        text.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    text.push((if swap { c.other() } else { c }).piece_char());
-                }
-                None => empty += 1,
-            }
-        }
-        if empty > 0 {
-            text.push_str(&empty.to_string());
-        }
-        rows.push(text);
-    }
-    let side = if (p.side_to_move() == Color::White) != swap {
-        "w"
-    } else {
-        "b"
-    };
-    Position::from_fen(&format!("{} {side}", rows.join("/"))).unwrap()
-}
-
 #[test]
 fn perft_is_the_same_for_mirror_images() {
     for (i, p) in random_positions(12, 3).into_iter().enumerate() {
@@ -154,11 +121,26 @@ fn perft_is_the_same_for_mirror_images() {
         let depth = if i % 3 == 0 { 3 } else { 2 };
         let expected = perft(&p, depth);
         let images = [
-            mapped(&p, |q| board.mirror_point_horizontal(q), false),
-            mapped(&p, |q| board.mirror_point_vertical(q), false),
-            mapped(&p, |q| board.mirror_point_vertical(q), true),
-            mapped(&p, |q| board.rotate_point(q), true),
-            mapped(&p, |q| board.rotate_point(q), false),
+            map_position(
+                &p,
+                |q| board.mirror_point_horizontal(q),
+                Direction::mirror_horizontal,
+                false,
+            ),
+            map_position(
+                &p,
+                |q| board.mirror_point_vertical(q),
+                Direction::mirror_vertical,
+                false,
+            ),
+            map_position(
+                &p,
+                |q| board.mirror_point_vertical(q),
+                Direction::mirror_vertical,
+                true,
+            ),
+            map_position(&p, |q| board.rotate_point(q), Direction::opposite, true),
+            map_position(&p, |q| board.rotate_point(q), Direction::opposite, false),
         ];
         for image in images {
             assert_eq!(
