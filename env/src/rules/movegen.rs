@@ -28,8 +28,13 @@ fn withdrawers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
     us & board.pre(empty, d) & board.shift(them, d)
 }
 
-/// Results already emitted for one starting piece: captured sets and end points, kept in
-/// parallel arrays so that the scan compares plain `u64`s first.
+/// Results of turns of two or more steps already emitted for one starting piece: captured sets
+/// and end points, kept in parallel arrays so that the scan compares plain `u64`s first.
+///
+/// One-step turns need no check: two of them differ in their end point or in the line they
+/// capture, and a longer turn from the same start never matches one. (Its first step leaves
+/// the start along another line than the one-step turn's, or away from it along the same
+/// line, so the pieces that first step takes are not on the one-step turn's captured line.)
 struct SeenResults {
     captured: [u64; 32],
     to: [Point; 32],
@@ -119,7 +124,9 @@ impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
         }
         if !first
             && (approach | withdraw == 0 || !self.mandatory)
-            && (!self.dedup || self.seen.insert(at, turn.captured, self.branched))
+            && (!self.dedup
+                || turn.len() == 1
+                || self.seen.insert(at, turn.captured, self.branched))
         {
             (self.f)(turn);
         }
