@@ -225,11 +225,15 @@ impl EngineAgent {
         let deadline =
             Instant::now() + self.config.timeout + self.config.movetime.unwrap_or_default();
         self.info = None;
+        let mut complaint = String::new();
         let best = loop {
             let line = self.read_line(deadline)?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("bestmove") => break words.next().unwrap_or("").to_string(),
+                Some("info") if line.contains("string error") => {
+                    complaint = format!(" (it said: {})", line.trim());
+                }
                 Some("info") => {
                     if let Some(info) = parse_info(&line) {
                         self.info = Some(info);
@@ -239,11 +243,14 @@ impl EngineAgent {
             }
         };
         if best == "(none)" || best.is_empty() {
-            return Err(self.error(format!("the engine found no move in {}", pos.to_fen())));
+            return Err(self.error(format!(
+                "the engine found no move in {}{complaint}",
+                pos.to_fen()
+            )));
         }
         let turn = pos
             .parse_turn(&best)
-            .map_err(|e| self.error(format!("the engine sent an illegal move: {e}")))?;
+            .map_err(|e| self.error(format!("the engine sent an illegal move: {e}{complaint}")))?;
         self.moves.push(turn.notation(pos.board()));
         let mut at = pos;
         self.plan.clear();
