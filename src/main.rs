@@ -24,6 +24,10 @@ enum Command {
     Match(commands::match_cmd::Args),
     /// Show a recorded game turn by turn.
     Replay(commands::replay::Args),
+    /// Play a game in the terminal against an agent.
+    Play(commands::play::Args),
+    /// Speak the engine protocol (UCI style) on stdin/stdout.
+    Engine(commands::engine::Args),
 }
 
 fn main() {
@@ -34,6 +38,8 @@ fn main() {
         Command::Show(args) => commands::show::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Replay(args) => commands::replay::run(args),
+        Command::Play(args) => commands::play::run(args),
+        Command::Engine(args) => commands::engine::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

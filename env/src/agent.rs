@@ -1,7 +1,55 @@
 //! The `Agent` trait: anything that chooses actions. Every player of the project (random,
 //! minimax, solver, MCTS, networks, external engines) implements it once.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
 use crate::game::Game;
+
+/// Limits for an agent's next decisions, set by a caller such as an engine protocol (`go
+/// movetime 500`). A limit left at `None` keeps the agent's own setting; an agent applies the
+/// limits it understands and ignores the others.
+#[derive(Clone, Debug, Default)]
+pub struct SearchLimits {
+    /// Time for one decision.
+    pub movetime: Option<Duration>,
+    /// Search depth (in the agent's own unit, e.g. complete turns for minimax).
+    pub depth: Option<u32>,
+    /// Nodes for one decision (simulations for tree search).
+    pub nodes: Option<u64>,
+    /// Set by another thread to ask for the best decision found so far, now.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl SearchLimits {
+    /// Whether another thread has asked the search to stop.
+    pub fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
+/// What an agent's last decision was based on, for display and engine `info` lines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SearchInfo {
+    /// The depth reached (complete turns for minimax).
+    pub depth: Option<u32>,
+    /// Expected result for the player who decided, in `[-1, 1]` (1: a win).
+    pub value: Option<f32>,
+    /// Score in hundredths of a piece for the player who decided, where the agent counts
+    /// material.
+    pub centipieces: Option<i32>,
+    /// A forced win in this many turns (positive) or loss (negative), when found.
+    pub mate_in: Option<i32>,
+    /// Positions searched or simulations run.
+    pub nodes: u64,
+    /// Time used.
+    pub time: Duration,
+    /// The expected continuation in notation, the decision first.
+    pub pv: Vec<String>,
+}
 
 /// An agent that could not choose an action.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -23,6 +71,15 @@ pub trait Agent<G: Game>: Send {
 
     /// Forgets everything about the current game (called before each new game).
     fn reset(&mut self) {}
+
+    /// Sets the limits of the following decisions (until set again); agents that do not
+    /// search ignore them.
+    fn set_limits(&mut self, _limits: &SearchLimits) {}
+
+    /// What the last decision was based on, for agents that search.
+    fn last_info(&self) -> Option<SearchInfo> {
+        None
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -36,5 +93,70 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn reset(&mut self) {
         (**self).reset()
+    }
+
+    fn set_limits(&mut self, limits: &SearchLimits) {
+        (**self).set_limits(limits)
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        (**self).last_info()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Fanorona, RandomAgent};
+
+    /// Remembers the limits it was given and reports them as its info.
+    struct Recorder(Option<u32>);
+
+    impl Agent<Fanorona> for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+
+        fn act(&mut self, _: &Fanorona) -> Result<usize, AgentError> {
+            Ok(0)
+        }
+
+        fn set_limits(&mut self, limits: &SearchLimits) {
+            self.0 = limits.depth;
+        }
+
+        fn last_info(&self) -> Option<SearchInfo> {
+            Some(SearchInfo {
+                depth: self.0,
+                ..SearchInfo::default()
+            })
+        }
+    }
+
+    #[test]
+    fn boxed_agents_pass_limits_and_info_through() {
+        let mut boxed: Box<dyn Agent<Fanorona>> = Box::new(Recorder(None));
+        boxed.set_limits(&SearchLimits {
+            depth: Some(3),
+            ..SearchLimits::default()
+        });
+        assert_eq!(boxed.last_info().unwrap().depth, Some(3));
+        // Agents that do not search keep the defaults.
+        let mut random: Box<dyn Agent<Fanorona>> = Box::new(RandomAgent::new(1));
+        random.set_limits(&SearchLimits::default());
+        assert_eq!(random.last_info(), None);
+    }
+
+    #[test]
+    fn the_stop_flag_is_seen() {
+        let stop = Arc::new(AtomicBool::new(false));
+        let limits = SearchLimits {
+            stop: Some(stop.clone()),
+            ..SearchLimits::default()
+        };
+        assert!(!limits.stop_requested());
+        stop.store(true, Ordering::Relaxed);
+        assert!(limits.stop_requested());
+        assert!(!SearchLimits::default().stop_requested());
     }
 }

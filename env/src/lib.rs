@@ -26,7 +26,7 @@ pub mod single_agent;
 pub mod telo;
 pub mod vec_env;
 
-pub use agent::{Agent, AgentError};
+pub use agent::{Agent, AgentError, SearchInfo, SearchLimits};
 pub use env::{Env, EnvConfig, EnvStep, Observation, StepInfo, Transition};
 pub use fanorona::Fanorona;
 pub use game::{ActionError, Game};

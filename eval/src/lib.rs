@@ -1,5 +1,6 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
-//! baseline, the exact solver), the arena (matches, Elo, SPRT) and game records.
+//! baseline, the exact solver, external engines), the arena (matches, Elo, SPRT), game
+//! records, and the engine protocol.
 
 #![warn(missing_docs)]
 
@@ -7,9 +8,12 @@ pub mod agents;
 pub mod arena;
 pub mod atomic_write;
 pub mod minimax;
+pub mod protocol;
 pub mod record;
 pub mod spec;
 
+pub use agents::complete_turn::{agent_turn, turn_of_steps};
+pub use agents::engine::{EngineAgent, EngineConfig};
 pub use agents::greedy::GreedyChooser;
 pub use agents::turn_agent::{TurnAgent, TurnChooser};
 pub use arena::elo::Tally;

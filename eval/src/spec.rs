@@ -3,6 +3,10 @@
 //! factory for the kinds this crate provides. Later crates (solver, MCTS, networks, engines)
 //! parse the same [`AgentSpec`] and build their own kinds when [`create_agent`] answers
 //! [`SpecError::UnknownKind`].
+//!
+//! `engine:cmd=PATH[,args=A B C][,movetime=MS][,depth=N][,nodes=N][,timeout=MS]` drives an
+//! external program through the engine protocol; its arguments are separated by spaces (a
+//! specification cannot hold commas inside a value).
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,6 +14,7 @@ use std::time::Duration;
 
 use fanorona_env::{Agent, Fanorona};
 
+use crate::agents::engine::{EngineAgent, EngineConfig};
 use crate::agents::greedy::GreedyChooser;
 use crate::agents::turn_agent::TurnAgent;
 use crate::minimax::player::MinimaxChooser;
@@ -27,6 +32,12 @@ pub const KINDS: &[(&str, &str)] = &[
         "minimax",
         "alpha-beta search over complete turns; options: depth=N (1-64), ms=N (time per move), \
          nodes=N (per move), hash=MB (transposition table, 1-4096, default 16), seed=S; default depth=4",
+    ),
+    (
+        "engine",
+        "an external program speaking the engine protocol; options: cmd=PATH (required), \
+         args=ARGS (space-separated), movetime=MS, depth=N, nodes=N (go limits; none: the \
+         engine's own), timeout=MS (longest wait for an answer beyond movetime, default 30000)",
     ),
 ];
 
@@ -69,6 +80,15 @@ pub enum SpecError {
         kind: String,
         /// The repeated option.
         option: String,
+    },
+    /// The specification is valid but the agent could not be made (a program that does not
+    /// start, a file that cannot be read).
+    #[error("agent {spec} cannot be used: {reason}")]
+    Unavailable {
+        /// The specification.
+        spec: String,
+        /// What went wrong.
+        reason: String,
     },
     /// An option's value is not acceptable.
     #[error("agent {kind}: bad value {value:?} for option {option}: expected {expected}")]
@@ -273,6 +293,30 @@ pub fn minimax_limits(spec: &AgentSpec) -> Result<Limits, SpecError> {
     })
 }
 
+/// The program and limits of an `engine` specification.
+pub fn engine_config(spec: &AgentSpec) -> Result<EngineConfig, SpecError> {
+    let command = spec
+        .option("cmd")
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| SpecError::BadValue {
+            kind: spec.kind.clone(),
+            option: "cmd".into(),
+            value: String::new(),
+            expected: "the path of a program speaking the engine protocol".into(),
+        })?;
+    let millis = |key| spec.number_option(key, 1..=86_400_000u64);
+    Ok(EngineConfig {
+        command: command.to_string(),
+        args: spec.option("args").map_or(Vec::new(), |a| {
+            a.split_whitespace().map(str::to_string).collect()
+        }),
+        movetime: millis("movetime")?.map(Duration::from_millis),
+        depth: spec.number_option("depth", 1..=1000u32)?,
+        nodes: spec.number_option("nodes", 1..=u64::MAX)?,
+        timeout: Duration::from_millis(millis("timeout")?.unwrap_or(30_000)),
+    })
+}
+
 /// Builds an agent of one of this crate's kinds ([`KINDS`]). `seed` seeds its random choices
 /// unless the specification gives `seed=S`. Any other kind gives [`SpecError::UnknownKind`],
 /// so callers can try other factories.
@@ -300,6 +344,16 @@ pub fn create_agent(spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<Fanoron
                 hash_mb,
                 spec.seed_or(seed)?,
             ))))
+        }
+        "engine" => {
+            spec.check_options(&["cmd", "args", "movetime", "depth", "nodes", "timeout"])?;
+            let config = engine_config(spec)?;
+            let agent =
+                EngineAgent::spawn(name.clone(), config).map_err(|e| SpecError::Unavailable {
+                    spec: name,
+                    reason: e.reason,
+                })?;
+            Ok(Box::new(agent))
         }
         other => Err(SpecError::unknown_kind(other)),
     }
@@ -350,6 +404,26 @@ mod tests {
         assert!(make("random:depth=3").is_err());
         assert_eq!(make("minimax:depth=3").unwrap(), "minimax:depth=3");
         assert_eq!(make("greedy:seed=5").unwrap(), "greedy:seed=5");
+        let e = make("engine:movetime=5").unwrap_err();
+        assert!(e.to_string().contains("cmd"), "{e}");
+        let e = make("engine:cmd=/nonexistent/engine").unwrap_err();
+        assert!(matches!(e, SpecError::Unavailable { .. }), "{e}");
+    }
+
+    #[test]
+    fn engine_options_are_read() {
+        let config = engine_config(
+            &AgentSpec::parse("engine:cmd=fanorona,args=engine --agent random,movetime=50")
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(config.command, "fanorona");
+        assert_eq!(config.args, ["engine", "--agent", "random"]);
+        assert_eq!(config.movetime, Some(Duration::from_millis(50)));
+        assert_eq!(
+            (config.depth, config.timeout),
+            (None, Duration::from_secs(30))
+        );
     }
 
     #[test]

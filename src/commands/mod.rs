@@ -1,8 +1,10 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod engine;
 pub mod match_cmd;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod position_args;
 pub mod replay;
 pub mod show;

@@ -10,6 +10,7 @@ use crate::rules::color::Color;
 use crate::rules::outcome::Outcome;
 use crate::rules::position::Position;
 use crate::rules::step::Step;
+use crate::rules::turn::Turn;
 
 /// 64-bit words of a bitset over the largest action space (64 points).
 const ACTION_WORDS: usize = (MAX_POINTS * 24 + 1).div_ceil(64);
@@ -99,6 +100,13 @@ impl Fanorona {
     /// The step of an action index (`None` outside the action space).
     pub fn action_to_step(&self, action: usize) -> Option<Step> {
         action_to_step(self.board(), action)
+    }
+
+    /// Plays a complete turn generated for the current position, step by step.
+    pub fn play_turn_unchecked(&mut self, turn: &Turn) {
+        for step in self.position.turn_steps(turn) {
+            self.play_step_unchecked(step);
+        }
     }
 
     /// Plays a legal step.
@@ -257,5 +265,23 @@ impl Game for Fanorona {
 
     fn to_text(&self) -> String {
         self.position.to_fen()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_whole_turn_is_played_step_by_step() {
+        // White c1 takes e1 by approach and goes on to take d3: the game ends, white wins.
+        let pos = Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap();
+        let turn = pos.parse_turn("c1d1Ad2A").unwrap();
+        let mut game = Fanorona::new(pos);
+        game.play_turn_unchecked(&turn);
+        let mut expected = pos;
+        expected.play_turn_unchecked(&turn);
+        assert_eq!(game.position(), &expected);
+        assert_eq!(game.returns(), [1.0, -1.0]);
     }
 }

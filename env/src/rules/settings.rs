@@ -95,3 +95,48 @@ impl Rules {
         Ok(rules)
     }
 }
+
+/// Writes every setting in the form [`Rules::parse`] reads back, e.g.
+/// `no-capture=100,repetition=3,mandatory=off,first-turn=off,vela=off`.
+impl std::fmt::Display for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let limit = |l: Option<u32>| l.map_or("off".to_string(), |n| n.to_string());
+        let on_off = |b: bool| if b { "on" } else { "off" };
+        write!(
+            f,
+            "no-capture={},repetition={},mandatory={},first-turn={},vela={}",
+            limit(self.no_capture_limit.map(u32::from)),
+            limit(self.repetition_limit.map(u32::from)),
+            on_off(self.mandatory_continuation),
+            on_off(self.first_turn_single_capture),
+            self.vela.map_or("off", Color::name)
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_written_out_read_back_the_same() {
+        let all = [
+            Rules::default(),
+            Rules::pure(),
+            Rules {
+                no_capture_limit: Some(50),
+                repetition_limit: Some(2),
+                mandatory_continuation: true,
+                first_turn_single_capture: true,
+                vela: Some(Color::Black),
+            },
+        ];
+        for rules in all {
+            assert_eq!(Rules::parse(&rules.to_string()), Ok(rules), "{rules}");
+        }
+        assert_eq!(
+            Rules::default().to_string(),
+            "no-capture=100,repetition=3,mandatory=off,first-turn=off,vela=off"
+        );
+    }
+}

@@ -1,5 +1,8 @@
-//! Agents without a network: greedy, and the adapter that lets an agent
-//! thinking in complete turns play one step at a time.
+//! Agents without a network: greedy, the adapter that lets an agent thinking in complete
+//! turns play one step at a time, collecting a step-level agent's actions into a turn, and
+//! external engines driven through the engine protocol.
 
+pub mod complete_turn;
+pub mod engine;
 pub mod greedy;
 pub mod turn_agent;

@@ -3,7 +3,7 @@
 //! [`Agent`] interface asks, and plans again whenever the state is not the one it expects
 //! (for instance when it is first asked in mid-chain).
 
-use fanorona_env::{Agent, AgentError, Fanorona, Game, Position, Turn};
+use fanorona_env::{Agent, AgentError, Fanorona, Game, Position, SearchInfo, SearchLimits, Turn};
 
 /// Something that chooses complete turns.
 pub trait TurnChooser: Send {
@@ -15,6 +15,14 @@ pub trait TurnChooser: Send {
 
     /// Forgets everything about the current game.
     fn reset(&mut self) {}
+
+    /// Sets the limits of the following choices (see [`Agent::set_limits`]).
+    fn set_limits(&mut self, _limits: &SearchLimits) {}
+
+    /// What the last choice was based on (see [`Agent::last_info`]).
+    fn last_info(&self) -> Option<SearchInfo> {
+        None
+    }
 }
 
 /// A step-level agent driven by a [`TurnChooser`].
@@ -83,6 +91,14 @@ impl<C: TurnChooser> Agent<Fanorona> for TurnAgent<C> {
         self.plan.clear();
         self.next = 0;
         self.chooser.reset();
+    }
+
+    fn set_limits(&mut self, limits: &SearchLimits) {
+        self.chooser.set_limits(limits);
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.chooser.last_info()
     }
 }
 

@@ -1,16 +1,23 @@
 //! The minimax player: a [`Searcher`] behind the [`TurnChooser`] interface.
 
-use fanorona_env::{AgentError, Fanorona, Turn};
+use fanorona_env::{AgentError, Fanorona, SearchInfo, SearchLimits, Turn};
 
-use super::search::{Limits, SearchResult, Searcher};
+use super::search::{Limits, MAX_DEPTH, SearchResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
+
+/// Score (hundredths of a piece) whose value is tanh(1) ~ 0.76 in [`value_of_score`].
+const VALUE_SCALE: f32 = 300.0;
 
 /// Chooses turns by alpha-beta search.
 #[derive(Debug)]
 pub struct MinimaxChooser {
     name: String,
     searcher: Searcher,
+    /// The limits of the specification, used when the caller sets none.
+    configured: Limits,
     last: Option<SearchResult>,
+    /// The expected continuation of the last search, in notation.
+    pv: Vec<String>,
 }
 
 impl MinimaxChooser {
@@ -19,13 +26,37 @@ impl MinimaxChooser {
         MinimaxChooser {
             name: name.into(),
             searcher: Searcher::new(limits, hash_mb, seed),
+            configured: limits,
             last: None,
+            pv: Vec::new(),
         }
     }
 
     /// The result of the last search.
     pub fn last_result(&self) -> Option<&SearchResult> {
         self.last.as_ref()
+    }
+}
+
+/// The search limits for a caller's `limits`: any of depth, time and nodes given replaces the
+/// configured limits (those not given are then unlimited); none given keeps `configured`.
+pub fn limits_for(limits: &SearchLimits, configured: Limits) -> Limits {
+    if limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none() {
+        return configured;
+    }
+    Limits {
+        depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
+        nodes: limits.nodes,
+        time: limits.movetime,
+    }
+}
+
+/// A score in hundredths of a piece as an expected result in `[-1, 1]`: a forced win or
+/// loss is ±1, otherwise `tanh(score / 300)` (a rough scale: one piece ahead ~ 0.32).
+pub fn value_of_score(result: &SearchResult) -> f32 {
+    match result.mate_in() {
+        Some(n) => n.signum() as f32,
+        None => (result.score as f32 / VALUE_SCALE).tanh(),
     }
 }
 
@@ -36,14 +67,132 @@ impl TurnChooser for MinimaxChooser {
 
     fn choose_turn(&mut self, game: &Fanorona) -> Result<Turn, AgentError> {
         self.last = self.searcher.search(game);
-        self.last.map(|r| r.turn).ok_or_else(|| AgentError {
+        let result = self.last.ok_or_else(|| AgentError {
             agent: self.name.clone(),
             reason: "no legal turn in this position".into(),
-        })
+        })?;
+        let pos = game.position();
+        let pv = self
+            .searcher
+            .principal_variation(pos, &result.turn, result.depth.max(1) as usize);
+        let mut at = *pos;
+        self.pv.clear();
+        for turn in &pv {
+            self.pv.push(turn.notation(at.board()));
+            at.play_turn_unchecked(turn);
+        }
+        Ok(result.turn)
     }
 
     fn reset(&mut self) {
         self.searcher.clear();
         self.last = None;
+        self.pv.clear();
+    }
+
+    fn set_limits(&mut self, limits: &SearchLimits) {
+        self.searcher
+            .set_limits(limits_for(limits, self.configured));
+        self.searcher.set_stop(limits.stop.clone());
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        let result = self.last?;
+        Some(SearchInfo {
+            depth: Some(result.depth),
+            value: Some(value_of_score(&result)),
+            centipieces: result.mate_in().is_none().then_some(result.score),
+            mate_in: result.mate_in(),
+            nodes: result.nodes,
+            time: result.elapsed,
+            pv: self.pv.clone(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::{Duration, Instant};
+
+    use fanorona_env::{Agent, Game, Position};
+
+    use super::*;
+    use crate::agents::turn_agent::TurnAgent;
+
+    fn agent(limits: Limits) -> TurnAgent<MinimaxChooser> {
+        TurnAgent::new(MinimaxChooser::new("minimax", limits, 1, 0))
+    }
+
+    #[test]
+    fn caller_limits_replace_the_configured_ones_and_info_follows() {
+        let configured = Limits::depth(4);
+        assert_eq!(limits_for(&SearchLimits::default(), configured), configured);
+        let only_nodes = SearchLimits {
+            nodes: Some(500),
+            ..SearchLimits::default()
+        };
+        assert_eq!(
+            limits_for(&only_nodes, configured),
+            Limits {
+                depth: MAX_DEPTH,
+                nodes: Some(500),
+                time: None
+            }
+        );
+
+        let mut player = agent(Limits::depth(4));
+        let game = Fanorona::standard();
+        assert!(player.last_info().is_none());
+        player.set_limits(&SearchLimits {
+            depth: Some(2),
+            ..SearchLimits::default()
+        });
+        let action = player.act(&game).unwrap();
+        let info = player.last_info().unwrap();
+        assert_eq!(info.depth, Some(2));
+        assert!(info.nodes > 0 && (-1.0..=1.0).contains(&info.value.unwrap()));
+        // The principal variation starts with the turn played and is a legal line.
+        assert!(!info.pv.is_empty() && info.pv.len() <= 2, "{:?}", info.pv);
+        let mut pos = *game.position();
+        let first = pos.play_turn(&info.pv[0]).unwrap();
+        assert_eq!(
+            game.step_to_action(Position::standard().turn_steps(&first)[0]),
+            action
+        );
+        for turn in &info.pv[1..] {
+            pos.play_turn(turn).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_a_long_search_after_depth_one() {
+        let stop = Arc::new(AtomicBool::new(true));
+        let mut player = agent(Limits::depth(MAX_DEPTH));
+        player.set_limits(&SearchLimits {
+            stop: Some(stop),
+            ..SearchLimits::default()
+        });
+        let start = Instant::now();
+        let game = Fanorona::standard();
+        let action = player.act(&game).unwrap();
+        assert!(game.is_legal(action));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        assert!(player.last_info().unwrap().depth.unwrap() <= 2);
+    }
+
+    #[test]
+    fn wins_have_value_one_and_no_centipieces() {
+        // White c1 takes both black pieces with the chain c1d1Ad2A.
+        let game = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
+        let mut player = agent(Limits::depth(2));
+        player.act(&game).unwrap();
+        let info = player.last_info().unwrap();
+        assert_eq!(
+            (info.value, info.centipieces, info.mate_in),
+            (Some(1.0), None, Some(1))
+        );
+        assert_eq!(info.pv[0], "c1d1Ad2A");
     }
 }

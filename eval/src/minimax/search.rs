@@ -17,10 +17,15 @@
 //!   wins score higher); a position repeating one on the path since the last capture (the
 //!   game's earlier turn starts included) scores as a draw when the rules have a repetition
 //!   limit, and so does reaching the no-capture limit.
+//! - **Stopping**: besides its own limits a search obeys a shared stop flag
+//!   ([`Searcher::set_stop`]), set by another thread (an engine's `stop` command); it then
+//!   returns the last completed iteration's result.
 //! - **Determinism**: the root turns are shuffled by a seeded generator before ordering, so
 //!   among equal turns the seed decides; with a depth (or node) limit the result depends only
 //!   on the position, the game's history, the seed and the earlier searches of the game.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fanorona_env::{Fanorona, Position, Turn};
@@ -118,6 +123,8 @@ pub struct Searcher {
     start: Instant,
     completed_depth: u32,
     stopped: bool,
+    /// Set by another thread to stop the search.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Searcher {
@@ -135,12 +142,57 @@ impl Searcher {
             start: Instant::now(),
             completed_depth: 0,
             stopped: false,
+            stop: None,
         }
     }
 
     /// The limits.
     pub fn limits(&self) -> Limits {
         self.limits
+    }
+
+    /// Sets the limits of the following searches.
+    pub fn set_limits(&mut self, limits: Limits) {
+        self.limits = limits;
+    }
+
+    /// Sets (or removes) the flag another thread sets to stop the following searches.
+    pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
+        self.stop = stop;
+    }
+
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The expected continuation after `best` in `pos`, as the table remembers it: `best`
+    /// first, then each position's stored best turn, at most `len` turns, ending before a
+    /// position repeats.
+    pub fn principal_variation(&self, pos: &Position, best: &Turn, len: usize) -> Vec<Turn> {
+        let mut pv = vec![*best];
+        let mut at = *pos;
+        at.play_turn_unchecked(best);
+        let mut seen = vec![pos.key()];
+        while pv.len() < len && !seen.contains(&at.key()) {
+            let Some(entry) = self.tt.probe(at.key()) else {
+                break;
+            };
+            let mut next = None;
+            at.for_each_turn(|t| {
+                if next.is_none() && entry.best.matches(t) {
+                    next = Some(*t);
+                }
+            });
+            let Some(turn) = next else {
+                break;
+            };
+            seen.push(at.key());
+            pv.push(turn);
+            at.play_turn_unchecked(&turn);
+        }
+        pv
     }
 
     /// Forgets the game: empties the table and statistics and restarts the seeded generator.
@@ -205,7 +257,7 @@ impl Searcher {
                 .limits
                 .time
                 .is_some_and(|t| self.start.elapsed() * 2 > t);
-            if score > MATE_BOUND || half_time_used {
+            if score > MATE_BOUND || half_time_used || self.stop_requested() {
                 break;
             }
         }
@@ -252,14 +304,15 @@ impl Searcher {
         Some((best, alpha))
     }
 
-    /// Stops the search once a node or time limit is passed (never before depth 1 is done).
+    /// Stops the search once a node or time limit is passed or the stop flag is set (never
+    /// before depth 1 is done).
     fn check_limits(&mut self) {
         if self.completed_depth == 0 {
             return;
         }
         let over_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
         let over_time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
-        self.stopped = over_nodes || over_time;
+        self.stopped = over_nodes || over_time || self.stop_requested();
     }
 
     /// Whether `pos` repeats a turn start on the path since the last capture.

@@ -1,0 +1,273 @@
+//! The commands of the engine protocol, read from one line each.
+
+use std::time::Duration;
+
+/// Where a `position` command starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The initial position of the board set with the `Board` option.
+    Initial,
+    /// A position in FEN.
+    Fen(String),
+}
+
+/// The limits of a `go` command (all optional).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoLimits {
+    /// `movetime MS`.
+    pub movetime: Option<Duration>,
+    /// `depth N`.
+    pub depth: Option<u32>,
+    /// `nodes N`.
+    pub nodes: Option<u64>,
+}
+
+/// One command of the protocol.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// `uci`: identify and list the options.
+    Uci,
+    /// `isready`: answered `readyok`, even during a search.
+    IsReady,
+    /// `ucinewgame`: the next position belongs to a new game.
+    NewGame,
+    /// `setoption name X value V`.
+    SetOption {
+        /// The option's name (case kept; matched without case).
+        name: String,
+        /// Its value (empty if none was given).
+        value: String,
+    },
+    /// `position startpos|fen F [moves T...]`.
+    Position {
+        /// Where the game starts.
+        start: Start,
+        /// The complete turns played since, in notation.
+        moves: Vec<String>,
+    },
+    /// `go [movetime MS] [depth N] [nodes N]`.
+    Go(GoLimits),
+    /// `stop`: end the search now and answer its best move.
+    Stop,
+    /// `quit`: end the session.
+    Quit,
+    /// `d`: draw the position and give its FEN.
+    Show,
+    /// `moves`: list the legal turns.
+    Moves,
+}
+
+/// A line that is not a valid command.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The first word names no command.
+    #[error(
+        "unknown command {0:?}; expected uci, isready, ucinewgame, setoption, position, go, stop, quit, d or moves"
+    )]
+    Unknown(String),
+    /// The command's arguments are wrong.
+    #[error("{command}: {reason}")]
+    Syntax {
+        /// The command.
+        command: &'static str,
+        /// What is wrong and what is expected.
+        reason: String,
+    },
+}
+
+fn syntax(command: &'static str, reason: impl Into<String>) -> CommandError {
+    CommandError::Syntax {
+        command,
+        reason: reason.into(),
+    }
+}
+
+impl Command {
+    /// Reads one line; `Ok(None)` for a blank line.
+    pub fn parse(line: &str) -> Result<Option<Command>, CommandError> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let Some((&first, rest)) = words.split_first() else {
+            return Ok(None);
+        };
+        let no_arguments = |command: Command, name: &'static str| {
+            if rest.is_empty() {
+                Ok(Some(command))
+            } else {
+                Err(syntax(
+                    name,
+                    format!("takes no arguments, got {:?}", rest.join(" ")),
+                ))
+            }
+        };
+        match first {
+            "uci" => no_arguments(Command::Uci, "uci"),
+            "isready" => no_arguments(Command::IsReady, "isready"),
+            "ucinewgame" => no_arguments(Command::NewGame, "ucinewgame"),
+            "stop" => no_arguments(Command::Stop, "stop"),
+            "quit" => no_arguments(Command::Quit, "quit"),
+            "d" => no_arguments(Command::Show, "d"),
+            "moves" => no_arguments(Command::Moves, "moves"),
+            "setoption" => parse_setoption(rest).map(Some),
+            "position" => parse_position(rest).map(Some),
+            "go" => parse_go(rest).map(|limits| Some(Command::Go(limits))),
+            other => Err(CommandError::Unknown(other.to_string())),
+        }
+    }
+}
+
+fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+    let expected = "expected setoption name NAME [value VALUE]";
+    if words.first() != Some(&"name") {
+        return Err(syntax("setoption", expected));
+    }
+    let value_at = words.iter().position(|&w| w == "value");
+    let name = words[1..value_at.unwrap_or(words.len())].join(" ");
+    if name.is_empty() {
+        return Err(syntax("setoption", expected));
+    }
+    let value = value_at.map_or(String::new(), |i| words[i + 1..].join(" "));
+    Ok(Command::SetOption { name, value })
+}
+
+fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
+    let moves_at = words.iter().position(|&w| w == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&words[..i], &words[i + 1..]),
+        None => (words, &[][..]),
+    };
+    let start = match head.split_first() {
+        Some((&"startpos", [])) => Start::Initial,
+        Some((&"startpos", extra)) => {
+            return Err(syntax(
+                "position",
+                format!(
+                    "unexpected {:?} after startpos; expected moves",
+                    extra.join(" ")
+                ),
+            ));
+        }
+        Some((&"fen", fen)) if !fen.is_empty() => Start::Fen(fen.join(" ")),
+        _ => {
+            return Err(syntax(
+                "position",
+                "expected position startpos|fen FEN [moves TURN...]",
+            ));
+        }
+    };
+    Ok(Command::Position {
+        start,
+        moves: moves.iter().map(|m| m.to_string()).collect(),
+    })
+}
+
+fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
+    let mut limits = GoLimits::default();
+    let mut it = words.iter();
+    while let Some(&key) = it.next() {
+        let value = it
+            .next()
+            .ok_or_else(|| syntax("go", format!("{key} needs a number")))?;
+        let number = || {
+            value.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                syntax(
+                    "go",
+                    format!("{key} {value:?}: expected a whole number above 0"),
+                )
+            })
+        };
+        match key {
+            "movetime" => limits.movetime = Some(Duration::from_millis(number()?)),
+            "depth" => limits.depth = Some(number()?.min(u32::MAX as u64) as u32),
+            "nodes" => limits.nodes = Some(number()?),
+            other => {
+                return Err(syntax(
+                    "go",
+                    format!("unknown limit {other:?}; expected movetime MS, depth N or nodes N"),
+                ));
+            }
+        }
+    }
+    Ok(limits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Command {
+        Command::parse(line).unwrap().unwrap()
+    }
+
+    #[test]
+    fn simple_commands_and_blank_lines() {
+        assert_eq!(parse("uci"), Command::Uci);
+        assert_eq!(parse("  isready "), Command::IsReady);
+        assert_eq!(parse("ucinewgame"), Command::NewGame);
+        assert_eq!(parse("d"), Command::Show);
+        assert_eq!(parse("moves"), Command::Moves);
+        assert_eq!(Command::parse("   "), Ok(None));
+        assert!(matches!(
+            Command::parse("uci now"),
+            Err(CommandError::Syntax { .. })
+        ));
+        let e = Command::parse("hello").unwrap_err();
+        assert!(e.to_string().contains("unknown command \"hello\""), "{e}");
+    }
+
+    #[test]
+    fn setoption_names_and_values_may_have_spaces() {
+        assert_eq!(
+            parse("setoption name Agent value minimax:depth=2, seed=3"),
+            Command::SetOption {
+                name: "Agent".into(),
+                value: "minimax:depth=2, seed=3".into()
+            }
+        );
+        assert_eq!(
+            parse("setoption name Clear Hash"),
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: String::new()
+            }
+        );
+        assert!(Command::parse("setoption Agent value x").is_err());
+        assert!(Command::parse("setoption name value x").is_err());
+    }
+
+    #[test]
+    fn position_reads_a_fen_up_to_moves() {
+        assert_eq!(
+            parse("position startpos"),
+            Command::Position {
+                start: Start::Initial,
+                moves: vec![]
+            }
+        );
+        assert_eq!(
+            parse("position fen 9/9/3B5/9/2W1B4 w 0 1 moves c1d1Ad2A"),
+            Command::Position {
+                start: Start::Fen("9/9/3B5/9/2W1B4 w 0 1".into()),
+                moves: vec!["c1d1Ad2A".into()]
+            }
+        );
+        assert!(Command::parse("position").is_err());
+        assert!(Command::parse("position fen").is_err());
+        assert!(Command::parse("position startpos e2e3").is_err());
+    }
+
+    #[test]
+    fn go_reads_its_limits() {
+        assert_eq!(parse("go"), Command::Go(GoLimits::default()));
+        assert_eq!(
+            parse("go movetime 250 depth 3 nodes 1000"),
+            Command::Go(GoLimits {
+                movetime: Some(Duration::from_millis(250)),
+                depth: Some(3),
+                nodes: Some(1000)
+            })
+        );
+        for bad in ["go depth", "go depth x", "go depth 0", "go wtime 100"] {
+            assert!(Command::parse(bad).is_err(), "{bad}");
+        }
+    }
+}

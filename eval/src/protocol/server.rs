@@ -1,0 +1,509 @@
+//! The engine side of the protocol: a [`Server`] reads commands line by line, keeps the game
+//! the GUI describes, and answers `go` with `info` lines and a `bestmove`. The search runs on
+//! a worker thread, so `isready` and `stop` are answered while it thinks; any other command
+//! waits for the search to end first. A bad line is answered `info string error: ...` and the
+//! session goes on.
+
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use fanorona_env::rules::display::render;
+use fanorona_env::{Agent, Board, Fanorona, Position, Rules, SearchInfo, SearchLimits, Turn};
+
+use super::command::{Command, GoLimits, Start};
+use crate::agents::complete_turn::agent_turn;
+use crate::spec::{AgentSpec, SpecError};
+
+/// Builds an agent from a specification and a seed (e.g. `fanorona_eval::create_agent`, or
+/// a factory that knows more kinds).
+pub type AgentMaker =
+    dyn Fn(&AgentSpec, u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> + Send + Sync;
+
+/// A boxed agent, as the worker thread hands it back.
+type BoxedAgent = Box<dyn Agent<Fanorona>>;
+
+/// The `info` line for what a search reports: `info depth D score cp X|mate N value V nodes N
+/// time MS pv T...` (fields the agent does not give are left out).
+pub fn info_line(info: &SearchInfo) -> String {
+    let mut line = String::from("info");
+    if let Some(depth) = info.depth {
+        line.push_str(&format!(" depth {depth}"));
+    }
+    if let Some(mate) = info.mate_in {
+        line.push_str(&format!(" score mate {mate}"));
+    } else if let Some(cp) = info.centipieces {
+        line.push_str(&format!(" score cp {cp}"));
+    }
+    if let Some(value) = info.value {
+        line.push_str(&format!(" value {value:.3}"));
+    }
+    line.push_str(&format!(
+        " nodes {} time {}",
+        info.nodes,
+        info.time.as_millis()
+    ));
+    if !info.pv.is_empty() {
+        line.push_str(" pv ");
+        line.push_str(&info.pv.join(" "));
+    }
+    line
+}
+
+/// The output, shared with the search thread; each line is written and flushed whole.
+struct Output<W>(Arc<Mutex<W>>);
+
+impl<W: Write> Output<W> {
+    fn send(&self, line: &str) -> io::Result<()> {
+        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        writeln!(out, "{line}")?;
+        out.flush()
+    }
+}
+
+impl<W> Clone for Output<W> {
+    fn clone(&self) -> Self {
+        Output(self.0.clone())
+    }
+}
+
+/// An engine session: settings, the current game, the agent, and the search in progress.
+pub struct Server<W: Write + Send + 'static> {
+    out: Output<W>,
+    make_agent: Box<AgentMaker>,
+    spec: AgentSpec,
+    seed: u64,
+    board: &'static Board,
+    rules: Rules,
+    /// The agent, `None` while a search has it.
+    agent: Option<BoxedAgent>,
+    game: Fanorona,
+    last_turn: Option<Turn>,
+    search: Option<JoinHandle<BoxedAgent>>,
+    stop: Arc<AtomicBool>,
+}
+
+impl<W: Write + Send + 'static> Server<W> {
+    /// A session playing with the agent of `spec` (seed 0) on the standard board, writing to
+    /// `out`. Fails if the agent cannot be built.
+    pub fn new(make_agent: Box<AgentMaker>, spec: AgentSpec, out: W) -> Result<Self, SpecError> {
+        let agent = make_agent(&spec, 0)?;
+        let board = Board::standard();
+        Ok(Server {
+            out: Output(Arc::new(Mutex::new(out))),
+            make_agent,
+            spec,
+            seed: 0,
+            board,
+            rules: Rules::default(),
+            agent: Some(agent),
+            game: Fanorona::new(Position::initial(board)),
+            last_turn: None,
+            search: None,
+            stop: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    /// Reads and answers commands until `quit` or the end of the input; a search still going
+    /// then is stopped and its best move written.
+    pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
+        for line in input.lines() {
+            if !self.handle(&line?)? {
+                return Ok(());
+            }
+        }
+        self.stop_search();
+        Ok(())
+    }
+
+    /// Answers one line; `false` once the session should end (`quit`).
+    pub fn handle(&mut self, line: &str) -> io::Result<bool> {
+        let command = match Command::parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return Ok(true),
+            Err(e) => {
+                self.error(&e.to_string())?;
+                return Ok(true);
+            }
+        };
+        match command {
+            Command::IsReady => self.out.send("readyok")?,
+            Command::Stop => self.stop_search(),
+            Command::Quit => {
+                self.stop_search();
+                return Ok(false);
+            }
+            other => {
+                self.wait_for_search();
+                self.answer(other)?;
+            }
+        }
+        Ok(true)
+    }
+
+    fn error(&self, message: &str) -> io::Result<()> {
+        self.out.send(&format!("info string error: {message}"))
+    }
+
+    /// Answers a command that needs no search running.
+    fn answer(&mut self, command: Command) -> io::Result<()> {
+        match command {
+            Command::Uci => self.identify(),
+            Command::NewGame => {
+                if let Some(agent) = &mut self.agent {
+                    agent.reset();
+                }
+                self.game = Fanorona::new(self.start_position());
+                self.last_turn = None;
+                Ok(())
+            }
+            Command::SetOption { name, value } => match self.set_option(&name, &value) {
+                Ok(()) => Ok(()),
+                Err(message) => self.error(&message),
+            },
+            Command::Position { start, moves } => match self.set_position(&start, &moves) {
+                Ok(()) => Ok(()),
+                Err(message) => self.error(&message),
+            },
+            Command::Go(limits) => self.go(limits),
+            Command::Show => {
+                let pos = self.game.position();
+                for line in render(pos, self.last_turn.as_ref()).lines() {
+                    self.out.send(line)?;
+                }
+                self.out.send(&format!("Fen: {}", pos.to_fen()))?;
+                if let Some(outcome) = self.game.outcome() {
+                    self.out.send(&format!("Result: {outcome}"))?;
+                }
+                Ok(())
+            }
+            Command::Moves => {
+                let names = if self.game.outcome().is_some() {
+                    Vec::new()
+                } else {
+                    self.game.position().legal_turn_names()
+                };
+                self.out
+                    .send(format!("moves {}", names.join(" ")).trim_end())
+            }
+            Command::IsReady | Command::Stop | Command::Quit => Ok(()),
+        }
+    }
+
+    fn identify(&self) -> io::Result<()> {
+        self.out.send(&format!(
+            "id name fanorona {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            self.spec
+        ))?;
+        self.out.send("id author the fanorona-rl authors")?;
+        self.out.send(&format!(
+            "option name Agent type string default {}",
+            self.spec
+        ))?;
+        self.out.send(&format!(
+            "option name Board type string default {}x{}",
+            self.board.width(),
+            self.board.height()
+        ))?;
+        self.out.send(&format!(
+            "option name Rules type string default {}",
+            self.rules
+        ))?;
+        self.out.send(&format!(
+            "option name Seed type spin default {} min 0 max {}",
+            self.seed,
+            i64::MAX
+        ))?;
+        self.out.send("uciok")
+    }
+
+    fn start_position(&self) -> Position {
+        Position::initial(self.board).with_rules(self.rules)
+    }
+
+    /// Applies `setoption`; on error nothing changes.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name.to_ascii_lowercase().as_str() {
+            "agent" => {
+                let spec = AgentSpec::parse(value).map_err(|e| e.to_string())?;
+                self.agent = Some((self.make_agent)(&spec, self.seed).map_err(|e| e.to_string())?);
+                self.spec = spec;
+            }
+            "seed" => {
+                let seed = value
+                    .parse::<u64>()
+                    .map_err(|_| format!("Seed {value:?}: expected a whole number"))?;
+                self.agent = Some((self.make_agent)(&self.spec, seed).map_err(|e| e.to_string())?);
+                self.seed = seed;
+            }
+            "board" => {
+                self.board = Board::parse(value).map_err(|e| e.to_string())?;
+                self.game = Fanorona::new(self.start_position());
+                self.last_turn = None;
+            }
+            "rules" => {
+                self.rules = Rules::parse(value)?;
+                self.game = Fanorona::new(self.start_position());
+                self.last_turn = None;
+            }
+            _ => {
+                return Err(format!(
+                    "unknown option {name:?}; options: Agent, Board, Rules, Seed"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies `position`; on error the game is unchanged.
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
+        let start = match start {
+            Start::Initial => self.start_position(),
+            Start::Fen(fen) => {
+                Position::from_fen_with_rules(fen, self.rules).map_err(|e| e.to_string())?
+            }
+        };
+        let mut game = Fanorona::new(start);
+        let mut last = None;
+        for (i, text) in moves.iter().enumerate() {
+            if let Some(outcome) = game.outcome() {
+                return Err(format!(
+                    "move {} ({text}): the game is already over ({outcome})",
+                    i + 1
+                ));
+            }
+            let turn = game
+                .position()
+                .parse_turn(text)
+                .map_err(|e| format!("move {}: {e}", i + 1))?;
+            game.play_turn_unchecked(&turn);
+            last = Some(turn);
+        }
+        self.game = game;
+        self.last_turn = last;
+        Ok(())
+    }
+
+    /// Starts a search on the worker thread, or answers `bestmove (none)` at once when the
+    /// game is over.
+    fn go(&mut self, limits: GoLimits) -> io::Result<()> {
+        if let Some(outcome) = self.game.outcome() {
+            self.out
+                .send(&format!("info string game over: {outcome}"))?;
+            return self.out.send("bestmove (none)");
+        }
+        let mut agent = match self.agent.take() {
+            Some(agent) => agent,
+            None => match (self.make_agent)(&self.spec, self.seed) {
+                Ok(agent) => agent,
+                Err(e) => {
+                    self.error(&e.to_string())?;
+                    return self.out.send("bestmove (none)");
+                }
+            },
+        };
+        self.stop.store(false, Ordering::Relaxed);
+        agent.set_limits(&SearchLimits {
+            movetime: limits.movetime,
+            depth: limits.depth,
+            nodes: limits.nodes,
+            stop: Some(self.stop.clone()),
+        });
+        let mut game = self.game.clone();
+        let out = self.out.clone();
+        self.search = Some(std::thread::spawn(move || {
+            let board = game.board();
+            // The output may be gone (the GUI quit): nothing is left to tell then.
+            let _ = match agent_turn(&mut agent, &mut game) {
+                Ok(turn) => agent
+                    .last_info()
+                    .map_or(Ok(()), |info| out.send(&info_line(&info)))
+                    .and_then(|()| out.send(&format!("bestmove {}", turn.notation(board)))),
+                Err(e) => out
+                    .send(&format!("info string error: {e}"))
+                    .and_then(|()| out.send("bestmove (none)")),
+            };
+            agent
+        }));
+        Ok(())
+    }
+
+    /// Waits for the search in progress (if any) to end and takes the agent back.
+    fn wait_for_search(&mut self) {
+        if let Some(handle) = self.search.take() {
+            match handle.join() {
+                Ok(agent) => self.agent = Some(agent),
+                Err(_) => {
+                    let _ = self.error("the search failed; the agent is rebuilt");
+                    self.agent = None;
+                }
+            }
+        }
+    }
+
+    /// Asks the search in progress to stop and waits for its best move.
+    fn stop_search(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.wait_for_search();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::create_agent;
+
+    /// A writer whose contents the test can read while the server owns it.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn take_lines(&self) -> Vec<String> {
+            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    fn server(spec: &str) -> (Server<Shared>, Shared) {
+        let out = Shared::default();
+        let server = Server::new(
+            Box::new(create_agent),
+            AgentSpec::parse(spec).unwrap(),
+            out.clone(),
+        )
+        .unwrap();
+        (server, out)
+    }
+
+    fn session(server: &mut Server<Shared>, out: &Shared, script: &str) -> Vec<String> {
+        server.run(script.as_bytes()).unwrap();
+        out.take_lines()
+    }
+
+    #[test]
+    fn handshake_lists_the_options() {
+        let (mut s, out) = server("minimax:depth=2");
+        let lines = session(&mut s, &out, "uci\nisready\n");
+        assert!(lines[0].starts_with("id name fanorona") && lines[0].contains("minimax:depth=2"));
+        for option in ["Agent", "Board", "Rules", "Seed"] {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {option} "))),
+                "{lines:?}"
+            );
+        }
+        assert_eq!(&lines[lines.len() - 2..], ["uciok", "readyok"]);
+    }
+
+    #[test]
+    fn go_answers_a_legal_complete_turn_with_info() {
+        let (mut s, out) = server("minimax:depth=2");
+        // White must take: c1d1Ad2A wins at once.
+        let lines = session(&mut s, &out, "position fen 9/9/3B5/9/2W1B4 w\ngo\n");
+        assert_eq!(lines.last().unwrap(), "bestmove c1d1Ad2A", "{lines:?}");
+        let info = &lines[lines.len() - 2];
+        assert!(
+            info.starts_with("info depth") && info.contains("score mate 1"),
+            "{info}"
+        );
+
+        let mut pos = Position::standard();
+        let first = pos.legal_turn_names()[0].clone();
+        pos.play_turn(&first).unwrap();
+        let second = pos.legal_turn_names()[0].clone();
+        pos.play_turn(&second).unwrap();
+        let script = format!("position startpos moves {first} {second}\ngo depth 1\n");
+        let lines = session(&mut s, &out, &script);
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        pos.parse_turn(best).unwrap();
+        assert!(lines[lines.len() - 2].contains("depth 1"), "{lines:?}");
+    }
+
+    #[test]
+    fn bad_lines_get_an_error_and_the_session_goes_on() {
+        let (mut s, out) = server("random");
+        let script = "hello\nposition startpos moves e2e3 z9z8\ngo depth x\n\
+                      setoption name Agent value alphabeta\nsetoption name Colour value red\n\
+                      position fen 9/9 w\nisready\n";
+        let lines = session(&mut s, &out, script);
+        assert_eq!(lines.len(), 7, "{lines:?}");
+        for line in &lines[..6] {
+            assert!(line.starts_with("info string error: "), "{line}");
+        }
+        assert!(lines[1].contains("move 2"), "{}", lines[1]);
+        assert_eq!(lines[6], "readyok");
+        // The failed position changed nothing: still the initial position.
+        let lines = session(&mut s, &out, "d\n");
+        assert!(
+            lines.contains(&format!("Fen: {}", Position::standard().to_fen())),
+            "{lines:?}"
+        );
+    }
+
+    #[test]
+    fn finished_games_have_no_best_move_and_options_apply() {
+        let (mut s, out) = server("random");
+        let lines = session(
+            &mut s,
+            &out,
+            "position fen 9/9/3B5/9/2W1B4 w moves c1d1Ad2A\ngo\nmoves\n",
+        );
+        assert_eq!(
+            lines,
+            [
+                "info string game over: white wins (black has no pieces left)",
+                "bestmove (none)",
+                "moves"
+            ]
+        );
+        let lines = session(
+            &mut s,
+            &out,
+            "setoption name Board value 5x5\nsetoption name Rules value no-capture=off\n\
+             setoption name Agent value greedy\nsetoption name Seed value 4\nposition startpos\nmoves\nuci\n",
+        );
+        let moves = lines[0].strip_prefix("moves ").unwrap();
+        let pos = Position::initial(Board::new(5, 5).unwrap());
+        assert_eq!(moves, pos.legal_turn_names().join(" "));
+        assert!(lines.contains(&"option name Board type string default 5x5".to_string()));
+        assert!(
+            lines.iter().any(|l| l.contains("no-capture=off")),
+            "{lines:?}"
+        );
+        assert!(lines[1].contains("(greedy)"), "{lines:?}");
+    }
+
+    #[test]
+    fn stop_and_isready_are_answered_during_a_long_search() {
+        let (mut s, out) = server("minimax:depth=64");
+        s.handle("position startpos").unwrap();
+        s.handle("go").unwrap();
+        s.handle("isready").unwrap();
+        let start = std::time::Instant::now();
+        s.handle("stop").unwrap();
+        assert!(start.elapsed() < std::time::Duration::from_secs(5));
+        let lines = out.take_lines();
+        assert_eq!(lines[0], "readyok", "{lines:?}");
+        let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        Position::standard().parse_turn(best).unwrap();
+        assert!(!s.handle("quit").unwrap());
+    }
+}

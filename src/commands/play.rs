@@ -1,0 +1,297 @@
+//! `fanorona play`: a game in the terminal against an agent. The board is drawn after each
+//! turn with the last one marked; the human types turns in notation or a command (`help`).
+//! Input is read line by line, so a script can play too.
+
+use std::io::{self, BufRead, Write};
+
+use anyhow::{Context, Result, bail};
+use fanorona_env::rules::display::render;
+use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
+use fanorona_eval::{AgentSpec, agent_turn};
+use fanorona_train::agent_spec::create_agent;
+
+use super::position_args::PositionArgs;
+
+/// Arguments of `fanorona play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The opponent (any agent specification, e.g. minimax:depth=6, mcts:sims=400).
+    #[arg(long, default_value = "minimax:depth=4")]
+    pub agent: String,
+    /// The side the human plays.
+    #[arg(long, default_value = "white")]
+    pub human: Color,
+    /// Simulations per decision for searching agents (sets the spec's `sims` option).
+    #[arg(long)]
+    pub sims: Option<u32>,
+    /// Seed of the agent's random choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub position: PositionArgs,
+}
+
+const HELP: &str = "enter a turn in notation (e2e3, d3e3W, c1d1Ad2A), or: moves|? (legal turns), \
+undo (take back your last turn), hint (the agent's suggestion), eval (the agent's last \
+evaluation), resign, help, quit";
+
+/// The agent's evaluation in words: value and score for the side that searched.
+fn describe(info: &SearchInfo, side: Color) -> String {
+    let mut parts = Vec::new();
+    if let Some(value) = info.value {
+        parts.push(format!("value {value:+.2} for {side}"));
+    }
+    if let Some(mate) = info.mate_in {
+        let (who, n) = if mate > 0 {
+            ("wins", mate)
+        } else {
+            ("loses", -mate)
+        };
+        parts.push(format!("{side} {who} in {n}"));
+    } else if let Some(cp) = info.centipieces {
+        parts.push(format!("{:+.2} pieces", cp as f64 / 100.0));
+    }
+    if let Some(depth) = info.depth {
+        parts.push(format!("depth {depth}"));
+    }
+    parts.push(format!(
+        "{} nodes, {} ms",
+        info.nodes,
+        info.time.as_millis()
+    ));
+    let mut text = parts.join(", ");
+    if !info.pv.is_empty() {
+        text.push_str(&format!("; line {}", info.pv.join(" ")));
+    }
+    text
+}
+
+/// Picks among the turns an ambiguous input could mean: `a`/`w` (the marker where they first
+/// differ) or a number from the list.
+fn resolve(candidates: &[String], answer: &str) -> Option<String> {
+    let answer = answer.trim().to_ascii_lowercase();
+    if let Ok(n) = answer.parse::<usize>() {
+        return candidates.get(n.checked_sub(1)?).cloned();
+    }
+    let marker = match answer.as_str() {
+        "a" | "approach" => 'A',
+        "w" | "withdrawal" => 'W',
+        _ => return None,
+    };
+    let first = candidates.first()?;
+    let differ = (0..first.len()).find(|&i| {
+        candidates
+            .iter()
+            .any(|c| c.as_bytes().get(i) != first.as_bytes().get(i))
+    })?;
+    let chosen: Vec<&String> = candidates
+        .iter()
+        .filter(|c| c.as_bytes().get(differ) == Some(&(marker as u8)))
+        .collect();
+    match chosen[..] {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
+/// A game between the human (on `input`/`output`) and an agent.
+struct Session<R, W> {
+    input: R,
+    out: W,
+    agent: Box<dyn Agent<Fanorona>>,
+    human: Color,
+    game: Fanorona,
+    last: Option<Turn>,
+    /// The states before each of the human's turns, for undo.
+    undo: Vec<(Fanorona, Option<Turn>)>,
+}
+
+impl<R: BufRead, W: Write> Session<R, W> {
+    /// The next input line, after a prompt; `None` at the end of the input.
+    fn ask(&mut self, prompt: &str) -> Result<Option<String>> {
+        write!(self.out, "{prompt}")?;
+        self.out.flush()?;
+        let mut line = String::new();
+        if self.input.read_line(&mut line)? == 0 {
+            writeln!(self.out)?;
+            return Ok(None);
+        }
+        Ok(Some(line.trim().to_string()))
+    }
+
+    fn show(&mut self) -> Result<()> {
+        write!(
+            self.out,
+            "\n{}",
+            render(self.game.position(), self.last.as_ref())
+        )?;
+        Ok(())
+    }
+
+    fn result(&mut self, outcome: Outcome) -> Result<()> {
+        let text = match outcome {
+            Outcome::Win {
+                winner,
+                reason: WinReason::Resignation,
+            } => format!("{} resigns", winner.other()),
+            other => other.to_string(),
+        };
+        writeln!(self.out, "Result: {} ({text})", outcome.result_string())?;
+        Ok(())
+    }
+
+    fn play(&mut self) -> Result<()> {
+        writeln!(
+            self.out,
+            "You play {} against {}. {HELP}.",
+            self.human,
+            self.agent.name()
+        )?;
+        self.show()?;
+        loop {
+            if let Some(outcome) = self.game.outcome() {
+                return self.result(outcome);
+            }
+            let side = self.game.current_player();
+            if side != self.human {
+                let board = self.game.board();
+                let turn = agent_turn(&mut self.agent, &mut self.game)?;
+                writeln!(
+                    self.out,
+                    "{} plays {}",
+                    self.agent.name(),
+                    turn.notation(board)
+                )?;
+                self.last = Some(turn);
+                self.show()?;
+                if let Some(info) = self.agent.last_info() {
+                    writeln!(self.out, "eval: {}", describe(&info, side))?;
+                }
+                continue;
+            }
+            let Some(line) = self.ask(&format!("{side}> "))? else {
+                writeln!(self.out, "game abandoned")?;
+                return Ok(());
+            };
+            match line.to_ascii_lowercase().as_str() {
+                "" => {}
+                "help" => writeln!(self.out, "{HELP}")?,
+                "moves" | "?" => {
+                    let names = self.game.position().legal_turn_names();
+                    writeln!(self.out, "legal turns: {}", names.join(" "))?;
+                }
+                "undo" => match self.undo.pop() {
+                    Some((game, last)) => {
+                        self.game = game;
+                        self.last = last;
+                        writeln!(self.out, "took back your last turn and the reply")?;
+                        self.show()?;
+                    }
+                    None => writeln!(self.out, "nothing to undo")?,
+                },
+                "hint" => {
+                    let mut trial = self.game.clone();
+                    let board = trial.board();
+                    let turn = agent_turn(&mut self.agent, &mut trial)?;
+                    write!(self.out, "hint: {}", turn.notation(board))?;
+                    match self.agent.last_info() {
+                        Some(info) => writeln!(self.out, " ({})", describe(&info, side))?,
+                        None => writeln!(self.out)?,
+                    }
+                }
+                "eval" => match self.agent.last_info() {
+                    Some(info) => writeln!(self.out, "eval: {}", describe(&info, side.other()))?,
+                    None => writeln!(self.out, "no evaluation yet")?,
+                },
+                "resign" => {
+                    return self.result(Outcome::Win {
+                        winner: side.other(),
+                        reason: WinReason::Resignation,
+                    });
+                }
+                "quit" => {
+                    writeln!(self.out, "game abandoned")?;
+                    return Ok(());
+                }
+                _ => self.human_turn(&line)?,
+            }
+        }
+    }
+
+    /// Plays the human's turn written as `text`, asking which one is meant if it is ambiguous.
+    fn human_turn(&mut self, text: &str) -> Result<()> {
+        let pos = *self.game.position();
+        let turn = match pos.parse_turn(text) {
+            Ok(turn) => turn,
+            Err(MoveError::Ambiguous { candidates, .. }) => {
+                let list: Vec<String> = candidates
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| format!("{}) {c}", i + 1))
+                    .collect();
+                let prompt = format!("approach or withdrawal? [a/w] ({}) ", list.join(" "));
+                let Some(answer) = self.ask(&prompt)? else {
+                    return Ok(());
+                };
+                match resolve(&candidates, &answer).and_then(|c| pos.parse_turn(&c).ok()) {
+                    Some(turn) => turn,
+                    None => {
+                        writeln!(self.out, "not understood; enter the turn again")?;
+                        return Ok(());
+                    }
+                }
+            }
+            Err(e) => {
+                writeln!(self.out, "error: {e}")?;
+                return Ok(());
+            }
+        };
+        self.undo.push((self.game.clone(), self.last));
+        writeln!(self.out, "you play {}", turn.notation(pos.board()))?;
+        self.game.play_turn_unchecked(&turn);
+        self.last = Some(turn);
+        self.show()
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let mut spec = AgentSpec::parse(&args.agent).context("bad --agent")?;
+    if let Some(sims) = args.sims {
+        if sims == 0 {
+            bail!("--sims must be at least 1");
+        }
+        spec.options.retain(|(k, _)| k != "sims");
+        spec.options.push(("sims".into(), sims.to_string()));
+    }
+    let agent = create_agent(&spec, args.seed).context("bad --agent (or --sims)")?;
+    let start = args.position.position()?;
+    let stdin = io::stdin();
+    let mut session = Session {
+        input: stdin.lock(),
+        out: io::stdout().lock(),
+        agent,
+        human: args.human,
+        game: Fanorona::new(start),
+        last: None,
+        undo: Vec::new(),
+    };
+    session.play()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ambiguous_inputs_are_resolved_by_marker_or_number() {
+        let two = ["d3e3A".to_string(), "d3e3W".to_string()];
+        assert_eq!(resolve(&two, "w"), Some("d3e3W".into()));
+        assert_eq!(resolve(&two, "Approach"), Some("d3e3A".into()));
+        assert_eq!(resolve(&two, "2"), Some("d3e3W".into()));
+        assert_eq!(resolve(&two, "3"), None);
+        assert_eq!(resolve(&two, "x"), None);
+        let chains = ["c1d1Ad2A".to_string(), "c1d1Wd2A".to_string()];
+        assert_eq!(resolve(&chains, "w"), Some("c1d1Wd2A".into()));
+    }
+}
