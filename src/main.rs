@@ -20,6 +20,8 @@ enum Command {
     Moves(commands::moves::Args),
     /// Draw a position as text.
     Show(commands::show::Args),
+    /// Solve a small board exactly: the value of its initial position and outcome counts.
+    Solve(commands::solve::Args),
 }
 
 fn main() {
@@ -28,6 +30,7 @@ fn main() {
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
+        Command::Solve(args) => commands::solve::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

@@ -4,3 +4,4 @@ pub mod moves;
 pub mod perft;
 pub mod position_args;
 pub mod show;
+pub mod solve;
