@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::error::SolverError;
-use super::index::{PositionIndex, material, pack, unpack};
+use super::index::{PositionIndex, material, pack, sort_keys, unpack};
 use super::solution::SolveOptions;
 
 /// Positions expanded per parallel task.
@@ -83,7 +83,7 @@ pub(crate) fn enumerate(
             keys.dedup();
         }
         let mut keys: Vec<u64> = seen.into_iter().collect();
-        keys.par_sort_unstable();
+        sort_keys(&mut keys);
         total += keys.len();
         if options.progress {
             eprintln!(

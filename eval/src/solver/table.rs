@@ -4,7 +4,7 @@
 //! `magic "FANOSOLV"`, `version u32`, `width u8`, `height u8`, `0u16`, `roots u32` and the
 //! root keys (`u64` each), `classes u32`, `positions u64`, `wins u64`, `losses u64`,
 //! `draws u64`, then per class `white u8`, `black u8`, `0u16`, `length u64`; then every
-//! position's key (`u64`, class by class, sorted within a class), then every value code
+//! position's key (`u64`, class by class, in index order: sorted by a hash of the key), then every value code
 //! (`u16`: 0 draw, otherwise distance + 1); last the CRC-32 of all the bytes before it.
 //! Files are written to a temporary file beside the target and renamed into place.
 
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use fanorona_env::Board;
 
 use super::error::SolverError;
-use super::index::{PositionIndex, check_board, material};
+use super::index::{PositionIndex, check_board, keys_sorted, material};
 use super::solution::{OutcomeCounts, Solution};
 
 const MAGIC: &[u8; 8] = b"FANOSOLV";
@@ -261,7 +261,7 @@ impl TableReader {
         let mut classes = Vec::with_capacity(class_count);
         for &(white, black, class_len) in &class_lens {
             let keys = self.array(class_len, "keys", u64::from_le_bytes)?;
-            let valid = keys.windows(2).all(|w| w[0] < w[1])
+            let valid = keys_sorted(&keys)
                 && keys.iter().all(|&k| {
                     k >> (2 * points + 1) == 0 && material(board, k) == (white, black) && {
                         let (p, _) = super::index::unpack_parts(board, k);
