@@ -76,6 +76,13 @@ impl Solution {
         out.inner.write_all(&crc.to_le_bytes()).map_err(io)?;
         out.inner.flush().map_err(io)?;
         drop(out);
+        // Temporary files are private; a table is an ordinary readable file.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let readable = std::fs::Permissions::from_mode(0o644);
+            temp.as_file().set_permissions(readable).map_err(io)?;
+        }
         temp.as_file().sync_all().map_err(io)?;
         temp.persist(path).map_err(|e| io(e.error))?;
         Ok(())
