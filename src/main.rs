@@ -28,6 +28,8 @@ enum Command {
     Play(commands::play::Args),
     /// Speak the engine protocol (UCI style) on stdin/stdout.
     Engine(commands::engine::Args),
+    /// Solve a small board exactly: the value of its initial position and outcome counts.
+    Solve(commands::solve::Args),
 }
 
 fn main() {
@@ -40,6 +42,7 @@ fn main() {
         Command::Replay(args) => commands::replay::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
+        Command::Solve(args) => commands::solve::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

@@ -1,29 +1,39 @@
-//! Writing files atomically: the contents go to a temporary file beside the target, which is
-//! then renamed over it, so a reader never sees half a file.
+//! Writing files atomically: the contents go to a temporary file beside the target
+//! (`tempfile`), which is then renamed over it, so a reader never sees half a file.
 
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::Path;
 
-/// Writes `contents` to `path` through a temporary file and a rename.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::other(format!("{} names no file", path.display())))?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = path.with_file_name(tmp_name);
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(contents)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        // Best effort: do not leave the temporary file behind.
-        let _ = std::fs::remove_file(&tmp);
+/// Writes `path` through a temporary file and a rename: `write` fills a buffered writer. The
+/// file gets ordinary permissions (readable by all), not the temporary file's private ones.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<&std::fs::File>) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let temp = tempfile::NamedTempFile::new_in(dir)?;
+    {
+        let mut out = BufWriter::new(temp.as_file());
+        write(&mut out)?;
+        out.flush()?;
     }
-    result
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        temp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(0o644))?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// Writes `contents` to `path` atomically.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |out| out.write_all(contents))
 }
 
 #[cfg(test)]
@@ -40,6 +50,22 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
         let leftovers = std::fs::read_dir(&dir).unwrap().count();
         assert_eq!(leftovers, 1, "only the target remains");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file() {
+        let dir = std::env::temp_dir().join(format!("fanorona-atomic-fail-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("a.txt");
+        write_atomic(&path, b"old").unwrap();
+        let err = write_atomic_with(&path, |out| {
+            out.write_all(b"half")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert!(err.is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

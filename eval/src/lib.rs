@@ -10,6 +10,7 @@ pub mod atomic_write;
 pub mod minimax;
 pub mod protocol;
 pub mod record;
+pub mod solver;
 pub mod spec;
 
 pub use agents::complete_turn::{agent_turn, turn_of_steps};

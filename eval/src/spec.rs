@@ -12,13 +12,14 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use fanorona_env::{Agent, Fanorona};
+use fanorona_env::{Agent, Board, Fanorona};
 
 use crate::agents::engine::{EngineAgent, EngineConfig};
 use crate::agents::greedy::GreedyChooser;
 use crate::agents::turn_agent::TurnAgent;
 use crate::minimax::player::MinimaxChooser;
 use crate::minimax::search::{Limits, MAX_DEPTH};
+use crate::solver::{SolverAgent, TableSource, shared_solution};
 use fanorona_env::RandomAgent;
 
 /// The agent kinds [`create_agent`] builds, with their options, for error messages and help.
@@ -32,6 +33,12 @@ pub const KINDS: &[(&str, &str)] = &[
         "minimax",
         "alpha-beta search over complete turns; options: depth=N (1-64), ms=N (time per move), \
          nodes=N (per move), hash=MB (transposition table, 1-4096, default 16), seed=S; default depth=4",
+    ),
+    (
+        "solver",
+        "perfect play on a small board from its solved table; options: board=WxH (solved at \
+         first use, e.g. 5x3) or table=FILE (saved by fanorona solve --save), seed=S (choice \
+         among equally good turns)",
     ),
     (
         "engine",
@@ -354,6 +361,36 @@ pub fn create_agent(spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<Fanoron
                     reason: e.reason,
                 })?;
             Ok(Box::new(agent))
+        }
+        "solver" => {
+            spec.check_options(&["board", "table", "seed"])?;
+            let source = match (spec.option("board"), spec.option("table")) {
+                (Some(board), None) => {
+                    let b = Board::parse(board).map_err(|e| SpecError::BadValue {
+                        kind: spec.kind.clone(),
+                        option: "board".into(),
+                        value: board.into(),
+                        expected: e.to_string(),
+                    })?;
+                    TableSource::Solve(b.width(), b.height())
+                }
+                (None, Some(path)) => TableSource::File(path.into()),
+                _ => {
+                    return Err(SpecError::BadValue {
+                        kind: spec.kind.clone(),
+                        option: "board/table".into(),
+                        value: spec.to_string(),
+                        expected:
+                            "exactly one of board=WxH (solve it) or table=FILE (a saved table)"
+                                .into(),
+                    });
+                }
+            };
+            let table = shared_solution(&source).map_err(|e| SpecError::Unavailable {
+                spec: name.clone(),
+                reason: e.to_string(),
+            })?;
+            Ok(Box::new(SolverAgent::new(table, spec.seed_or(seed)?)))
         }
         other => Err(SpecError::unknown_kind(other)),
     }

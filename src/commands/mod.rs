@@ -8,3 +8,4 @@ pub mod play;
 pub mod position_args;
 pub mod replay;
 pub mod show;
+pub mod solve;

@@ -117,6 +117,21 @@ impl Position {
         }
     }
 
+    /// A turn-start position from its pieces and side to move (no-capture counter 0, turn 1),
+    /// as the solver rebuilds positions from its table. `None` if the two sets overlap or a
+    /// piece lies off the board.
+    pub fn from_pieces(
+        board: &'static Board,
+        pieces: [u64; 2],
+        side: Color,
+        rules: Rules,
+    ) -> Option<Position> {
+        if pieces[0] & pieces[1] != 0 || (pieces[0] | pieces[1]) & !board.all() != 0 {
+            return None;
+        }
+        Some(Position::from_parts(board, pieces, side, None, 0, 1, rules))
+    }
+
     /// The same position under other rules.
     pub fn with_rules(mut self, rules: Rules) -> Position {
         self.rules = rules;

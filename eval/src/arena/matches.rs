@@ -20,6 +20,7 @@ use serde::Serialize;
 use super::elo::Tally;
 use super::opening::{Opening, Openings};
 use super::sprt::{Sprt, SprtDecision};
+use crate::agents::complete_turn::turn_of_steps;
 use crate::atomic_write::write_atomic;
 use crate::record::GameRecord;
 
@@ -99,18 +100,6 @@ pub struct PlayedGame {
     pub outcome: Outcome,
     /// Why the game ended, in words.
     pub termination: String,
-}
-
-/// Finds the complete turn that the steps played from `start` make.
-fn turn_of_steps(start: &Position, steps: &[Step]) -> Option<Turn> {
-    let moves: Vec<Step> = steps.iter().copied().filter(|s| *s != Step::Stop).collect();
-    let mut found = None;
-    start.for_each_turn_path(|t| {
-        if found.is_none() && t.moves(start.board()) == moves {
-            found = Some(*t);
-        }
-    });
-    found
 }
 
 /// Plays one game from an opening: the opening turns, then the agents step by step until the

@@ -1,0 +1,27 @@
+//! Solver speed: a whole solve of the 3x5 board (enumeration and labelling), and lookups.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use fanorona_env::{Board, Position};
+use fanorona_eval::solver::Solution;
+
+fn bench(c: &mut Criterion) {
+    let board = Board::new(3, 5).unwrap();
+    let mut group = c.benchmark_group("solver");
+    group.sample_size(10);
+    group.bench_function("solve 3x5", |b| b.iter(|| Solution::solve(board).unwrap()));
+    let solution = Solution::solve(board).unwrap();
+    let positions: Vec<Position> = solution.positions().map(|(p, _)| p).step_by(37).collect();
+    group.bench_function("value lookup 3x5 (per 1000)", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .take(1000)
+                .filter(|p| solution.value(p).is_some())
+                .count()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

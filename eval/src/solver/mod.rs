@@ -1,0 +1,24 @@
+//! The exact solver for small boards: every position reachable from the initial position is
+//! enumerated ([`enumerate`]), indexed compactly ([`index`]) and labelled win, loss or draw
+//! with its distance to the end by retrograde analysis ([`retrograde`]), under the standard
+//! rules without draw limits (a game that can go on for ever is a draw). The result, a
+//! [`Solution`], answers queries ([`query`]), is saved to and loaded from a table file
+//! ([`table`]) and drives a perfect player ([`SolverAgent`]).
+
+pub mod agent;
+pub mod cache;
+pub mod enumerate;
+pub mod error;
+pub mod index;
+pub mod query;
+pub mod retrograde;
+pub mod solution;
+pub mod table;
+pub mod value;
+
+pub use agent::SolverAgent;
+pub use cache::{TableSource, shared_solution};
+pub use error::SolverError;
+pub use index::MAX_SOLVER_POINTS;
+pub use solution::{ClassReport, OutcomeCounts, Solution, SolveOptions, SolveReport};
+pub use value::Value;

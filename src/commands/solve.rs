@@ -1,0 +1,130 @@
+//! `fanorona solve`: solve a small board exactly (or load a solved table) and report the value
+//! of its initial position, the outcome counts, time and peak memory.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use fanorona_env::{Board, Position};
+use fanorona_eval::solver::{Solution, SolveOptions};
+
+/// Arguments of `fanorona solve`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Board size WxH (odd sides, at most 31 points: 3x3, 5x3, 3x5, 7x3, 3x7, 9x3, 3x9, 5x5).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Save the solved table to this file.
+    #[arg(long)]
+    pub save: Option<PathBuf>,
+    /// Load a solved table instead of solving (its board must match --board, if given).
+    #[arg(long, conflicts_with = "save")]
+    pub load: Option<PathBuf>,
+    /// Give up beyond this many reachable positions (about 10 bytes each).
+    #[arg(long, default_value_t = 400_000_000)]
+    pub max_positions: u64,
+    /// Write one JSON line per material class (positions, outcomes, longest distance).
+    #[arg(long)]
+    pub metrics: Option<PathBuf>,
+    /// Log each material class to stderr as it is done.
+    #[arg(long)]
+    pub progress: bool,
+}
+
+/// The peak resident memory of this process in bytes (VmHWM), where the system tells it.
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let board = args.board.as_deref().map(Board::parse).transpose()?;
+    let started = Instant::now();
+    let solution = match (&args.load, board) {
+        (Some(path), board) => {
+            let solution = Solution::load(path)?;
+            if let Some(b) = board
+                && !std::ptr::eq(b, solution.board())
+            {
+                bail!(
+                    "{}: the table is for board {}x{}, not --board {}x{}",
+                    path.display(),
+                    solution.board().width(),
+                    solution.board().height(),
+                    b.width(),
+                    b.height()
+                );
+            }
+            println!("loaded {}", path.display());
+            solution
+        }
+        (None, Some(board)) => {
+            let options = SolveOptions {
+                max_positions: args.max_positions,
+                progress: args.progress,
+            };
+            let (solution, report) = Solution::solve_from(&[Position::initial(board)], &options)?;
+            println!(
+                "solved: enumerate {:.2} s, label {:.2} s",
+                report.enumerate_secs, report.label_secs
+            );
+            if let Some(path) = &args.metrics {
+                let mut out = std::fs::File::create(path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                for c in &report.classes {
+                    writeln!(
+                        out,
+                        "{{\"white\":{},\"black\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{}}}",
+                        c.white,
+                        c.black,
+                        c.positions,
+                        c.counts.wins,
+                        c.counts.losses,
+                        c.counts.draws,
+                        c.max_distance
+                    )?;
+                }
+            }
+            solution
+        }
+        (None, None) => bail!("give --board WxH to solve, or --load FILE"),
+    };
+    let secs = started.elapsed().as_secs_f64();
+    let board = solution.board();
+    let root = solution.roots()[0];
+    let value = solution
+        .value(&root)
+        .context("the table does not hold its own root")?;
+    let counts = solution.counts();
+    println!(
+        "board {}x{} (standard rules, no draw limits)",
+        board.width(),
+        board.height()
+    );
+    println!(
+        "value: {value} for {} (the side to move in {})",
+        root.side_to_move(),
+        root.to_fen()
+    );
+    println!(
+        "positions: {} (side to move: {} wins, {} losses, {} draws)",
+        solution.len(),
+        counts.wins,
+        counts.losses,
+        counts.draws
+    );
+    if let Some(path) = &args.save {
+        solution.save(path)?;
+        println!("saved {}", path.display());
+    }
+    println!("time: {secs:.2} s");
+    match peak_memory() {
+        Some(bytes) => println!("peak memory: {:.1} MiB", bytes as f64 / (1 << 20) as f64),
+        None => println!("peak memory: unknown (no /proc/self/status)"),
+    }
+    Ok(())
+}
