@@ -5,7 +5,8 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// Writes `path` through a temporary file and a rename: `write` fills a buffered writer. The
-/// file gets ordinary permissions (readable by all), not the temporary file's private ones.
+/// parent folder is created if needed; the file gets ordinary permissions (readable by all),
+/// not the temporary file's private ones.
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&std::fs::File>) -> std::io::Result<()>,
@@ -14,6 +15,7 @@ pub fn write_atomic_with(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
+    std::fs::create_dir_all(dir)?;
     let temp = tempfile::NamedTempFile::new_in(dir)?;
     {
         let mut out = BufWriter::new(temp.as_file());

@@ -2,7 +2,34 @@
 //! self-play, replay, the learner, checkpoints and export.
 
 pub mod agent_spec;
+pub mod checkpoint;
+pub mod device;
 pub mod evaluator;
+pub mod learner;
 pub mod mcts;
+pub mod metrics;
+pub mod network;
+pub mod network_evaluator;
+pub mod plot;
+pub mod replay;
+pub mod rl_adapter;
+pub mod rng;
+pub mod run_config;
+pub mod schedule;
+#[cfg(test)]
+mod test_support;
 
+pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
+pub use device::{ComputeDevice, DeviceError};
 pub use evaluator::Evaluator;
+pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
+pub use metrics::{MetricsRow, MetricsWriter};
+pub use network::{Architecture, NetworkConfig, PolicyValueNet};
+pub use network_evaluator::NetworkEvaluator;
+pub use replay::{
+    Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, ReplayFileError, StoredGame,
+};
+pub use rl_adapter::{RlState, SingleAgentEnv};
+pub use rng::{RngState, TrainRng};
+pub use run_config::{RunConfig, RunConfigError};
+pub use schedule::LrSchedule;

@@ -1,0 +1,299 @@
+//! The learner: one gradient step on a replay minibatch. Loss = policy cross-entropy against
+//! the search's target distribution (illegal actions masked out, positions without a policy
+//! target skipped) + `value_weight` x value MSE, with L2 weight decay in the optimiser (Adam or
+//! SGD with momentum) and a learning-rate schedule over steps.
+
+use burn::module::Module;
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::momentum::MomentumConfig;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer, SgdConfig};
+use burn::tensor::activation::log_softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+use serde::{Deserialize, Serialize};
+
+use crate::network::PolicyValueNet;
+use crate::replay::Batch;
+use crate::schedule::LrSchedule;
+
+/// A logit added to illegal actions: far below any real logit, yet finite (no NaN in `0 * x`).
+const ILLEGAL_LOGIT: f64 = -1.0e9;
+
+/// The optimiser.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum OptimizerConfig {
+    /// Adam with L2 weight decay.
+    Adam {
+        /// L2 penalty added to the gradients.
+        weight_decay: f32,
+    },
+    /// SGD with (Nesterov) momentum and L2 weight decay.
+    Sgd {
+        /// Momentum factor.
+        momentum: f64,
+        /// L2 penalty added to the gradients.
+        weight_decay: f32,
+    },
+}
+
+impl OptimizerConfig {
+    /// The burn optimiser.
+    pub fn init(&self) -> ModuleOptimizer {
+        let decay = |penalty: f32| (penalty > 0.0).then(|| WeightDecayConfig::new(penalty));
+        match *self {
+            OptimizerConfig::Adam { weight_decay } => AdamConfig::new()
+                .with_weight_decay(decay(weight_decay))
+                .init(),
+            OptimizerConfig::Sgd {
+                momentum,
+                weight_decay,
+            } => SgdConfig::new()
+                .with_weight_decay(decay(weight_decay))
+                .with_momentum(Some(
+                    MomentumConfig::new()
+                        .with_momentum(momentum)
+                        .with_dampening(0.0)
+                        .with_nesterov(true),
+                ))
+                .init(),
+        }
+    }
+}
+
+/// How the learner trains.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LearnerConfig {
+    /// The optimiser.
+    pub optimizer: OptimizerConfig,
+    /// The learning rate over steps.
+    pub schedule: LrSchedule,
+    /// Weight of the value loss against the policy loss.
+    #[serde(default = "default_value_weight")]
+    pub value_weight: f32,
+}
+
+fn default_value_weight() -> f32 {
+    1.0
+}
+
+/// The losses of one step (means over the batch).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LossReport {
+    /// The step's number (before it was taken).
+    pub step: u64,
+    /// The learning rate used.
+    pub lr: f64,
+    /// `policy + value_weight * value`.
+    pub total: f32,
+    /// Policy cross-entropy against the targets (over positions with a policy target).
+    pub policy: f32,
+    /// Value mean squared error.
+    pub value: f32,
+    /// Mean entropy of the network's (masked) policy.
+    pub entropy: f32,
+}
+
+/// Trains a [`PolicyValueNet`] on replay minibatches.
+pub struct Learner {
+    config: LearnerConfig,
+    net: PolicyValueNet,
+    optimizer: ModuleOptimizer,
+    step: u64,
+    device: Device,
+}
+
+impl Learner {
+    /// A learner for `net`, moved to the autodiff version of `device`, with a fresh optimiser.
+    pub fn new(config: LearnerConfig, net: PolicyValueNet, device: &Device) -> Learner {
+        let device = device.clone().autodiff();
+        let optimizer = config.optimizer.init();
+        Learner {
+            config,
+            net: net.to_device(&device).train(),
+            optimizer,
+            step: 0,
+            device,
+        }
+    }
+
+    /// A learner resuming at `step` with a saved optimiser state (see [`crate::checkpoint`]).
+    pub fn resume(
+        config: LearnerConfig,
+        net: PolicyValueNet,
+        optimizer: ModuleOptimizer,
+        step: u64,
+        device: &Device,
+    ) -> Learner {
+        let mut learner = Learner::new(config, net, device);
+        learner.optimizer = optimizer;
+        learner.step = step;
+        learner
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &LearnerConfig {
+        &self.config
+    }
+
+    /// Steps taken so far.
+    pub fn step(&self) -> u64 {
+        self.step
+    }
+
+    /// The network being trained (on the autodiff device).
+    pub fn network(&self) -> &PolicyValueNet {
+        &self.net
+    }
+
+    /// An inference copy of the network (no autodiff), for self-play and evaluation.
+    pub fn inference_network(&self) -> PolicyValueNet {
+        self.net.valid()
+    }
+
+    /// The optimiser (with its per-parameter state).
+    pub fn optimizer(&self) -> &ModuleOptimizer {
+        &self.optimizer
+    }
+
+    /// The losses of the network on `batch` without training (no gradient step).
+    pub fn evaluate(&self, batch: &Batch) -> LossReport {
+        let net = self.net.valid();
+        let device = self.device.clone().without_autodiff();
+        let (total, report) = losses(&net, batch, &device, self.config.value_weight);
+        LossReport {
+            step: self.step,
+            lr: self.config.schedule.lr_at(self.step),
+            total: total.into_scalar::<f32>(),
+            ..report
+        }
+    }
+
+    /// One gradient step on `batch`; returns its losses (measured before the step).
+    pub fn train_step(&mut self, batch: &Batch) -> LossReport {
+        let lr = self.config.schedule.lr_at(self.step);
+        let (total, report) = losses(&self.net, batch, &self.device, self.config.value_weight);
+        let total_value = total.clone().into_scalar::<f32>();
+        let grads = GradientsParams::from_grads(total.backward(), &self.net);
+        self.net = self.optimizer.step(lr, self.net.clone(), grads);
+        let report = LossReport {
+            step: self.step,
+            lr,
+            total: total_value,
+            ..report
+        };
+        self.step += 1;
+        report
+    }
+}
+
+/// The total loss (a scalar tensor, differentiable on an autodiff device) and the parts.
+fn losses(
+    net: &PolicyValueNet,
+    batch: &Batch,
+    device: &Device,
+    value_weight: f32,
+) -> (Tensor<1>, LossReport) {
+    let (b, a) = (batch.size, batch.num_actions);
+    assert_eq!(
+        a,
+        net.config().num_actions,
+        "batch and network action spaces differ"
+    );
+    let matrix =
+        |data: &[f32]| Tensor::<2>::from_data(TensorData::new(data.to_vec(), [b, a]), device);
+    let vector = |data: &[f32]| Tensor::<1>::from_data(TensorData::new(data.to_vec(), [b]), device);
+    let input = net.input_tensor(&batch.observations, device);
+    let (logits, value) = net.forward(input);
+    let mask = matrix(&batch.mask);
+    let target = matrix(&batch.policy);
+    let weights = vector(&batch.policy_weights);
+    let z = vector(&batch.values);
+
+    let masked = logits + mask.sub_scalar(1.0).mul_scalar(-ILLEGAL_LOGIT);
+    let log_p = log_softmax(masked, 1);
+    let cross_entropy = (target * log_p.clone()).sum_dim(1).flatten::<1>(0, 1).neg();
+    let weight_sum: f32 = batch.policy_weights.iter().sum::<f32>().max(1.0);
+    let policy_loss = (cross_entropy * weights).sum().div_scalar(weight_sum);
+    let value_loss = (value - z).powi_scalar(2).mean();
+    let entropy = {
+        let log_p = log_p.detach();
+        (log_p.clone().exp() * log_p).sum_dim(1).mean().neg()
+    };
+    let total = policy_loss.clone() + value_loss.clone().mul_scalar(value_weight);
+    let report = LossReport {
+        policy: policy_loss.into_scalar::<f32>(),
+        value: value_loss.into_scalar::<f32>(),
+        entropy: entropy.into_scalar::<f32>(),
+        ..LossReport::default()
+    };
+    (total, report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::network::{Architecture, NetworkConfig};
+    use crate::replay::Batch;
+    use crate::test_support::fixed_batch;
+    use fanorona_env::Fanorona;
+
+    /// The mean entropy of the targets of positions with a policy target: the floor of the
+    /// policy cross-entropy.
+    fn target_entropy(batch: &Batch) -> f32 {
+        let a = batch.num_actions;
+        let mut sum = 0.0;
+        for i in 0..batch.size {
+            let h: f32 = batch.policy[i * a..(i + 1) * a]
+                .iter()
+                .filter(|&&p| p > 0.0)
+                .map(|&p| -p * p.ln())
+                .sum();
+            sum += h * batch.policy_weights[i];
+        }
+        sum / batch.policy_weights.iter().sum::<f32>()
+    }
+
+    fn overfits(architecture: Architecture, steps: usize) {
+        let batch = fixed_batch();
+        let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
+        let device = Device::flex();
+        let learner_config = LearnerConfig {
+            optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
+            schedule: LrSchedule::Constant { lr: 3e-3 },
+            value_weight: 1.0,
+        };
+        let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+        let first = learner.train_step(&batch);
+        for _ in 1..steps {
+            learner.train_step(&batch);
+        }
+        let last = learner.evaluate(&batch);
+        let floor = target_entropy(&batch);
+        assert_eq!(learner.step(), steps as u64);
+        assert!(first.entropy > 0.0 && first.policy >= floor - 1e-3);
+        assert!(
+            last.policy - floor < 0.3 * (first.policy - floor),
+            "policy loss {} -> {} (floor {floor})",
+            first.policy,
+            last.policy
+        );
+        assert!(
+            last.value < 0.3 * first.value,
+            "value loss {} -> {}",
+            first.value,
+            last.value
+        );
+        assert!((last.total - (last.policy + last.value)).abs() < 1e-4);
+    }
+
+    #[test]
+    fn the_mlp_overfits_a_small_fixed_dataset() {
+        overfits(Architecture::mlp(&[64]), 60);
+    }
+
+    #[test]
+    fn the_resnet_overfits_a_small_fixed_dataset() {
+        overfits(Architecture::resnet(1, 8), 60);
+    }
+}

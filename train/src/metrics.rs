@@ -1,0 +1,146 @@
+//! Per-iteration metrics of a training run, appended as rows to `metrics.csv` in the run
+//! directory (a header first), and read back for plots.
+
+use std::fs::{self, OpenOptions};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+/// The file name of the metrics in a run directory.
+pub const METRICS_FILE: &str = "metrics.csv";
+
+/// Metrics that cannot be written or read.
+#[derive(Debug, thiserror::Error)]
+#[error("metrics file {path}: {message}")]
+pub struct MetricsError {
+    /// The file.
+    pub path: PathBuf,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// One iteration's metrics. Evaluation scores are empty in iterations without evaluation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MetricsRow {
+    /// The iteration (from 1).
+    pub iteration: u64,
+    /// Learner steps after the iteration.
+    pub step: u64,
+    /// Seconds since the run (or its resumption) started.
+    pub elapsed_s: f64,
+    /// Self-play games played this iteration.
+    pub games: u64,
+    /// Positions (actions) played this iteration.
+    pub positions: u64,
+    /// Self-play games per second.
+    pub games_per_s: f64,
+    /// Self-play positions per second.
+    pub positions_per_s: f64,
+    /// Mean game length in actions.
+    pub mean_game_length: f64,
+    /// Positions in the replay window.
+    pub replay_positions: u64,
+    /// Learning rate at the last step.
+    pub lr: f64,
+    /// Mean total loss over the iteration's steps.
+    pub loss_total: f64,
+    /// Mean policy cross-entropy.
+    pub loss_policy: f64,
+    /// Mean value MSE.
+    pub loss_value: f64,
+    /// Mean entropy of the network's policy.
+    pub policy_entropy: f64,
+    /// Score (win 1, draw 1/2) against `minimax:depth=1`.
+    pub score_vs_minimax1: Option<f64>,
+    /// Score against `minimax:depth=2`.
+    pub score_vs_minimax2: Option<f64>,
+}
+
+/// Appends [`MetricsRow`]s to a CSV file, flushing each row.
+pub struct MetricsWriter {
+    path: PathBuf,
+    writer: csv::Writer<fs::File>,
+}
+
+impl MetricsWriter {
+    /// Opens `dir/metrics.csv` for appending (writing the header if the file is new or empty).
+    pub fn open(dir: &Path) -> Result<MetricsWriter, MetricsError> {
+        let path = dir.join(METRICS_FILE);
+        let error = |message: String| MetricsError {
+            path: path.clone(),
+            message,
+        };
+        fs::create_dir_all(dir).map_err(|e| error(e.to_string()))?;
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| error(e.to_string()))?;
+        let is_new = file.metadata().map_err(|e| error(e.to_string()))?.len() == 0;
+        let writer = csv::WriterBuilder::new()
+            .has_headers(is_new)
+            .from_writer(file);
+        Ok(MetricsWriter { path, writer })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends a row and flushes it to disk.
+    pub fn append(&mut self, row: &MetricsRow) -> Result<(), MetricsError> {
+        let error = |message: String| MetricsError {
+            path: self.path.clone(),
+            message,
+        };
+        self.writer
+            .serialize(row)
+            .map_err(|e| error(e.to_string()))?;
+        self.writer.flush().map_err(|e| error(e.to_string()))
+    }
+}
+
+/// Reads every row of a metrics file.
+pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>, MetricsError> {
+    let error = |message: String| MetricsError {
+        path: path.to_path_buf(),
+        message,
+    };
+    let mut reader = csv::Reader::from_path(path).map_err(|e| error(e.to_string()))?;
+    reader
+        .deserialize()
+        .map(|row| row.map_err(|e| error(e.to_string())))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_append_across_reopenings_and_read_back() {
+        let dir = std::env::temp_dir().join(format!("fanorona-metrics-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        let row = |i: u64, score: Option<f64>| MetricsRow {
+            iteration: i,
+            step: 10 * i,
+            loss_total: 3.0 / i as f64,
+            score_vs_minimax1: score,
+            ..MetricsRow::default()
+        };
+        let mut writer = MetricsWriter::open(&dir).unwrap();
+        writer.append(&row(1, None)).unwrap();
+        drop(writer);
+        let mut writer = MetricsWriter::open(&dir).unwrap();
+        writer.append(&row(2, Some(0.75))).unwrap();
+        let rows = read_metrics(writer.path()).unwrap();
+        assert_eq!(rows, vec![row(1, None), row(2, Some(0.75))]);
+        let text = fs::read_to_string(writer.path()).unwrap();
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("iteration")).count(),
+            1
+        );
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

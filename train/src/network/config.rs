@@ -1,0 +1,209 @@
+//! The network's configuration: the input and output sizes of a game and the architecture,
+//! serialisable (serde: TOML in run configs, JSON in checkpoints and exported files), so a saved
+//! network can be rebuilt exactly and a file for another board or architecture refused.
+
+use burn::tensor::Device;
+use fanorona_env::Game;
+use serde::{Deserialize, Serialize};
+
+use super::PolicyValueNet;
+
+/// A network configuration that cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("invalid network configuration: {0}")]
+pub struct NetworkConfigError(pub String);
+
+/// The trunk of the network and its sizes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum Architecture {
+    /// A residual CNN: a 3x3 stem, `blocks` residual blocks of two 3x3 convolutions with batch
+    /// norm, a policy head (1x1 convolution, then linear) and a value head (1x1 convolution,
+    /// linear, ReLU, linear, tanh).
+    ResNet {
+        /// Residual blocks.
+        blocks: usize,
+        /// Channels of the trunk.
+        channels: usize,
+        /// Channels of the policy head's 1x1 convolution.
+        #[serde(default = "default_policy_channels")]
+        policy_channels: usize,
+        /// Channels of the value head's 1x1 convolution.
+        #[serde(default = "default_value_channels")]
+        value_channels: usize,
+        /// Width of the value head's hidden layer.
+        #[serde(default = "default_value_hidden")]
+        value_hidden: usize,
+    },
+    /// A multi-layer perceptron over the flattened planes: hidden layers with ReLU, then a
+    /// linear policy head and a linear value head with tanh.
+    Mlp {
+        /// Widths of the hidden layers (at least one).
+        hidden: Vec<usize>,
+    },
+}
+
+fn default_policy_channels() -> usize {
+    4
+}
+
+fn default_value_channels() -> usize {
+    2
+}
+
+fn default_value_hidden() -> usize {
+    64
+}
+
+impl Architecture {
+    /// A residual CNN with default head sizes.
+    pub fn resnet(blocks: usize, channels: usize) -> Architecture {
+        Architecture::ResNet {
+            blocks,
+            channels,
+            policy_channels: default_policy_channels(),
+            value_channels: default_value_channels(),
+            value_hidden: default_value_hidden(),
+        }
+    }
+
+    /// An MLP with the given hidden widths.
+    pub fn mlp(hidden: &[usize]) -> Architecture {
+        Architecture::Mlp {
+            hidden: hidden.to_vec(),
+        }
+    }
+
+    /// A short description, e.g. `resnet 4x32` or `mlp 512-256`.
+    pub fn describe(&self) -> String {
+        match self {
+            Architecture::ResNet {
+                blocks, channels, ..
+            } => format!("resnet {blocks}x{channels}"),
+            Architecture::Mlp { hidden } => {
+                let widths: Vec<String> = hidden.iter().map(|h| h.to_string()).collect();
+                format!("mlp {}", widths.join("-"))
+            }
+        }
+    }
+}
+
+/// Everything needed to build a network: input planes and board size, the action space, and the
+/// architecture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkConfig {
+    /// Observation planes.
+    pub planes: usize,
+    /// Board height (rows).
+    pub height: usize,
+    /// Board width (columns).
+    pub width: usize,
+    /// Size of the (mover-frame) action space.
+    pub num_actions: usize,
+    /// The architecture.
+    pub architecture: Architecture,
+}
+
+impl NetworkConfig {
+    /// The configuration for `game`'s observation and action space.
+    pub fn for_game<G: Game>(game: &G, architecture: Architecture) -> NetworkConfig {
+        let [planes, height, width] = game.observation_shape();
+        NetworkConfig {
+            planes,
+            height,
+            width,
+            num_actions: game.num_actions(),
+            architecture,
+        }
+    }
+
+    /// Floats in one observation (`planes * height * width`).
+    pub fn observation_len(&self) -> usize {
+        self.planes * self.height * self.width
+    }
+
+    /// Whether the network fits `game`'s observation and action space.
+    pub fn fits<G: Game>(&self, game: &G) -> bool {
+        game.observation_shape() == [self.planes, self.height, self.width]
+            && game.num_actions() == self.num_actions
+    }
+
+    /// Checks that every size is positive.
+    pub fn validate(&self) -> Result<(), NetworkConfigError> {
+        let err = |what: &str| Err(NetworkConfigError(what.to_string()));
+        if self.planes == 0 || self.height == 0 || self.width == 0 {
+            return err("planes, height and width must be positive");
+        }
+        if self.num_actions == 0 {
+            return err("the action space must not be empty");
+        }
+        match &self.architecture {
+            Architecture::ResNet {
+                channels,
+                policy_channels,
+                value_channels,
+                value_hidden,
+                ..
+            } => {
+                if [*channels, *policy_channels, *value_channels, *value_hidden].contains(&0) {
+                    return err("resnet channels and head sizes must be positive");
+                }
+            }
+            Architecture::Mlp { hidden } => {
+                if hidden.is_empty() || hidden.contains(&0) {
+                    return err("an mlp needs at least one hidden layer, each of positive width");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Builds a freshly initialised network on `device` (use an autodiff device to train it).
+    pub fn init(&self, device: &Device) -> Result<PolicyValueNet, NetworkConfigError> {
+        self.validate()?;
+        Ok(PolicyValueNet::new(self, device))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_env::Fanorona;
+
+    #[test]
+    fn config_round_trips_through_toml_and_json_and_fits_its_game() {
+        let game = Fanorona::standard();
+        for arch in [Architecture::resnet(4, 32), Architecture::mlp(&[256, 128])] {
+            let config = NetworkConfig::for_game(&game, arch);
+            assert!(config.fits(&game));
+            assert_eq!(config.observation_len(), 18 * 45);
+            let toml_text = toml::to_string(&config).unwrap();
+            assert_eq!(toml::from_str::<NetworkConfig>(&toml_text).unwrap(), config);
+            let json = serde_json::to_string(&config).unwrap();
+            assert_eq!(
+                serde_json::from_str::<NetworkConfig>(&json).unwrap(),
+                config
+            );
+        }
+    }
+
+    #[test]
+    fn resnet_head_sizes_default_and_bad_sizes_are_refused() {
+        let arch: Architecture =
+            toml::from_str("kind = \"resnet\"\nblocks = 2\nchannels = 16").unwrap();
+        assert_eq!(arch, Architecture::resnet(2, 16));
+        let game = Fanorona::standard();
+        let mut config = NetworkConfig::for_game(&game, Architecture::mlp(&[]));
+        assert!(
+            config
+                .validate()
+                .unwrap_err()
+                .to_string()
+                .contains("hidden layer")
+        );
+        config.architecture = Architecture::resnet(1, 0);
+        assert!(config.validate().is_err());
+        assert!(toml::from_str::<Architecture>("kind = \"transformer\"").is_err());
+    }
+}

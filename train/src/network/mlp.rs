@@ -1,0 +1,48 @@
+//! The multi-layer perceptron: the flattened planes through hidden layers with ReLU, then a
+//! linear policy head and a linear value head with tanh. Much cheaper than a CNN on a CPU.
+
+use burn::module::Module;
+use burn::nn::{Linear, LinearConfig};
+use burn::tensor::activation::{relu, tanh};
+use burn::tensor::{Device, Tensor};
+
+/// The MLP with its two heads.
+#[derive(Module, Debug)]
+pub struct Mlp {
+    hidden: Vec<Linear>,
+    policy_out: Linear,
+    value_out: Linear,
+}
+
+impl Mlp {
+    /// A freshly initialised MLP from `inputs` floats to `num_actions` logits and a value.
+    pub fn new(inputs: usize, hidden: &[usize], num_actions: usize, device: &Device) -> Mlp {
+        let mut width = inputs;
+        let layers = hidden
+            .iter()
+            .map(|&h| {
+                let layer = LinearConfig::new(width, h).init(device);
+                width = h;
+                layer
+            })
+            .collect();
+        Mlp {
+            hidden: layers,
+            policy_out: LinearConfig::new(width, num_actions).init(device),
+            value_out: LinearConfig::new(width, 1).init(device),
+        }
+    }
+
+    /// Policy logits `[batch, actions]` and values `[batch, 1]` for observations
+    /// `[batch, planes, height, width]`.
+    pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
+        let mut x = input.flatten::<2>(1, 3);
+        for layer in &self.hidden {
+            x = relu(layer.forward(x));
+        }
+        (
+            self.policy_out.forward(x.clone()),
+            tanh(self.value_out.forward(x)),
+        )
+    }
+}

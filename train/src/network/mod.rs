@@ -1,0 +1,159 @@
+//! The policy/value network (burn): observation planes in, policy logits over the mover-frame
+//! action space and a value in `[-1, 1]` for the player to act out. Two architectures behind
+//! one serialisable [`NetworkConfig`]: a residual CNN and an MLP.
+
+mod config;
+mod mlp;
+mod resnet;
+
+pub use config::{Architecture, NetworkConfig, NetworkConfigError};
+pub use mlp::Mlp;
+pub use resnet::{ResNet, ResNetShape};
+
+use burn::module::Module;
+use burn::tensor::{Device, Tensor, TensorData};
+
+/// The trunk and heads of one architecture.
+#[derive(Module, Debug)]
+pub enum Body {
+    /// The residual CNN.
+    ResNet(ResNet),
+    /// The MLP.
+    Mlp(Mlp),
+}
+
+/// A policy/value network together with the configuration it was built from.
+#[derive(Module, Debug)]
+pub struct PolicyValueNet {
+    body: Body,
+    #[module(skip)]
+    config: NetworkConfig,
+}
+
+impl PolicyValueNet {
+    /// A freshly initialised network (the configuration must be valid; see
+    /// [`NetworkConfig::init`]).
+    pub(crate) fn new(config: &NetworkConfig, device: &Device) -> PolicyValueNet {
+        let body = match &config.architecture {
+            Architecture::ResNet {
+                blocks,
+                channels,
+                policy_channels,
+                value_channels,
+                value_hidden,
+            } => Body::ResNet(ResNet::new(
+                &ResNetShape {
+                    planes: config.planes,
+                    cells: config.height * config.width,
+                    num_actions: config.num_actions,
+                    blocks: *blocks,
+                    channels: *channels,
+                    policy_channels: *policy_channels,
+                    value_channels: *value_channels,
+                    value_hidden: *value_hidden,
+                },
+                device,
+            )),
+            Architecture::Mlp { hidden } => Body::Mlp(Mlp::new(
+                config.observation_len(),
+                hidden,
+                config.num_actions,
+                device,
+            )),
+        };
+        PolicyValueNet {
+            body,
+            config: config.clone(),
+        }
+    }
+
+    /// The configuration the network was built from.
+    pub fn config(&self) -> &NetworkConfig {
+        &self.config
+    }
+
+    /// Policy logits `[batch, actions]` and values `[batch]` in `[-1, 1]` for observations
+    /// `[batch, planes, height, width]`.
+    pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<1>) {
+        let (policy, value) = match &self.body {
+            Body::ResNet(net) => net.forward(input),
+            Body::Mlp(net) => net.forward(input),
+        };
+        (policy, value.flatten::<1>(0, 1))
+    }
+
+    /// The input tensor for a batch of observations laid out one after another.
+    pub fn input_tensor(&self, observations: &[f32], device: &Device) -> Tensor<4> {
+        let c = &self.config;
+        let len = c.observation_len();
+        assert!(
+            !observations.is_empty() && observations.len().is_multiple_of(len),
+            "observation batch of {} floats is not a positive multiple of {len}",
+            observations.len()
+        );
+        let shape = [observations.len() / len, c.planes, c.height, c.width];
+        Tensor::from_data(TensorData::new(observations.to_vec(), shape), device)
+    }
+
+    /// Batched inference: for `n = observations.len() / observation_len` observations, writes
+    /// `n * num_actions` policy logits (mover frame) into `policy` and `n` values into `values`.
+    /// Call it on an inference copy ([`Module::valid`]) of a trained network.
+    pub fn infer(&self, observations: &[f32], policy: &mut [f32], values: &mut [f32]) {
+        let device = self
+            .devices()
+            .into_iter()
+            .next()
+            .expect("a network has parameters");
+        let input = self.input_tensor(observations, &device);
+        let n = input.dims()[0];
+        let (logits, value) = self.forward(input);
+        let logits = logits.into_data();
+        let value = value.into_data();
+        let logits = logits.as_slice::<f32>().expect("f32 logits");
+        let value = value.as_slice::<f32>().expect("f32 values");
+        policy[..n * self.config.num_actions].copy_from_slice(logits);
+        values[..n].copy_from_slice(value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_env::{Fanorona, Game};
+
+    fn check_shapes(arch: Architecture) {
+        let game = Fanorona::standard();
+        let config = NetworkConfig::for_game(&game, arch);
+        let net = config.init(&Device::flex()).unwrap();
+        let len = config.observation_len();
+        let mut obs = vec![0.0; 3 * len];
+        game.write_observation(&mut obs[..len]);
+        let mut policy = vec![0.0; 3 * config.num_actions];
+        let mut values = vec![2.0; 3];
+        net.valid().infer(&obs, &mut policy, &mut values);
+        assert!(
+            values.iter().all(|v| (-1.0..=1.0).contains(v)),
+            "{values:?}"
+        );
+        assert!(policy.iter().all(|p| p.is_finite()));
+        // Different inputs give different outputs; equal inputs equal outputs.
+        assert_ne!(
+            policy[..config.num_actions],
+            policy[config.num_actions..2 * config.num_actions]
+        );
+        assert_eq!(
+            policy[config.num_actions..2 * config.num_actions],
+            policy[2 * config.num_actions..]
+        );
+    }
+
+    #[test]
+    fn resnet_outputs_have_the_right_shape_and_range() {
+        check_shapes(Architecture::resnet(1, 8));
+    }
+
+    #[test]
+    fn mlp_outputs_have_the_right_shape_and_range() {
+        check_shapes(Architecture::mlp(&[32, 16]));
+    }
+}

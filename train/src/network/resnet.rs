@@ -1,0 +1,115 @@
+//! The residual CNN: a 3x3 convolutional stem, residual blocks of two 3x3 convolutions with
+//! batch norm, and separate policy and value heads (AlphaZero's layout, scaled down).
+
+use burn::module::Module;
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::tensor::activation::{relu, tanh};
+use burn::tensor::{Device, Tensor};
+
+/// A convolution without bias followed by batch norm.
+#[derive(Module, Debug)]
+pub struct ConvBn {
+    conv: Conv2d,
+    norm: BatchNorm,
+}
+
+impl ConvBn {
+    fn new(inputs: usize, outputs: usize, kernel: usize, device: &Device) -> ConvBn {
+        ConvBn {
+            conv: Conv2dConfig::new([inputs, outputs], [kernel, kernel])
+                .with_padding(PaddingConfig2d::Same)
+                .with_bias(false)
+                .init(device),
+            norm: BatchNormConfig::new(outputs).init(device),
+        }
+    }
+
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        self.norm.forward(self.conv.forward(x))
+    }
+}
+
+/// One residual block: `relu(x + bn(conv(relu(bn(conv(x))))))`.
+#[derive(Module, Debug)]
+pub struct ResidualBlock {
+    first: ConvBn,
+    second: ConvBn,
+}
+
+impl ResidualBlock {
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = relu(self.first.forward(x.clone()));
+        relu(self.second.forward(y) + x)
+    }
+}
+
+/// The residual network with its two heads.
+#[derive(Module, Debug)]
+pub struct ResNet {
+    stem: ConvBn,
+    blocks: Vec<ResidualBlock>,
+    policy_conv: ConvBn,
+    policy_out: Linear,
+    value_conv: ConvBn,
+    value_hidden: Linear,
+    value_out: Linear,
+}
+
+/// The sizes a [`ResNet`] is built from.
+pub struct ResNetShape {
+    /// Input planes.
+    pub planes: usize,
+    /// Cells per plane (height * width).
+    pub cells: usize,
+    /// Outputs of the policy head.
+    pub num_actions: usize,
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Trunk channels.
+    pub channels: usize,
+    /// Policy head channels.
+    pub policy_channels: usize,
+    /// Value head channels.
+    pub value_channels: usize,
+    /// Value head hidden width.
+    pub value_hidden: usize,
+}
+
+impl ResNet {
+    /// A freshly initialised network.
+    pub fn new(shape: &ResNetShape, device: &Device) -> ResNet {
+        let c = shape.channels;
+        ResNet {
+            stem: ConvBn::new(shape.planes, c, 3, device),
+            blocks: (0..shape.blocks)
+                .map(|_| ResidualBlock {
+                    first: ConvBn::new(c, c, 3, device),
+                    second: ConvBn::new(c, c, 3, device),
+                })
+                .collect(),
+            policy_conv: ConvBn::new(c, shape.policy_channels, 1, device),
+            policy_out: LinearConfig::new(shape.policy_channels * shape.cells, shape.num_actions)
+                .init(device),
+            value_conv: ConvBn::new(c, shape.value_channels, 1, device),
+            value_hidden: LinearConfig::new(shape.value_channels * shape.cells, shape.value_hidden)
+                .init(device),
+            value_out: LinearConfig::new(shape.value_hidden, 1).init(device),
+        }
+    }
+
+    /// Policy logits `[batch, actions]` and values `[batch, 1]` in `[-1, 1]` for observations
+    /// `[batch, planes, height, width]`.
+    pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
+        let mut x = relu(self.stem.forward(input));
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let policy = relu(self.policy_conv.forward(x.clone())).flatten::<2>(1, 3);
+        let policy = self.policy_out.forward(policy);
+        let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
+        let value = relu(self.value_hidden.forward(value));
+        let value = tanh(self.value_out.forward(value));
+        (policy, value)
+    }
+}

@@ -1,0 +1,201 @@
+//! A PNG of a run's learning curves (losses, policy entropy, scores against minimax, self-play
+//! speed), drawn with `plotters`' bitmap backend. Text needs a TrueType font, looked up at run
+//! time (`FANORONA_PLOT_FONT`, else common system paths); with none found the curves are drawn
+//! without labels, so the build never depends on system fonts.
+
+use std::ops::Range;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use plotters::prelude::*;
+
+use crate::metrics::MetricsRow;
+
+/// A plot that cannot be drawn or written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot draw the plot {path}: {message}")]
+pub struct PlotError {
+    /// The image file.
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+const FONT_PATHS: [&str; 6] = [
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "/Library/Fonts/Arial.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+];
+
+/// Registers a font for plot text once; whether one was found.
+fn font_available() -> bool {
+    static FOUND: OnceLock<bool> = OnceLock::new();
+    *FOUND.get_or_init(|| {
+        let candidates = std::env::var("FANORONA_PLOT_FONT")
+            .into_iter()
+            .chain(FONT_PATHS.iter().map(|p| p.to_string()));
+        for path in candidates {
+            if let Ok(bytes) = std::fs::read(&path) {
+                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
+                    return true;
+                }
+            }
+        }
+        false
+    })
+}
+
+/// One curve: a name, a colour and its points.
+struct Curve {
+    name: &'static str,
+    color: RGBColor,
+    points: Vec<(f64, f64)>,
+}
+
+/// The range covering `values`, padded a little (and never empty).
+fn range(values: impl Iterator<Item = f64>) -> Range<f64> {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if lo > hi {
+        return 0.0..1.0;
+    }
+    let pad = ((hi - lo) * 0.05).max(1e-6);
+    lo - pad..hi + pad
+}
+
+/// Draws `rows` as four panels into the PNG at `path`.
+pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
+    let error = |message: String| PlotError {
+        path: path.display().to_string(),
+        message,
+    };
+    let text = font_available();
+    let root = BitMapBackend::new(path, (1280, 900)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| error(e.to_string()))?;
+    let panels = root.split_evenly((2, 2));
+    let step = |r: &MetricsRow| r.step as f64;
+    let iteration = |r: &MetricsRow| r.iteration as f64;
+    let curve = |name,
+                 color,
+                 x: &dyn Fn(&MetricsRow) -> f64,
+                 y: &dyn Fn(&MetricsRow) -> Option<f64>| Curve {
+        name,
+        color,
+        points: rows
+            .iter()
+            .filter_map(|r| y(r).map(|v| (x(r), v)))
+            .collect(),
+    };
+    let specs: [(&str, &str, Vec<Curve>); 4] = [
+        (
+            "losses",
+            "learner step",
+            vec![
+                curve("total", BLACK, &step, &|r| Some(r.loss_total)),
+                curve("policy", BLUE, &step, &|r| Some(r.loss_policy)),
+                curve("value", RED, &step, &|r| Some(r.loss_value)),
+            ],
+        ),
+        (
+            "policy entropy",
+            "learner step",
+            vec![curve("entropy", MAGENTA, &step, &|r| {
+                Some(r.policy_entropy)
+            })],
+        ),
+        (
+            "score vs minimax",
+            "iteration",
+            vec![
+                curve("depth 1", BLUE, &iteration, &|r| r.score_vs_minimax1),
+                curve("depth 2", RED, &iteration, &|r| r.score_vs_minimax2),
+            ],
+        ),
+        (
+            "self-play positions/s",
+            "iteration",
+            vec![curve("positions/s", GREEN, &iteration, &|r| {
+                Some(r.positions_per_s)
+            })],
+        ),
+    ];
+    for (panel, (title, x_name, curves)) in panels.iter().zip(specs) {
+        let x = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)));
+        let y = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)));
+        let mut builder = ChartBuilder::on(panel);
+        builder.margin(12);
+        if text {
+            builder
+                .caption(title, ("sans-serif", 22))
+                .x_label_area_size(36)
+                .y_label_area_size(56);
+        }
+        let mut chart = builder
+            .build_cartesian_2d(x, y)
+            .map_err(|e| error(e.to_string()))?;
+        let mut mesh = chart.configure_mesh();
+        if text {
+            mesh.x_desc(x_name);
+        } else {
+            mesh.x_labels(0).y_labels(0);
+        }
+        mesh.draw().map_err(|e| error(e.to_string()))?;
+        for c in curves {
+            let color = c.color;
+            let series = chart
+                .draw_series(LineSeries::new(c.points, color.stroke_width(2)))
+                .map_err(|e| error(e.to_string()))?;
+            if text {
+                series
+                    .label(c.name)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+            }
+        }
+        if text {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(|e| error(e.to_string()))?;
+        }
+    }
+    root.present().map_err(|e| error(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_png_of_the_curves_is_written() {
+        let rows: Vec<MetricsRow> = (1..=6)
+            .map(|i| MetricsRow {
+                iteration: i,
+                step: 20 * i,
+                loss_total: 4.0 / i as f64,
+                loss_policy: 3.0 / i as f64,
+                loss_value: 1.0 / i as f64,
+                policy_entropy: 2.0 - 0.1 * i as f64,
+                positions_per_s: 300.0 + i as f64,
+                score_vs_minimax1: (i % 2 == 0).then_some(0.1 * i as f64),
+                ..MetricsRow::default()
+            })
+            .collect();
+        let dir = std::env::temp_dir().join(format!("fanorona-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("curves.png");
+        plot_metrics(&rows, &path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG");
+        assert!(bytes.len() > 5_000);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

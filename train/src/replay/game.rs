@@ -1,0 +1,178 @@
+//! One finished self-play game as the replay buffer keeps it, and the recorder that collects it
+//! while it is played. Observations are stored compactly: a plane whose cells are all equal
+//! (Fanorona's counters and flags) keeps one value, other planes keep every cell; lossless.
+
+use fanorona_env::{Color, Game};
+use serde::{Deserialize, Serialize};
+
+/// Facts about a game kept with its positions.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GameMeta {
+    /// The self-play iteration that produced the game.
+    pub iteration: u64,
+    /// The learner step of the network that played it.
+    pub network_step: u64,
+    /// The game's returns per player (indexed by `Color::index`).
+    pub returns: [f32; 2],
+    /// Actions played (one per stored position).
+    pub length: usize,
+    /// The final state in the game's text form (FEN for Fanorona), for inspection.
+    pub final_state: String,
+}
+
+/// One finished game: per position a compact observation, the legal mover-frame actions with
+/// their target probabilities, the result from the mover's view and the policy weight.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StoredGame {
+    /// The game's metadata.
+    pub meta: GameMeta,
+    /// Per position and plane, 1 if the plane is constant (one value stored), else 0.
+    pub(super) plane_constant: Vec<u8>,
+    /// The stored plane values, position after position.
+    pub(super) obs_values: Vec<f32>,
+    /// Per position, where its values start in `obs_values` (one extra entry at the end).
+    pub(super) obs_offsets: Vec<u32>,
+    /// Per position, where its actions start in `actions`/`targets` (one extra at the end).
+    pub(super) action_offsets: Vec<u32>,
+    /// Legal mover-frame actions.
+    pub(super) actions: Vec<u16>,
+    /// Target probabilities of those actions.
+    pub(super) targets: Vec<f32>,
+    /// Final result from the mover's view.
+    pub(super) values: Vec<f32>,
+    /// 1.0 if the position's policy target is trained on, else 0.0.
+    pub(super) policy_weights: Vec<f32>,
+}
+
+impl StoredGame {
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether the game has no positions.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The value targets (the final result from each position's mover's view).
+    pub fn values(&self) -> &[f32] {
+        &self.values
+    }
+
+    /// Appends one observation (`planes` planes of `cells` cells) in compact form.
+    pub(super) fn push_observation(&mut self, obs: &[f32], planes: usize, cells: usize) {
+        for plane in obs.chunks_exact(cells).take(planes) {
+            let constant = plane.iter().all(|&v| v == plane[0]);
+            self.plane_constant.push(constant as u8);
+            if constant {
+                self.obs_values.push(plane[0]);
+            } else {
+                self.obs_values.extend_from_slice(plane);
+            }
+        }
+        self.obs_offsets.push(self.obs_values.len() as u32);
+    }
+
+    /// Writes position `ply`'s full observation into `out` (`planes * cells` long).
+    pub(super) fn write_observation(
+        &self,
+        ply: usize,
+        planes: usize,
+        cells: usize,
+        out: &mut [f32],
+    ) {
+        let mut at = self.obs_offsets[ply] as usize;
+        let flags = &self.plane_constant[ply * planes..(ply + 1) * planes];
+        for (plane, &constant) in out.chunks_exact_mut(cells).zip(flags) {
+            if constant == 1 {
+                plane.fill(self.obs_values[at]);
+                at += 1;
+            } else {
+                plane.copy_from_slice(&self.obs_values[at..at + cells]);
+                at += cells;
+            }
+        }
+    }
+
+    /// The legal actions and targets of position `ply`.
+    pub(super) fn targets(&self, ply: usize) -> (&[u16], &[f32]) {
+        let range = self.action_offsets[ply] as usize..self.action_offsets[ply + 1] as usize;
+        (&self.actions[range.clone()], &self.targets[range])
+    }
+
+    /// The policy weight of position `ply`.
+    pub(super) fn policy_weight(&self, ply: usize) -> f32 {
+        self.policy_weights[ply]
+    }
+}
+
+/// Collects the positions of one game while it is played, then becomes a [`StoredGame`].
+#[derive(Clone, Debug)]
+pub struct GameRecorder {
+    game: StoredGame,
+    movers: Vec<Color>,
+    legal: Vec<usize>,
+    scratch: Vec<f32>,
+    planes: usize,
+    cells: usize,
+}
+
+impl GameRecorder {
+    /// A recorder for a game like `game`.
+    pub fn new<G: Game>(game: &G) -> GameRecorder {
+        let [planes, h, w] = game.observation_shape();
+        let mut stored = StoredGame::default();
+        stored.obs_offsets.push(0);
+        stored.action_offsets.push(0);
+        GameRecorder {
+            game: stored,
+            movers: Vec::new(),
+            legal: Vec::new(),
+            scratch: vec![0.0; planes * h * w],
+            planes,
+            cells: h * w,
+        }
+    }
+
+    /// Records `state` (before an action is played in it) with the search's target
+    /// distribution over absolute actions (`num_actions` long; only legal actions are read) and
+    /// whether the target is to be trained on (false for positions of a cheap search under
+    /// playout-cap randomisation).
+    pub fn record<G: Game>(&mut self, state: &G, target: &[f32], train_policy: bool) {
+        state.write_observation(&mut self.scratch);
+        let g = &mut self.game;
+        g.push_observation(&self.scratch, self.planes, self.cells);
+        state.legal_actions(&mut self.legal);
+        for &action in &self.legal {
+            g.actions.push(state.to_mover_action(action) as u16);
+            g.targets.push(target[action]);
+        }
+        g.action_offsets.push(g.actions.len() as u32);
+        g.values.push(0.0);
+        g.policy_weights.push(if train_policy { 1.0 } else { 0.0 });
+        self.movers.push(state.current_player());
+    }
+
+    /// Positions recorded so far.
+    pub fn len(&self) -> usize {
+        self.movers.len()
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.movers.is_empty()
+    }
+
+    /// The finished game: `returns` (per player, from `Game::returns`) become each position's
+    /// value target from its mover's view.
+    pub fn finish(mut self, mut meta: GameMeta, returns: [f32; 2]) -> StoredGame {
+        for (value, mover) in self.game.values.iter_mut().zip(&self.movers) {
+            *value = returns[mover.index()];
+        }
+        meta.returns = returns;
+        meta.length = self.game.len();
+        self.game.meta = meta;
+        self.game
+    }
+}

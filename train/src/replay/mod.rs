@@ -1,0 +1,352 @@
+//! The replay buffer: a window of the most recent self-play games. Each position keeps its
+//! mover-frame observation, its legal actions with the search's target probabilities (mover
+//! frame), the final result from the mover's view and whether its policy target is to be
+//! trained on (playout-cap randomisation). Minibatches are sampled uniformly over the window's
+//! positions, each mapped through a random board symmetry. The window can be saved with a
+//! checkpoint and loaded to resume a run.
+
+mod batch;
+mod game;
+mod persist;
+
+pub use batch::{Batch, PositionRef};
+pub use game::{GameMeta, GameRecorder, StoredGame};
+pub use persist::ReplayFileError;
+
+use std::collections::VecDeque;
+
+use fanorona_env::Game;
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// How the replay buffer keeps and samples positions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReplayConfig {
+    /// The number of most recent games kept.
+    pub window_games: usize,
+    /// Whether sampled positions go through a random board symmetry.
+    #[serde(default = "default_augment")]
+    pub augment: bool,
+}
+
+fn default_augment() -> bool {
+    true
+}
+
+/// A window of recent games to sample training positions from.
+#[derive(Clone, Debug)]
+pub struct ReplayBuffer<G: Game> {
+    config: ReplayConfig,
+    prototype: G,
+    planes: usize,
+    cells: usize,
+    num_actions: usize,
+    games: VecDeque<StoredGame>,
+    positions: usize,
+    games_added: u64,
+}
+
+impl<G: Game> ReplayBuffer<G> {
+    /// An empty buffer for games like `prototype` (used for sizes and symmetries).
+    pub fn new(config: ReplayConfig, prototype: G) -> ReplayBuffer<G> {
+        let [planes, h, w] = prototype.observation_shape();
+        ReplayBuffer {
+            config,
+            planes,
+            cells: h * w,
+            num_actions: prototype.num_actions(),
+            prototype,
+            games: VecDeque::new(),
+            positions: 0,
+            games_added: 0,
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ReplayConfig {
+        &self.config
+    }
+
+    /// Adds a finished game, dropping the oldest beyond the window.
+    pub fn add_game(&mut self, game: StoredGame) {
+        self.positions += game.len();
+        self.games.push_back(game);
+        self.games_added += 1;
+        while self.games.len() > self.config.window_games.max(1) {
+            let old = self.games.pop_front().expect("window is not empty");
+            self.positions -= old.len();
+        }
+    }
+
+    /// Games in the window.
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
+
+    /// Positions in the window.
+    pub fn positions(&self) -> usize {
+        self.positions
+    }
+
+    /// Games added since the run began (the window's position in the run).
+    pub fn games_added(&self) -> u64 {
+        self.games_added
+    }
+
+    /// The stored games, oldest first.
+    pub fn iter_games(&self) -> impl Iterator<Item = &StoredGame> {
+        self.games.iter()
+    }
+
+    /// Fills `batch` with `size` positions drawn uniformly (with replacement) from the window,
+    /// each through a random symmetry when augmentation is on.
+    ///
+    /// # Panics
+    /// If the buffer is empty: check [`positions`](Self::positions) first.
+    pub fn sample(&self, size: usize, rng: &mut impl Rng, batch: &mut Batch) {
+        assert!(
+            self.positions > 0,
+            "cannot sample from an empty replay buffer"
+        );
+        let obs_len = self.planes * self.cells;
+        batch.reset(size, obs_len, self.num_actions);
+        let first_game = self.games_added - self.games.len() as u64;
+        for slot in 0..size {
+            let mut ply = rng.random_range(0..self.positions);
+            let mut game_index = 0;
+            while ply >= self.games[game_index].len() {
+                ply -= self.games[game_index].len();
+                game_index += 1;
+            }
+            let symmetry = if self.config.augment {
+                rng.random_range(0..self.prototype.num_symmetries())
+            } else {
+                0
+            };
+            self.write_position(&self.games[game_index], ply, symmetry, batch, slot);
+            batch.sources.push(PositionRef {
+                game: first_game + game_index as u64,
+                ply,
+                symmetry,
+            });
+        }
+    }
+
+    fn write_position(
+        &self,
+        game: &StoredGame,
+        ply: usize,
+        symmetry: usize,
+        batch: &mut Batch,
+        slot: usize,
+    ) {
+        let obs_len = self.planes * self.cells;
+        let out = &mut batch.observations[slot * obs_len..(slot + 1) * obs_len];
+        if symmetry == 0 {
+            game.write_observation(ply, self.planes, self.cells, out);
+        } else {
+            game.write_observation(ply, self.planes, self.cells, &mut batch.scratch);
+            self.prototype
+                .transform_observation(symmetry, &batch.scratch, out);
+        }
+        let row = slot * self.num_actions;
+        let (actions, targets) = game.targets(ply);
+        for (&action, &target) in actions.iter().zip(targets) {
+            let action = self.prototype.transform_action(symmetry, action as usize);
+            batch.mask[row + action] = 1.0;
+            batch.policy[row + action] = target;
+        }
+        batch.values[slot] = game.values[ply];
+        batch.policy_weights[slot] = game.policy_weight(ply);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::TrainRng;
+    use crate::test_support::random_games;
+    use fanorona_env::{Fanorona, Position};
+    use rand::{Rng, SeedableRng};
+
+    /// The FEN of the position mapped by symmetry `sym` (rows reversed for 2 and 3, columns
+    /// for 1 and 3), for positions without a chain in progress.
+    fn mirrored_fen(fen: &str, sym: usize) -> Option<String> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() > 4 {
+            return None;
+        }
+        let mut rows: Vec<Vec<char>> = fields[0]
+            .split('/')
+            .map(|row| {
+                row.chars()
+                    .flat_map(|c| match c.to_digit(10) {
+                        Some(n) => vec!['.'; n as usize],
+                        None => vec![c],
+                    })
+                    .collect()
+            })
+            .collect();
+        if sym == 1 || sym == 3 {
+            rows.iter_mut().for_each(|r| r.reverse());
+        }
+        if sym == 2 || sym == 3 {
+            rows.reverse();
+        }
+        let rows: Vec<String> = rows
+            .iter()
+            .map(|row| {
+                let mut out = String::new();
+                let mut empty = 0;
+                for &c in row {
+                    if c == '.' {
+                        empty += 1;
+                    } else {
+                        if empty > 0 {
+                            out.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        out.push(c);
+                    }
+                }
+                if empty > 0 {
+                    out.push_str(&empty.to_string());
+                }
+                out
+            })
+            .collect();
+        let mut text = rows.join("/");
+        for field in &fields[1..] {
+            text.push(' ');
+            text.push_str(field);
+        }
+        Some(text)
+    }
+
+    #[test]
+    fn augmented_samples_match_the_mapped_positions() {
+        let (buffer, fens) = random_games(6, 10);
+        let mut rng = TrainRng::seed_from_u64(3);
+        let mut batch = Batch::default();
+        buffer.sample(256, &mut rng, &mut batch);
+        let a = batch.num_actions;
+        let len = batch.observation_len;
+        let mut checked = [0; 4];
+        let mut obs = vec![0.0; len];
+        for (slot, src) in batch.sources.iter().enumerate() {
+            let mask = &batch.mask[slot * a..(slot + 1) * a];
+            let policy = &batch.policy[slot * a..(slot + 1) * a];
+            // Targets live on legal actions only and still sum to one.
+            assert!(policy.iter().zip(mask).all(|(&p, &m)| m == 1.0 || p == 0.0));
+            assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+            let expected_weight = if src.ply % 3 == 0 { 0.0 } else { 1.0 };
+            assert_eq!(batch.policy_weights[slot], expected_weight);
+            let Some(fen) = mirrored_fen(&fens[src.game as usize][src.ply], src.symmetry) else {
+                continue;
+            };
+            let mapped = Fanorona::new(Position::from_fen(&fen).unwrap());
+            let mut legal = Vec::new();
+            mapped.legal_actions(&mut legal);
+            let mut expected = vec![0.0; a];
+            for action in legal {
+                expected[mapped.to_mover_action(action)] = 1.0;
+            }
+            assert_eq!(
+                mask,
+                &expected[..],
+                "mask of {fen} under symmetry {}",
+                src.symmetry
+            );
+            mapped.write_observation(&mut obs);
+            let cells = len / 18;
+            // The pieces planes (the draw counters may differ from a fresh game).
+            assert_eq!(
+                &batch.observations[slot * len..slot * len + 2 * cells],
+                &obs[..2 * cells]
+            );
+            checked[src.symmetry] += 1;
+        }
+        assert!(checked.iter().all(|&n| n > 5), "{checked:?}");
+    }
+
+    #[test]
+    fn the_window_keeps_the_latest_games_and_values_follow_the_mover() {
+        let (buffer, _) = random_games(7, 3);
+        assert_eq!(buffer.games(), 3);
+        assert_eq!(buffer.games_added(), 7);
+        let total: usize = buffer.iter_games().map(StoredGame::len).sum();
+        assert_eq!(buffer.positions(), total);
+        let mut rng = TrainRng::seed_from_u64(5);
+        let mut batch = Batch::default();
+        buffer.sample(64, &mut rng, &mut batch);
+        assert!(batch.sources.iter().all(|s| (4..7).contains(&s.game)));
+        for game in buffer.iter_games() {
+            assert_eq!(game.meta.length, game.len());
+            // Values are each mover's return: a decided game has both signs unless one side
+            // moved throughout, a draw (or unfinished game) only zeros.
+            for &v in game.values() {
+                assert!(game.meta.returns.contains(&v));
+            }
+        }
+    }
+
+    #[test]
+    fn a_saved_window_loads_back_identically() {
+        let (buffer, _) = random_games(5, 4);
+        let dir = std::env::temp_dir().join(format!("fanorona-replay-{}", std::process::id()));
+        let path = dir.join("replay.safetensors");
+        buffer.save(&path).unwrap();
+        let config = buffer.config().clone();
+        let loaded = ReplayBuffer::load(&path, config.clone(), Fanorona::standard()).unwrap();
+        assert_eq!(loaded.games_added(), 5);
+        assert_eq!(loaded.positions(), buffer.positions());
+        assert!(loaded.iter_games().eq(buffer.iter_games()));
+        let (mut a, mut b) = (Batch::default(), Batch::default());
+        buffer.sample(64, &mut TrainRng::seed_from_u64(8), &mut a);
+        loaded.sample(64, &mut TrainRng::seed_from_u64(8), &mut b);
+        assert_eq!(
+            (a.observations, a.policy, a.sources),
+            (b.observations, b.policy, b.sources)
+        );
+
+        let small = Fanorona::new(Position::initial(fanorona_env::Board::new(5, 3).unwrap()));
+        let err = ReplayBuffer::load(&path, config.clone(), small).unwrap_err();
+        assert!(matches!(err, ReplayFileError::Mismatch { .. }), "{err}");
+        let data = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &data[..data.len() - 100]).unwrap();
+        let err = ReplayBuffer::load(&path, config.clone(), Fanorona::standard()).unwrap_err();
+        assert!(matches!(err, ReplayFileError::Corrupt { .. }), "{err}");
+        let err = ReplayBuffer::load(&dir.join("none"), config, Fanorona::standard()).unwrap_err();
+        assert!(matches!(err, ReplayFileError::Io { .. }), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn compact_observations_decode_exactly() {
+        let mut state = Fanorona::standard();
+        let mut recorder = GameRecorder::new(&state);
+        let mut expected = Vec::new();
+        let mut legal = Vec::new();
+        let mut rng = TrainRng::seed_from_u64(4);
+        let target = vec![0.0; state.num_actions()];
+        while !state.is_terminal() && recorder.len() < 80 {
+            let mut obs = vec![0.0; 18 * 45];
+            state.write_observation(&mut obs);
+            expected.push(obs);
+            recorder.record(&state, &target, true);
+            state.legal_actions(&mut legal);
+            state
+                .apply(legal[rng.random_range(0..legal.len())])
+                .unwrap();
+        }
+        let game = recorder.finish(GameMeta::default(), state.returns());
+        let mut out = vec![0.0; 18 * 45];
+        for (ply, obs) in expected.iter().enumerate() {
+            game.write_observation(ply, 18, 45, &mut out);
+            assert_eq!(&out, obs, "position {ply}");
+        }
+        // Fanorona's counters and flags are constant planes: far fewer floats are stored.
+        assert!(game.obs_values.len() < game.len() * 18 * 45 / 3);
+    }
+}
