@@ -62,7 +62,7 @@ impl ComputeDevice {
         match self {
             ComputeDevice::Flex => Ok(Device::flex()),
             #[cfg(feature = "cuda")]
-            ComputeDevice::Cuda => Ok(Device::cuda(0)),
+            ComputeDevice::Cuda => Ok(Device::cuda(0usize)),
             #[cfg(feature = "wgpu")]
             ComputeDevice::Wgpu => Ok(Device::wgpu(burn::tensor::DeviceKind::DefaultDevice)),
             #[allow(unreachable_patterns)]
