@@ -30,6 +30,10 @@ enum Command {
     Engine(commands::engine::Args),
     /// Solve a small board exactly: the value of its initial position and outcome counts.
     Solve(commands::solve::Args),
+    /// Train a network by self-play (default: the embedded 20-minute preset); resumes a run.
+    Train(commands::train::Args),
+    /// Play a trained checkpoint (search with its network) against any agent.
+    Eval(commands::eval::Args),
 }
 
 fn main() {
@@ -43,6 +47,8 @@ fn main() {
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),
+        Command::Train(args) => commands::train::run(args),
+        Command::Eval(args) => commands::eval::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

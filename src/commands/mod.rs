@@ -1,6 +1,7 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
 pub mod engine;
+pub mod eval;
 pub mod match_cmd;
 pub mod moves;
 pub mod perft;
@@ -9,3 +10,4 @@ pub mod position_args;
 pub mod replay;
 pub mod show;
 pub mod solve;
+pub mod train;

@@ -10,14 +10,17 @@ pub mod mcts;
 pub mod metrics;
 pub mod network;
 pub mod network_evaluator;
+pub mod network_match;
 pub mod plot;
 pub mod replay;
 pub mod rl_adapter;
 pub mod rng;
 pub mod run_config;
 pub mod schedule;
+pub mod selfplay;
 #[cfg(test)]
 mod test_support;
+pub mod trainer;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use device::{ComputeDevice, DeviceError};

@@ -1,0 +1,87 @@
+//! `fanorona eval`: a trained checkpoint (tree search with its network) against any agent in
+//! an arena match.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use fanorona_env::{Board, Fanorona, Position};
+use fanorona_eval::AgentSpec;
+use fanorona_train::network_match::NetworkMatch;
+use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
+
+/// Arguments of `fanorona eval`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The checkpoint file (a run directory's checkpoint-STEP.ckpt).
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// The opponent: any agent specification (random, greedy, minimax:depth=N, mcts:sims=N...).
+    #[arg(long)]
+    pub vs: String,
+    /// Number of games; colours alternate, each pair from the same opening.
+    #[arg(long, default_value_t = 20)]
+    pub games: usize,
+    /// The checkpoint's search simulations per action.
+    #[arg(long, default_value_t = 64)]
+    pub sims: u32,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// The board to play on; must be the checkpoint's (default: the checkpoint's).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// Random opening turns before the agents take over.
+    #[arg(long, default_value_t = 2)]
+    pub openings: u32,
+    /// A game still going after this many turns is a draw.
+    #[arg(long, default_value_t = 300)]
+    pub max_turns: usize,
+    /// Where the network runs.
+    #[arg(long, default_value = "flex")]
+    pub device: ComputeDevice,
+    /// Match seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let opponent = AgentSpec::parse(&args.vs).context("bad --vs")?;
+    let device = args.device.device()?;
+    let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
+    let game = &checkpoint.meta.game;
+    let Some(board_text) = game.strip_prefix("fanorona ") else {
+        bail!(
+            "checkpoint {} was trained on {game}; fanorona eval plays Fanorona boards only",
+            args.checkpoint.display()
+        );
+    };
+    let board_text = args.board.as_deref().unwrap_or(board_text);
+    let board = Board::parse(board_text).with_context(|| format!("bad board {board_text:?}"))?;
+    let expected = NetworkConfig::for_game(
+        &Fanorona::new(Position::initial(board)),
+        checkpoint.meta.network.architecture.clone(),
+    );
+    checkpoint.check_matches(
+        &args.checkpoint,
+        &format!("fanorona {board_text}"),
+        &expected,
+    )?;
+    let name = format!("checkpoint@{}", checkpoint.meta.step);
+    let arena = NetworkMatch {
+        board,
+        games: args.games,
+        simulations: args.sims,
+        threads: args.threads,
+        opening_turns: args.openings,
+        max_turns: args.max_turns,
+        seed: args.seed,
+        progress: !args.quiet,
+    };
+    let report = arena.run(&checkpoint.network, &name, &opponent)?;
+    print!("{}", report.text());
+    Ok(())
+}

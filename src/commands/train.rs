@@ -1,0 +1,121 @@
+//! `fanorona train`: self-play training from an embedded preset or a TOML configuration, into
+//! a run directory that a later call resumes.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use fanorona_train::trainer::{CURVES_FILE, TrainOptions, resolve_config, train};
+use fanorona_train::{ComputeDevice, RunConfig};
+
+/// Arguments of `fanorona train`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A run configuration file (TOML, like the presets in train/presets/).
+    #[arg(long, conflicts_with = "preset")]
+    pub config: Option<PathBuf>,
+    /// An embedded preset: tiny (seconds), small (minutes, 5x3), default (~20 min on two CPU
+    /// cores, 9x5), full (GPU).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// The run directory (default runs/PRESET-BOARD); an existing one is resumed.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// The board, WxH (odd sizes, e.g. 9x5, 5x3, 3x3).
+    #[arg(long)]
+    pub board: Option<String>,
+    /// The game: fanorona or telo (Fanoron-Telo, 3x3).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Where the network runs: flex (CPU), or cuda / wgpu when compiled in.
+    #[arg(long)]
+    pub device: Option<ComputeDevice>,
+    /// Total iterations of the run (a resumed run goes on until it has this many).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Hide the progress bars and log lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// The configuration asked for on the command line (`None` if nothing was asked), and the
+/// name of the run directory it suggests.
+fn requested(args: &Args) -> Result<(Option<RunConfig>, String)> {
+    let explicit = args.config.is_some()
+        || args.preset.is_some()
+        || args.board.is_some()
+        || args.game.is_some();
+    let (mut config, name) = match (&args.config, &args.preset) {
+        (Some(path), _) => (
+            RunConfig::load(path)?,
+            path.file_stem()
+                .map_or("run".into(), |s| s.to_string_lossy().into_owned()),
+        ),
+        (None, preset) => {
+            let name = preset.as_deref().unwrap_or("default");
+            (RunConfig::preset(name)?, name.to_string())
+        }
+    };
+    if let Some(game) = &args.game {
+        config.game.name = game.clone();
+        if game == "telo" {
+            config.game.board = "3x3".into();
+        }
+    }
+    if let Some(board) = &args.board {
+        config.game.board = board.clone();
+    }
+    config.validate().context("bad --game or --board")?;
+    let suffix = if config.game.name == "telo" {
+        "telo".to_string()
+    } else {
+        config.game.board.clone()
+    };
+    Ok((explicit.then_some(config), format!("{name}-{suffix}")))
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let (requested, name) = requested(&args)?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("runs").join(name));
+    let mut config = resolve_config(&out, requested)?;
+    if let Some(iterations) = args.iterations {
+        config.run.iterations = iterations;
+    }
+    if let Some(device) = args.device {
+        config.run.device = device;
+    }
+    config.validate()?;
+    if !args.quiet {
+        eprintln!(
+            "training {} ({}) for {} iterations on {} into {}",
+            config.game.label(),
+            config.network.describe(),
+            config.run.iterations,
+            config.run.device,
+            out.display()
+        );
+    }
+    let summary = train(
+        &config,
+        &out,
+        TrainOptions {
+            progress: !args.quiet,
+        },
+    )?;
+    println!(
+        "{} iterations, {} learner steps, {} positions in replay",
+        summary.iterations, summary.step, summary.replay_positions
+    );
+    if let Some(row) = &summary.last_metrics {
+        println!(
+            "last iteration: loss {:.3} (policy {:.3}, value {:.3}), {:.0} positions/s",
+            row.loss_total, row.loss_policy, row.loss_value, row.positions_per_s
+        );
+    }
+    println!("checkpoint {}", summary.checkpoint.display());
+    println!("curves {}", out.join(CURVES_FILE).display());
+    Ok(())
+}

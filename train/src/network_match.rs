@@ -1,0 +1,88 @@
+//! A trained network as a player: tree search with the network's evaluations
+//! ([`MctsAgent`] + [`NetworkEvaluator`]), and arena matches of it against any agent
+//! specification (used by the trainer's periodic evaluation and by `fanorona eval`).
+
+use fanorona_env::{Agent, Board, Fanorona, Position};
+use fanorona_eval::{AgentSpec, ArenaError, Match, MatchConfig, MatchReport, Openings};
+
+use crate::agent_spec::create_agent;
+use crate::mcts::{MctsAgent, SearchConfig};
+use crate::network::PolicyValueNet;
+use crate::network_evaluator::NetworkEvaluator;
+
+/// Leaves a network player's search sends to the network at once.
+const AGENT_BATCH: usize = 8;
+
+/// The network's search player: `simulations` per action, no noise, most visited action.
+pub fn network_agent(
+    net: &PolicyValueNet,
+    simulations: u32,
+    seed: u64,
+    name: String,
+) -> Box<dyn Agent<Fanorona>> {
+    let config = SearchConfig {
+        simulations,
+        seed,
+        ..SearchConfig::default()
+    };
+    Box::new(MctsAgent::new(
+        config,
+        NetworkEvaluator::<Fanorona>::new(net),
+        AGENT_BATCH,
+        name,
+    ))
+}
+
+/// How a network is matched against an opponent.
+#[derive(Clone, Debug)]
+pub struct NetworkMatch {
+    /// The board played on.
+    pub board: &'static Board,
+    /// Games to play (colours alternate).
+    pub games: usize,
+    /// The network's simulations per action.
+    pub simulations: u32,
+    /// Games played at once.
+    pub threads: usize,
+    /// Random opening turns before the players take over (pairs share an opening).
+    pub opening_turns: u32,
+    /// A game still going after this many turns is a draw.
+    pub max_turns: usize,
+    /// The match seed.
+    pub seed: u64,
+    /// Whether to show the arena's progress bar.
+    pub progress: bool,
+}
+
+impl NetworkMatch {
+    /// Plays `net` (the first agent, named `name`) against `opponent`.
+    pub fn run(
+        &self,
+        net: &PolicyValueNet,
+        name: &str,
+        opponent: &AgentSpec,
+    ) -> Result<MatchReport, ArenaError> {
+        create_agent(opponent, 0).map_err(|e| ArenaError::Agent {
+            which: "second",
+            reason: e.to_string(),
+        })?;
+        let config = MatchConfig {
+            games: self.games,
+            threads: self.threads,
+            start: Position::initial(self.board),
+            openings: Openings::Random {
+                plies: self.opening_turns,
+            },
+            max_turns: self.max_turns,
+            seed: self.seed,
+            sprt: None,
+            event: format!("{name} vs {opponent}"),
+            progress: self.progress,
+        };
+        type Built = Result<Box<dyn Agent<Fanorona>>, String>;
+        let first =
+            |seed| -> Built { Ok(network_agent(net, self.simulations, seed, name.to_string())) };
+        let second = |seed| -> Built { create_agent(opponent, seed).map_err(|e| e.to_string()) };
+        Match::new(config, &first, &second).run()
+    }
+}

@@ -1,0 +1,359 @@
+//! Self-play: `games_per_iteration` games played by tree search with the network, up to
+//! `parallel_games` at once in one [`SearchDriver`] so that every round sends one leaf of each
+//! game to the network in a single batch. Each position is recorded with its search target
+//! (visit counts, or the Gumbel-improved policy) and, at the end of the game, its result.
+//!
+//! Exploration: Dirichlet noise at the root (PUCT), moves sampled from the visit counts at
+//! `temperature` for the first `temperature_actions` actions of a game and at
+//! `final_temperature` afterwards (Gumbel search plays its sequential-halving winner).
+//! Playout-cap randomisation: each search round is a full search with probability
+//! `full_probability` (its targets are trained on) or else a cheap one without noise (played,
+//! kept for the value target, not trained on for the policy). The coin is tossed once per
+//! round for all games of the driver, as they share one search configuration. A game still
+//! running after `max_actions` actions is scored a draw.
+
+use std::time::Instant;
+
+use fanorona_env::Game;
+use rand::Rng;
+
+use crate::evaluator::Evaluator;
+use crate::mcts::{SearchConfig, SearchDriver};
+use crate::replay::{GameMeta, GameRecorder, StoredGame};
+use crate::rng::TrainRng;
+use crate::run_config::{MctsSettings, SelfPlaySettings};
+
+/// What one batch of self-play produced, besides the games.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SelfPlayStats {
+    /// Games finished.
+    pub games: u64,
+    /// Positions (actions) played and recorded.
+    pub positions: u64,
+    /// Positions whose policy target is trained on (full searches).
+    pub policy_positions: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Mean leaves per network call.
+    pub mean_batch: f64,
+}
+
+impl SelfPlayStats {
+    /// Mean game length in actions.
+    pub fn mean_game_length(&self) -> f64 {
+        self.positions as f64 / self.games.max(1) as f64
+    }
+
+    /// Games per second.
+    pub fn games_per_s(&self) -> f64 {
+        self.games as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Positions per second.
+    pub fn positions_per_s(&self) -> f64 {
+        self.positions as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// The games and statistics of one self-play call.
+#[derive(Clone, Debug, Default)]
+pub struct SelfPlayOutput {
+    /// The finished games, in the order they ended.
+    pub games: Vec<StoredGame>,
+    /// Throughput and sizes.
+    pub stats: SelfPlayStats,
+}
+
+/// Self-play settings with the game to start from.
+#[derive(Clone, Debug)]
+pub struct SelfPlay<G: Game> {
+    start: G,
+    mcts: MctsSettings,
+    selfplay: SelfPlaySettings,
+}
+
+/// One game slot of the driver.
+struct Slot {
+    recorder: Option<GameRecorder>,
+    actions: usize,
+}
+
+impl<G: Game> SelfPlay<G> {
+    /// Self-play from `start` (every game begins there) with these settings.
+    pub fn new(start: G, mcts: MctsSettings, selfplay: SelfPlaySettings) -> SelfPlay<G> {
+        SelfPlay {
+            start,
+            mcts,
+            selfplay,
+        }
+    }
+
+    /// The search configuration of a full (`full = true`) or cheap search.
+    fn search_config(&self, full: bool, seed: u64) -> SearchConfig {
+        let m = &self.mcts;
+        let simulations = match (&m.playout_cap, full) {
+            (Some(cap), false) => cap.fast_simulations,
+            _ => m.simulations,
+        };
+        SearchConfig {
+            simulations: simulations as u32,
+            c_puct: m.c_puct,
+            dirichlet_alpha: m.dirichlet_alpha,
+            dirichlet_fraction: if full { m.dirichlet_fraction } else { 0.0 },
+            // Moves are chosen here, per game, from the visit counts.
+            temperature: 0.0,
+            gumbel: m.gumbel,
+            gumbel_considered: m.gumbel_actions,
+            seed,
+            ..SearchConfig::default()
+        }
+    }
+
+    /// Plays `games_per_iteration` games with `evaluator`; `meta` is copied into every game's
+    /// metadata (iteration and network step); `on_game` is called after each finished game.
+    pub fn play<E: Evaluator<G> + ?Sized>(
+        &self,
+        evaluator: &mut E,
+        rng: &mut TrainRng,
+        meta: &GameMeta,
+        mut on_game: impl FnMut(&StoredGame),
+    ) -> SelfPlayOutput {
+        let start_time = Instant::now();
+        let total = self.selfplay.games_per_iteration;
+        let parallel = self.selfplay.parallel_games.min(total).max(1);
+        let mut driver = SearchDriver::new(
+            self.search_config(true, rng.random()),
+            parallel,
+            &vec![self.start.clone(); parallel],
+        );
+        let mut slots: Vec<Slot> = (0..parallel)
+            .map(|_| Slot {
+                recorder: Some(GameRecorder::new(&self.start)),
+                actions: 0,
+            })
+            .collect();
+        let mut started = parallel;
+        let mut output = SelfPlayOutput::default();
+        let mut batch_calls = 0u64;
+        let mut batch_states = 0u64;
+        while slots.iter().any(|s| s.recorder.is_some()) {
+            let full = match &self.mcts.playout_cap {
+                Some(cap) => rng.random_bool(cap.full_probability),
+                None => true,
+            };
+            let seed = driver.config().seed;
+            *driver.config_mut() = self.search_config(full, seed);
+            driver.search(evaluator);
+            let mut retired_unfinished = false;
+            for (i, slot) in slots.iter_mut().enumerate() {
+                let Some(recorder) = slot.recorder.as_mut() else {
+                    continue;
+                };
+                let state = driver.state(i);
+                let ended = state.is_terminal() || slot.actions >= self.selfplay.max_actions;
+                if !ended {
+                    let result = driver.result(i).expect("an unfinished game was searched");
+                    let target = if self.mcts.gumbel {
+                        &result.improved_policy
+                    } else {
+                        &result.visit_policy
+                    };
+                    recorder.record(state, target, full);
+                    output.stats.policy_positions += full as u64;
+                    let action = if self.mcts.gumbel {
+                        result.action
+                    } else {
+                        let temperature = if slot.actions < self.mcts.temperature_actions {
+                            self.mcts.temperature
+                        } else {
+                            self.mcts.final_temperature
+                        };
+                        sample_with_temperature(&result.visit_policy, temperature, rng)
+                    };
+                    driver
+                        .play(i, action)
+                        .expect("search only plays legal actions");
+                    slot.actions += 1;
+                    continue;
+                }
+                let returns = if state.is_terminal() {
+                    state.returns()
+                } else {
+                    [0.0, 0.0]
+                };
+                let mut game_meta = meta.clone();
+                game_meta.final_state = state.to_text();
+                let recorder = slot.recorder.take().expect("checked above");
+                let game = recorder.finish(game_meta, returns);
+                output.stats.games += 1;
+                output.stats.positions += game.len() as u64;
+                on_game(&game);
+                output.games.push(game);
+                if started < total {
+                    started += 1;
+                    driver.reset(i, &self.start);
+                    slot.recorder = Some(GameRecorder::new(&self.start));
+                    slot.actions = 0;
+                } else if !state.is_terminal() {
+                    retired_unfinished = true;
+                }
+            }
+            if retired_unfinished {
+                // A capped game is not over for the search: rebuild the driver without it.
+                let stats = driver.stats();
+                batch_calls += stats.calls;
+                batch_states += stats.states;
+                (driver, slots) = compact(driver, slots, rng);
+            }
+        }
+        let stats = driver.stats();
+        batch_calls += stats.calls;
+        batch_states += stats.states;
+        output.stats.seconds = start_time.elapsed().as_secs_f64();
+        output.stats.mean_batch = batch_states as f64 / batch_calls.max(1) as f64;
+        output
+    }
+}
+
+/// A driver holding only the games still being played (their trees are dropped).
+fn compact<G: Game>(
+    driver: SearchDriver<G>,
+    slots: Vec<Slot>,
+    rng: &mut TrainRng,
+) -> (SearchDriver<G>, Vec<Slot>) {
+    let mut states = Vec::new();
+    let mut kept = Vec::new();
+    for (i, slot) in slots.into_iter().enumerate() {
+        if slot.recorder.is_some() {
+            states.push(driver.state(i).clone());
+            kept.push(slot);
+        }
+    }
+    let mut config = driver.config().clone();
+    config.seed = rng.random();
+    let batch = kept.len().max(1);
+    (SearchDriver::new(config, batch, &states), kept)
+}
+
+/// An action drawn with probability proportional to `policy[a]^(1/temperature)`; the most
+/// likely action (the first of equals) at temperature 0.
+pub fn sample_with_temperature(policy: &[f32], temperature: f32, rng: &mut impl Rng) -> usize {
+    let best = policy
+        .iter()
+        .enumerate()
+        .fold((0, f32::NEG_INFINITY), |(bi, bp), (i, &p)| {
+            if p > bp { (i, p) } else { (bi, bp) }
+        })
+        .0;
+    if temperature <= 1e-3 {
+        return best;
+    }
+    let exponent = 1.0 / temperature as f64;
+    let max = policy[best] as f64;
+    let weight = |p: f32| {
+        if p > 0.0 {
+            (p as f64 / max).powf(exponent)
+        } else {
+            0.0
+        }
+    };
+    let total: f64 = policy.iter().map(|&p| weight(p)).sum();
+    let mut draw = rng.random::<f64>() * total;
+    for (i, &p) in policy.iter().enumerate() {
+        let w = weight(p);
+        if w > 0.0 {
+            if draw < w {
+                return i;
+            }
+            draw -= w;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcts::UniformEvaluator;
+    use crate::run_config::{PlayoutCap, RunConfig};
+    use fanorona_env::{Board, Fanorona, Position};
+    use rand::SeedableRng;
+
+    fn settings() -> (MctsSettings, SelfPlaySettings) {
+        let config = RunConfig::preset("tiny").unwrap();
+        (config.mcts, config.selfplay)
+    }
+
+    #[test]
+    fn temperature_zero_takes_the_most_visited_and_one_samples_in_proportion() {
+        let policy = [0.0, 0.25, 0.75, 0.0];
+        let mut rng = TrainRng::seed_from_u64(1);
+        assert_eq!(sample_with_temperature(&policy, 0.0, &mut rng), 2);
+        let mut counts = [0; 4];
+        for _ in 0..4000 {
+            counts[sample_with_temperature(&policy, 1.0, &mut rng)] += 1;
+        }
+        assert_eq!((counts[0], counts[3]), (0, 0));
+        assert!((2800..3200).contains(&counts[2]), "{counts:?}");
+        // A low temperature sharpens: 0.75^4 / (0.75^4 + 0.25^4) = 0.988.
+        let sharp = (0..1000)
+            .filter(|_| sample_with_temperature(&policy, 0.25, &mut rng) == 2)
+            .count();
+        assert!(sharp > 960, "{sharp}");
+    }
+
+    #[test]
+    fn every_game_is_recorded_with_its_result_and_capped_games_are_draws() {
+        let (mut mcts, mut selfplay) = settings();
+        mcts.playout_cap = Some(PlayoutCap {
+            fast_simulations: 4,
+            full_probability: 0.5,
+        });
+        selfplay.games_per_iteration = 10;
+        selfplay.parallel_games = 4;
+        selfplay.max_actions = 12;
+        let start = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+        let play = SelfPlay::new(start, mcts, selfplay);
+        let mut rng = TrainRng::seed_from_u64(7);
+        let meta = GameMeta {
+            iteration: 3,
+            network_step: 40,
+            ..GameMeta::default()
+        };
+        let mut seen = 0;
+        let out = play.play(&mut UniformEvaluator, &mut rng, &meta, |_| seen += 1);
+        assert_eq!((out.games.len(), seen, out.stats.games), (10, 10, 10));
+        let positions: usize = out.games.iter().map(StoredGame::len).sum();
+        assert_eq!(out.stats.positions, positions as u64);
+        assert!(out.stats.policy_positions > 0 && out.stats.policy_positions < positions as u64);
+        for game in &out.games {
+            assert_eq!((game.meta.iteration, game.meta.network_step), (3, 40));
+            assert!(game.len() <= 12);
+            let finished = Fanorona::new(Position::from_fen(&game.meta.final_state).unwrap());
+            if finished.is_terminal() {
+                assert_eq!(game.meta.returns, finished.returns());
+            } else {
+                assert_eq!((game.len(), game.meta.returns), (12, [0.0, 0.0]));
+            }
+        }
+        assert!(out.games.iter().any(|g| g.len() == 12));
+    }
+
+    #[test]
+    fn self_play_is_reproducible_from_the_seed() {
+        let (mcts, selfplay) = settings();
+        let start = Fanorona::new(Position::initial(Board::new(3, 3).unwrap()));
+        let play = SelfPlay::new(start, mcts, selfplay);
+        let run = |seed| {
+            let mut rng = TrainRng::seed_from_u64(seed);
+            play.play(
+                &mut UniformEvaluator,
+                &mut rng,
+                &GameMeta::default(),
+                |_| {},
+            )
+            .games
+        };
+        assert_eq!(run(5), run(5));
+    }
+}
