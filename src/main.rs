@@ -30,6 +30,8 @@ enum Command {
     Engine(commands::engine::Args),
     /// Solve a small board exactly: the value of its initial position and outcome counts.
     Solve(commands::solve::Args),
+    /// Write a training checkpoint's network as a policy file (safetensors with metadata).
+    Export(commands::export::Args),
 }
 
 fn main() {
@@ -43,6 +45,7 @@ fn main() {
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),
+        Command::Export(args) => commands::export::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

@@ -1,6 +1,7 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
 pub mod engine;
+pub mod export;
 pub mod match_cmd;
 pub mod moves;
 pub mod perft;

@@ -8,11 +8,11 @@ use std::path::Path;
 use fanorona_env::Board;
 use serde::{Deserialize, Serialize};
 
-use fanorona_eval::atomic_write::write_atomic;
 use crate::device::ComputeDevice;
 use crate::learner::LearnerConfig;
 use crate::network::{Architecture, NetworkConfig, NetworkConfigError};
 use crate::replay::ReplayConfig;
+use fanorona_eval::atomic_write::write_atomic;
 
 /// The file name of the resolved configuration in a run directory.
 pub const CONFIG_FILE: &str = "config.toml";

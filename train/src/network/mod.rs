@@ -14,6 +14,8 @@ use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 
 /// The trunk and heads of one architecture.
+// One value per network, never moved in a hot loop; burn modules cannot be boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Module, Debug)]
 pub enum Body {
     /// The residual CNN.
