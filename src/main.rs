@@ -34,6 +34,8 @@ enum Command {
     Train(commands::train::Args),
     /// Play a trained checkpoint (search with its network) against any agent.
     Eval(commands::eval::Args),
+    /// Write a training checkpoint's network as a policy file (safetensors with metadata).
+    Export(commands::export::Args),
 }
 
 fn main() {
@@ -49,6 +51,7 @@ fn main() {
         Command::Solve(args) => commands::solve::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
+        Command::Export(args) => commands::export::run(args),
     };
     if let Err(error) = result {
         eprintln!("error: {error:#}");

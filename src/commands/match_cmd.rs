@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use fanorona_env::{Agent, Fanorona};
 use fanorona_eval::{AgentSpec, Match, MatchConfig, Openings, Sprt};
-use fanorona_train::agent_spec::create_agent;
+use fanorona_train::agent_spec::{create_agent, parse_spec};
 
 use super::position_args::PositionArgs;
 
@@ -50,7 +50,7 @@ pub struct Args {
 
 /// Parses an agent specification and checks that an agent can be built from it.
 fn agent_spec(text: &str, flag: &str) -> Result<AgentSpec> {
-    let spec = AgentSpec::parse(text).with_context(|| format!("bad --{flag}"))?;
+    let spec = parse_spec(text).with_context(|| format!("bad --{flag}"))?;
     create_agent(&spec, 0).with_context(|| format!("bad --{flag}"))?;
     Ok(spec)
 }

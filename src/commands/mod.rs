@@ -2,6 +2,7 @@
 
 pub mod engine;
 pub mod eval;
+pub mod export;
 pub mod match_cmd;
 pub mod moves;
 pub mod perft;

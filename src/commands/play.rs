@@ -7,15 +7,16 @@ use std::io::{self, BufRead, Write};
 use anyhow::{Context, Result, bail};
 use fanorona_env::rules::display::render;
 use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
-use fanorona_eval::{AgentSpec, agent_turn};
-use fanorona_train::agent_spec::create_agent;
+use fanorona_eval::agent_turn;
+use fanorona_train::agent_spec::{create_agent, parse_spec};
 
 use super::position_args::PositionArgs;
 
 /// Arguments of `fanorona play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The opponent (any agent specification, e.g. minimax:depth=6, mcts:sims=400).
+    /// The opponent (any agent specification, e.g. minimax:depth=6, mcts:sims=400,
+    /// net:path=agent.safetensors, or just the path of an exported `.safetensors` policy).
     #[arg(long, default_value = "minimax:depth=4")]
     pub agent: String,
     /// The side the human plays.
@@ -256,7 +257,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let mut spec = AgentSpec::parse(&args.agent).context("bad --agent")?;
+    let mut spec = parse_spec(&args.agent).context("bad --agent")?;
     if let Some(sims) = args.sims {
         if sims == 0 {
             bail!("--sims must be at least 1");

@@ -1,6 +1,9 @@
 //! Agent specifications for every player of the project: the kinds of `fanorona-eval`
 //! (`random`, `greedy`, `minimax`, ...) and this crate's searching kinds, e.g.
-//! `mcts:sims=800,cpuct=1.5,gumbel=true,seed=1` (search with random-playout evaluation).
+//! `mcts:sims=800,cpuct=1.5,gumbel=true,seed=1` (search with random-playout evaluation) and
+//! `net:path=agent.safetensors,sims=200` (search with a trained network, see
+//! [`crate::net_agent`]). A specification that is just the path of an existing `.safetensors`
+//! file means `net:path=FILE` ([`parse_spec`]).
 
 use fanorona_env::{Agent, Fanorona};
 use fanorona_eval::{AgentSpec, SpecError};
@@ -8,13 +11,16 @@ use fanorona_eval::{AgentSpec, SpecError};
 use crate::mcts::{MctsAgent, RolloutEvaluator, SearchConfig};
 
 /// The kinds this crate adds, with their options.
-pub const KINDS: &[(&str, &str)] = &[(
-    "mcts",
-    "tree search with random-playout values; options: sims=N (default 800), cpuct=X (1.5), \
+pub const KINDS: &[(&str, &str)] = &[
+    (
+        "mcts",
+        "tree search with random-playout values; options: sims=N (default 800), cpuct=X (1.5), \
      gumbel=true|false (false), considered=N (Gumbel root actions, 16), temp=X (0), fpu=X \
      (0.25), batch=N (leaves per evaluation, 1), playouts=N (per leaf, 1), steps=N (playout \
      cap, 400), seed=S",
-)];
+    ),
+    crate::net_agent::KIND,
+];
 
 /// The search options shared by every searching kind.
 pub const SEARCH_OPTIONS: [&str; 7] = [
@@ -53,8 +59,26 @@ pub fn search_config(spec: &AgentSpec, seed: u64) -> Result<SearchConfig, SpecEr
     Ok(config)
 }
 
-/// Builds any agent of the project that needs no trained network: `fanorona-eval`'s kinds,
-/// then `mcts`. Unknown kinds are refused with the list of all kinds.
+/// Parses an agent specification, reading the path of an existing `.safetensors` file (an
+/// exported policy) as `net:path=FILE`.
+pub fn parse_spec(text: &str) -> Result<AgentSpec, SpecError> {
+    let trimmed = text.trim();
+    let path = std::path::Path::new(trimmed);
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("safetensors"))
+        && path.is_file()
+    {
+        return Ok(AgentSpec {
+            kind: "net".into(),
+            options: vec![("path".into(), trimmed.to_string())],
+        });
+    }
+    AgentSpec::parse(text)
+}
+
+/// Builds any agent of the project: `fanorona-eval`'s kinds, then `mcts` and `net`. Unknown
+/// kinds are refused with the list of all kinds.
 pub fn create_agent(spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
     match fanorona_eval::create_agent(spec, seed) {
         Err(SpecError::UnknownKind { .. }) => {}
@@ -77,6 +101,7 @@ pub fn create_agent(spec: &AgentSpec, seed: u64) -> Result<Box<dyn Agent<Fanoron
                 spec.to_string(),
             )))
         }
+        "net" => crate::net_agent::create_net_agent(spec, seed),
         kind => Err(SpecError::unknown_kind_among(
             kind,
             &[fanorona_eval::spec::KINDS, KINDS],

@@ -20,7 +20,8 @@ use crate::network::{NetworkConfig, PolicyValueNet};
 use crate::rng::RngState;
 use fanorona_eval::atomic_write::write_atomic;
 
-const MAGIC: &[u8; 8] = b"FNRCKPT\0";
+/// The first bytes of every checkpoint file.
+pub(crate) const MAGIC: &[u8; 8] = b"FNRCKPT\0";
 const FORMAT_VERSION: u32 = 1;
 const PREFIX: &str = "checkpoint-";
 const EXTENSION: &str = "ckpt";

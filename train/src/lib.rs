@@ -5,9 +5,11 @@ pub mod agent_spec;
 pub mod checkpoint;
 pub mod device;
 pub mod evaluator;
+pub mod export;
 pub mod learner;
 pub mod mcts;
 pub mod metrics;
+pub mod net_agent;
 pub mod network;
 pub mod network_evaluator;
 pub mod network_match;
@@ -25,6 +27,9 @@ pub mod trainer;
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use device::{ComputeDevice, DeviceError};
 pub use evaluator::Evaluator;
+pub use export::{
+    ExportError, LoadedPolicy, PolicyMeta, export_checkpoint, export_policy, load_policy,
+};
 pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use metrics::{MetricsRow, MetricsWriter};
 pub use network::{Architecture, NetworkConfig, PolicyValueNet};
@@ -32,7 +37,7 @@ pub use network_evaluator::NetworkEvaluator;
 pub use replay::{
     Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, ReplayFileError, StoredGame,
 };
-pub use rl_adapter::{RlState, SingleAgentEnv};
+pub use rl_adapter::{RlEnv, RlState};
 pub use rng::{RngState, TrainRng};
 pub use run_config::{RunConfig, RunConfigError};
 pub use schedule::LrSchedule;

@@ -1,12 +1,19 @@
-//! burn-rl adapter: Fanorona (any [`Game`]) as a single-agent [`burn::rl::Environment`]. The
-//! learning agent plays one side against an opponent [`Agent`]; sides alternate from one
-//! episode to the next. States carry the mover-frame observation and legal mask, actions are
-//! mover-frame indices (the network's frame). The reward is the agent's return at the end of
-//! the game (+1 win, -1 loss, 0 draw), 0 before; an illegal action ends the episode as a loss.
+//! burn-rl adapter: the single-agent environment of `fanorona-env`
+//! ([`fanorona_env::SingleAgentEnv`]: the learner plays one colour, an embedded opponent
+//! [`Agent`] the other) as a [`burn::rl::Environment`], so burn's own RL tooling can train on
+//! Fanorona (or any [`Game`]).
+//!
+//! States carry the observation of the player to act and its legal mask; actions and masks are
+//! in the mover's frame (the network's frame). The reward is the learner's, summed over its
+//! action and the opponent's replies: +1 win, -1 loss, 0 draw at the end, 0 before. Episode
+//! ends: `done` when the game is over; `truncated` at the environment's turn limit or after
+//! [`RlEnv::MAX_STEPS`] learner actions. Two cases the burn trait has no error for end the
+//! episode too: an illegal learner action (reward -1, nothing played) and an opponent that
+//! fails (reward 0; [`RlEnv::last_error`] says why).
 
 use burn::rl::{Environment, StepResult, ToObservation};
 use burn::tensor::{Device, Tensor, TensorData};
-use fanorona_env::{Agent, Color, Game};
+use fanorona_env::{Agent, Color, EnvConfig, Game, SingleAgentEnv, SingleAgentError};
 
 /// What the agent sees: the observation planes and the legal actions (mover frame).
 #[derive(Clone, Debug, PartialEq)]
@@ -15,7 +22,7 @@ pub struct RlState {
     pub shape: [usize; 3],
     /// The observation, `planes * height * width` floats.
     pub observation: Vec<f32>,
-    /// Legal mover-frame actions.
+    /// Legal mover-frame actions (all false once the episode is over).
     pub legal_mask: Vec<bool>,
 }
 
@@ -29,102 +36,96 @@ impl ToObservation<Tensor<4>> for RlState {
     }
 }
 
-/// A game against a fixed opponent, seen by one player.
-pub struct SingleAgentEnv<G: Game, A: Agent<G>> {
-    initial: G,
-    game: G,
-    opponent: A,
-    agent_color: Color,
+/// [`SingleAgentEnv`] behind burn's [`Environment`] trait.
+pub struct RlEnv<G: Game, A: Agent<G>> {
+    env: SingleAgentEnv<G, A>,
+    next_seed: u64,
     steps: usize,
-    opponent_failed: bool,
+    ended: bool,
+    error: Option<SingleAgentError>,
 }
 
-impl<G: Game, A: Agent<G>> SingleAgentEnv<G, A> {
-    /// An environment starting from `initial`, the agent playing white in the first episode.
-    pub fn new(initial: G, opponent: A) -> SingleAgentEnv<G, A> {
-        let mut env = SingleAgentEnv {
-            game: initial.clone(),
-            initial,
-            opponent,
-            agent_color: Color::Black,
+impl<G: Game, A: Agent<G>> RlEnv<G, A> {
+    /// An environment from `start` where the learner plays `learner` against `opponent`;
+    /// `config`'s turn limit and random openings apply, its actions are always in the mover's
+    /// frame. Episode `k` (from 0) is reset with seed `seed + k`.
+    pub fn new(start: G, config: EnvConfig, opponent: A, learner: Color, seed: u64) -> Self {
+        let config = EnvConfig {
+            mover_frame: true,
+            ..config
+        };
+        let mut env = RlEnv {
+            env: SingleAgentEnv::new(start, config, opponent, learner),
+            next_seed: seed,
             steps: 0,
-            opponent_failed: false,
+            ended: false,
+            error: None,
         };
         env.reset();
         env
     }
 
-    /// The side the agent plays in this episode.
-    pub fn agent_color(&self) -> Color {
-        self.agent_color
+    /// The wrapped single-agent environment.
+    pub fn inner(&self) -> &SingleAgentEnv<G, A> {
+        &self.env
     }
 
-    /// The game in progress.
-    pub fn game(&self) -> &G {
-        &self.game
+    /// Why the episode ended early, if the opponent failed (or a reset found no learner turn).
+    pub fn last_error(&self) -> Option<&SingleAgentError> {
+        self.error.as_ref()
     }
 
-    /// Lets the opponent act until it is the agent's turn or the game is over.
-    fn play_opponent(&mut self) {
-        while !self.game.is_terminal() && self.game.current_player() != self.agent_color {
-            match self.opponent.act(&self.game) {
-                Ok(action) if self.game.apply(action).is_ok() => {}
-                _ => {
-                    self.opponent_failed = true;
-                    return;
-                }
-            }
-        }
-    }
-
-    fn done(&self) -> bool {
-        self.game.is_terminal() || self.opponent_failed
+    /// Ends the episode: no more legal actions.
+    fn end(&mut self, error: Option<SingleAgentError>) {
+        self.ended = true;
+        self.error = error;
     }
 }
 
-impl<G: Game, A: Agent<G>> Environment for SingleAgentEnv<G, A> {
+impl<G: Game, A: Agent<G>> Environment for RlEnv<G, A> {
     type State = RlState;
     type Action = usize;
 
     const MAX_STEPS: usize = 1000;
 
     fn state(&self) -> RlState {
-        let [p, h, w] = self.game.observation_shape();
-        let mut observation = vec![0.0; p * h * w];
-        self.game.write_observation(&mut observation);
-        let mut legal_mask = vec![false; self.game.num_actions()];
-        if !self.done() {
-            let mut legal = Vec::new();
-            self.game.legal_actions(&mut legal);
-            for action in legal {
-                legal_mask[self.game.to_mover_action(action)] = true;
-            }
+        let observation = self.env.env().observation();
+        let mut legal_mask = observation.mask.to_vec();
+        if self.ended {
+            legal_mask.fill(false);
         }
         RlState {
-            shape: [p, h, w],
-            observation,
+            shape: self.env.env().state().observation_shape(),
+            observation: observation.obs.to_vec(),
             legal_mask,
         }
     }
 
     fn step(&mut self, action: usize) -> StepResult<RlState> {
-        self.steps += 1;
-        let absolute = (!self.done() && action < self.game.num_actions())
-            .then(|| self.game.mover_action_to_absolute(action))
-            .filter(|&a| self.game.is_legal(a));
-        let mut reward = 0.0;
-        let done = if let Some(absolute) = absolute {
-            self.game.apply_unchecked(absolute);
-            self.play_opponent();
-            if self.game.is_terminal() {
-                reward = self.game.returns()[self.agent_color.index()] as f64;
-            }
-            self.done()
+        let (reward, done, truncated) = if self.ended {
+            (0.0, true, false)
         } else {
-            reward = -1.0;
-            true
+            self.steps += 1;
+            match self.env.step(action) {
+                Ok(step) => {
+                    let (reward, terminated) = (step.reward as f64, step.terminated);
+                    let truncated =
+                        step.truncated || (!terminated && self.steps >= Self::MAX_STEPS);
+                    if terminated || truncated {
+                        self.end(None);
+                    }
+                    (reward, terminated, truncated)
+                }
+                Err(SingleAgentError::Action(_)) => {
+                    self.end(None);
+                    (-1.0, true, false)
+                }
+                Err(error) => {
+                    self.end(Some(error));
+                    (0.0, true, false)
+                }
+            }
         };
-        let truncated = !done && self.steps >= Self::MAX_STEPS;
         StepResult {
             next_state: self.state(),
             reward,
@@ -134,74 +135,96 @@ impl<G: Game, A: Agent<G>> Environment for SingleAgentEnv<G, A> {
     }
 
     fn reset(&mut self) {
-        self.game = self.initial.clone();
-        self.agent_color = self.agent_color.other();
         self.steps = 0;
-        self.opponent_failed = false;
-        self.opponent.reset();
-        self.play_opponent();
+        let seed = self.next_seed;
+        self.next_seed = self.next_seed.wrapping_add(1);
+        match self.env.reset(seed) {
+            Ok(_) => {
+                self.ended = false;
+                self.error = None;
+            }
+            Err(error) => self.end(Some(error)),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fanorona_env::{AgentError, Board, Fanorona, Position};
+    use fanorona_env::{Board, Fanorona, Position, RandomAgent};
+    use rand::SeedableRng;
+    use rand::rngs::StdRng;
+    use rand::seq::IndexedRandom;
 
-    /// Plays its first legal action.
-    struct FirstLegal;
-
-    impl Agent<Fanorona> for FirstLegal {
-        fn name(&self) -> String {
-            "first".into()
-        }
-
-        fn act(&mut self, state: &Fanorona) -> Result<usize, AgentError> {
-            let mut legal = Vec::new();
-            state.legal_actions(&mut legal);
-            Ok(legal[0])
-        }
+    fn small_board() -> Fanorona {
+        Fanorona::new(Position::initial(Board::new(5, 3).unwrap()))
     }
 
     #[test]
-    fn episodes_alternate_sides_and_end_with_the_agents_return() {
-        let initial = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
-        let mut env = SingleAgentEnv::new(initial, FirstLegal);
-        for episode in 0..4 {
-            let expected = if episode % 2 == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
-            assert_eq!(env.agent_color(), expected);
-            let mut total = 0.0;
-            loop {
-                let state = env.state();
-                assert_eq!(env.game().current_player(), expected);
-                let action = state
-                    .legal_mask
-                    .iter()
-                    .rposition(|&l| l)
-                    .expect("a legal action");
-                let result = env.step(action);
-                total += result.reward;
-                if result.done || result.truncated {
-                    if result.done {
-                        assert_eq!(total, env.game().returns()[expected.index()] as f64);
+    fn episodes_against_a_random_opponent_end_with_the_learners_return() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut returns = Vec::new();
+        for learner in Color::BOTH {
+            let mut env = RlEnv::new(
+                small_board(),
+                EnvConfig::default(),
+                RandomAgent::new(1),
+                learner,
+                10,
+            );
+            for _ in 0..6 {
+                let mut total = 0.0;
+                loop {
+                    let state = env.state();
+                    assert_eq!(env.inner().env().state().current_player(), learner);
+                    let legal: Vec<usize> = (0..state.legal_mask.len())
+                        .filter(|&a| state.legal_mask[a])
+                        .collect();
+                    let result = env.step(*legal.choose(&mut rng).unwrap());
+                    total += result.reward;
+                    if result.done || result.truncated {
+                        assert!(result.next_state.legal_mask.iter().all(|&l| !l));
+                        let game = env.inner().env().state();
+                        if result.done {
+                            assert!(game.is_terminal());
+                            assert_eq!(total, game.returns()[learner.index()] as f64);
+                        } else {
+                            assert_eq!(total, 0.0);
+                        }
+                        returns.push(total);
+                        break;
                     }
-                    break;
+                    assert_eq!(result.reward, 0.0);
                 }
-                assert_eq!(result.reward, 0.0);
+                env.reset();
             }
-            env.reset();
         }
-        // An illegal action ends the episode as a loss.
+        assert!(returns.iter().all(|r| [-1.0, 0.0, 1.0].contains(r)));
+        assert!(returns.iter().any(|&r| r != 0.0), "{returns:?}");
+    }
+
+    #[test]
+    fn an_illegal_action_ends_the_episode_as_a_loss_without_playing() {
+        let mut env = RlEnv::new(
+            small_board(),
+            EnvConfig::default(),
+            RandomAgent::new(0),
+            Color::White,
+            0,
+        );
         let state = env.state();
+        let before = env.inner().env().state().to_text();
         let illegal = state.legal_mask.iter().position(|&l| !l).unwrap();
         let result = env.step(illegal);
-        assert!(result.done);
+        assert!(result.done && !result.truncated);
         assert_eq!(result.reward, -1.0);
-        let obs: Tensor<4> = state.to_observation(&Device::flex());
+        assert_eq!(env.inner().env().state().to_text(), before);
+        assert!(env.state().legal_mask.iter().all(|&l| !l));
+        // A step after the end changes nothing; a reset starts again.
+        assert_eq!(env.step(0).reward, 0.0);
+        env.reset();
+        assert!(env.state().legal_mask.iter().any(|&l| l));
+        let obs: Tensor<4> = env.state().to_observation(&Device::flex());
         assert_eq!(obs.dims(), [1, 18, 3, 5]);
     }
 }

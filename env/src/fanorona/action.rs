@@ -4,6 +4,10 @@
 use crate::rules::board::{Board, Direction};
 use crate::rules::step::{Step, StepKind};
 
+/// Version of the action encoding and observation planes that networks are trained on; raise
+/// it whenever either changes, so that saved networks made for the old one are refused.
+pub const ENCODING_VERSION: u32 = 1;
+
 /// Size of the action space of a board: 24 per point, plus "stop".
 pub fn num_actions(board: &Board) -> usize {
     board.points() * 24 + 1

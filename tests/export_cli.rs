@@ -1,0 +1,155 @@
+//! End-to-end: `fanorona export` turns a training checkpoint into a policy file, which then
+//! plays through the shared agent factory: `net:path=...` in `fanorona match`, and the bare
+//! file path as `fanorona engine --agent FILE`. A tiny untrained network keeps it fast.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use fanorona_env::Fanorona;
+use fanorona_train::rng::{RngState, TrainRng};
+use fanorona_train::{
+    Architecture, Checkpoint, CheckpointMeta, ComputeDevice, Learner, LearnerConfig, LrSchedule,
+    NetworkConfig, OptimizerConfig,
+};
+use rand::SeedableRng;
+
+fn fanorona(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A checkpoint of a tiny untrained MLP for the standard board in `dir`.
+fn tiny_checkpoint(dir: &Path) -> PathBuf {
+    let device = ComputeDevice::Flex.autodiff_device().unwrap();
+    let network = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
+    let config = LearnerConfig {
+        optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
+        schedule: LrSchedule::Constant { lr: 1e-3 },
+        value_weight: 1.0,
+    };
+    let learner = Learner::new(config, network.init(&device).unwrap(), &device);
+    let meta = CheckpointMeta {
+        game: "fanorona 9x5".into(),
+        network: network.clone(),
+        optimizer: learner.config().optimizer.clone(),
+        step: 0,
+        iteration: 0,
+        replay_games_added: 0,
+        rng: RngState::of(&TrainRng::seed_from_u64(0)),
+    };
+    Checkpoint::save(dir, &learner, meta).unwrap()
+}
+
+#[test]
+fn an_exported_network_plays_in_match_and_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = tiny_checkpoint(dir.path());
+    let file = dir.path().join("agent.safetensors");
+    let file_text = file.to_str().unwrap();
+    let out = fanorona(&[
+        "export",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+        "--out",
+        file_text,
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("fanorona 9x5") && stdout.contains("mlp 16"),
+        "{stdout}"
+    );
+
+    let out = fanorona(&[
+        "match",
+        "--white",
+        &format!("net:path={file_text},sims=8"),
+        "--black",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+        "--max-turns",
+        "60",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("net:path="), "{stdout}");
+
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_fanorona"))
+        .args(["engine", "--agent", file_text])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    engine
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"position startpos\ngo nodes 16\nquit\n")
+        .unwrap();
+    let out = engine.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let best = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .unwrap_or_else(|| panic!("no bestmove in {stdout}"));
+    let legal = Fanorona::standard().position().legal_turn_names();
+    assert!(legal.iter().any(|t| t == best), "{best} not in {legal:?}");
+}
+
+#[test]
+fn a_network_for_another_board_or_a_damaged_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = tiny_checkpoint(dir.path());
+    let file = dir.path().join("agent.safetensors");
+    let file_text = file.to_str().unwrap();
+    assert!(
+        fanorona(&[
+            "export",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--out",
+            file_text
+        ])
+        .status
+        .success()
+    );
+
+    // The agent moves first on a board its network was not made for.
+    let out = fanorona(&[
+        "play", "--agent", file_text, "--human", "black", "--board", "5x3",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("made for fanorona 9x5"), "{stderr}");
+
+    let bytes = std::fs::read(&file).unwrap();
+    let damaged = dir.path().join("damaged.safetensors");
+    std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
+    let out = fanorona(&["engine", "--agent", damaged.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("corrupt or truncated"), "{stderr}");
+
+    let out = fanorona(&[
+        "export",
+        "--checkpoint",
+        file_text,
+        "--out",
+        "x.safetensors",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("checkpoint"));
+}

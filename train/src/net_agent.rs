@@ -1,0 +1,299 @@
+//! Players with a trained network: the `net:path=FILE,...` agent kind. The file is an exported
+//! policy (or a training checkpoint, see [`crate::export::load_policy`]); the agent searches
+//! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
+//! raw policy (the legal action of highest logit). Before each action it checks that the
+//! network was made for the board it is asked to play on.
+
+use std::path::Path;
+
+use fanorona_env::{Agent, AgentError, Fanorona, Game, SearchInfo, SearchLimits};
+use fanorona_eval::{AgentSpec, SpecError};
+
+use crate::Evaluator;
+use crate::agent_spec::{SEARCH_OPTIONS, search_config};
+use crate::export::{LoadedPolicy, load_policy};
+use crate::mcts::MctsAgent;
+use crate::network::NetworkConfig;
+use crate::network_evaluator::NetworkEvaluator;
+
+/// The kind this module adds, with its options.
+pub const KIND: (&str, &str) = (
+    "net",
+    "tree search with a trained network; options: path=FILE (required: an exported \
+     .safetensors policy or a training checkpoint), sims=N (default 800; 0 plays the raw \
+     policy: the legal action the network rates highest), cpuct=X, gumbel=true|false, \
+     considered=N, temp=X, fpu=X, batch=N (leaves per network call, 8), seed=S",
+);
+
+/// Leaves per network call unless the specification gives `batch=N`.
+const DEFAULT_BATCH: usize = 8;
+
+/// Plays the legal action to which the network gives the highest logit (no search).
+pub struct PolicyAgent<G: Game> {
+    evaluator: NetworkEvaluator<G>,
+    name: String,
+    logits: Vec<f32>,
+    info: Option<SearchInfo>,
+}
+
+impl<G: Game> PolicyAgent<G> {
+    /// A raw-policy player with `evaluator`'s network, called `name`.
+    pub fn new(evaluator: NetworkEvaluator<G>, name: String) -> PolicyAgent<G> {
+        PolicyAgent {
+            evaluator,
+            name,
+            logits: Vec::new(),
+            info: None,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for PolicyAgent<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn act(&mut self, state: &G) -> Result<usize, AgentError> {
+        let start = std::time::Instant::now();
+        let mut legal = Vec::new();
+        state.legal_actions(&mut legal);
+        if legal.is_empty() {
+            return Err(AgentError {
+                agent: self.name.clone(),
+                reason: "no legal action (the game is over)".into(),
+            });
+        }
+        self.logits.resize(state.num_actions(), 0.0);
+        let mut value = [0.0];
+        self.evaluator
+            .evaluate(std::slice::from_ref(state), &mut self.logits, &mut value);
+        let best = legal
+            .iter()
+            .copied()
+            .max_by(|&a, &b| self.logits[a].total_cmp(&self.logits[b]).then(b.cmp(&a)))
+            .expect("at least one legal action");
+        self.info = Some(SearchInfo {
+            value: Some(value[0]),
+            nodes: 1,
+            time: start.elapsed(),
+            pv: vec![state.action_name(best)],
+            ..SearchInfo::default()
+        });
+        Ok(best)
+    }
+
+    fn reset(&mut self) {
+        self.info = None;
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.info.clone()
+    }
+}
+
+/// A network player that refuses, with a clear error, a game its network was not made for.
+pub struct NetAgent<G: Game> {
+    inner: Box<dyn Agent<G>>,
+    network: NetworkConfig,
+    made_for: String,
+}
+
+impl<G: Game> NetAgent<G> {
+    /// Wraps `inner`, which plays with a network of `network`'s configuration made for
+    /// `made_for` (e.g. `fanorona 9x5`).
+    pub fn new(inner: Box<dyn Agent<G>>, network: NetworkConfig, made_for: String) -> NetAgent<G> {
+        NetAgent {
+            inner,
+            network,
+            made_for,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for NetAgent<G> {
+    fn name(&self) -> String {
+        self.inner.name()
+    }
+
+    fn act(&mut self, state: &G) -> Result<usize, AgentError> {
+        if !self.network.fits(state) {
+            let [planes, height, width] = state.observation_shape();
+            let n = &self.network;
+            return Err(AgentError {
+                agent: self.inner.name(),
+                reason: format!(
+                    "its network was made for {} (observation {}x{}x{}, {} actions) and cannot \
+                     play this game (a {width}x{height} board: observation \
+                     {planes}x{height}x{width}, {} actions)",
+                    self.made_for,
+                    n.planes,
+                    n.height,
+                    n.width,
+                    n.num_actions,
+                    state.num_actions()
+                ),
+            });
+        }
+        self.inner.act(state)
+    }
+
+    fn reset(&mut self) {
+        self.inner.reset();
+    }
+
+    fn set_limits(&mut self, limits: &SearchLimits) {
+        self.inner.set_limits(limits);
+    }
+
+    fn last_info(&self) -> Option<SearchInfo> {
+        self.inner.last_info()
+    }
+}
+
+/// Builds a `net:path=FILE,...` agent for Fanorona; `seed` is used unless the specification
+/// gives `seed=S`.
+pub fn create_net_agent(
+    spec: &AgentSpec,
+    seed: u64,
+) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
+    let mut accepted = vec!["path", "batch"];
+    accepted.extend(SEARCH_OPTIONS);
+    spec.check_options(&accepted)?;
+    let name = spec.to_string();
+    let path = spec
+        .option("path")
+        .filter(|p| !p.is_empty())
+        .ok_or_else(|| SpecError::BadValue {
+            kind: spec.kind.clone(),
+            option: "path".into(),
+            value: String::new(),
+            expected: "the path of an exported policy (.safetensors) or a training checkpoint"
+                .into(),
+        })?;
+    let unavailable = |reason: String| SpecError::Unavailable {
+        spec: name.clone(),
+        reason,
+    };
+    let LoadedPolicy { net, meta } =
+        load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
+    if meta.game != "fanorona" {
+        return Err(unavailable(format!(
+            "the file holds a network for {}, and this agent plays fanorona",
+            meta.label()
+        )));
+    }
+    let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
+    let batch = spec
+        .number_option("batch", 1..=65_536usize)?
+        .unwrap_or(DEFAULT_BATCH);
+    let raw_policy = spec.number_option("sims", 0..=10_000_000u32)? == Some(0);
+    let inner: Box<dyn Agent<Fanorona>> = if raw_policy {
+        Box::new(PolicyAgent::new(evaluator, name))
+    } else {
+        let config = search_config(spec, seed)?;
+        Box::new(MctsAgent::new(config, evaluator, batch, name))
+    };
+    Ok(Box::new(NetAgent::new(
+        inner,
+        net.config().clone(),
+        meta.label(),
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent_spec::{create_agent, parse_spec};
+    use crate::export::{PolicyMeta, export_policy};
+    use crate::network::Architecture;
+    use burn::tensor::Device;
+    use fanorona_env::fanorona::action::ENCODING_VERSION;
+    use fanorona_env::{Board, Position, Rules};
+
+    /// A tiny untrained network for the standard board, exported into a fresh folder.
+    fn exported(name: &str) -> (std::path::PathBuf, crate::PolicyValueNet) {
+        let dir = std::env::temp_dir().join(format!("fanorona-net-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
+        let net = config.init(&Device::flex()).unwrap();
+        let meta = PolicyMeta {
+            game: "fanorona".into(),
+            board: "9x5".into(),
+            rules: Rules::default().to_string(),
+            encoding_version: ENCODING_VERSION,
+            network: config,
+            step: 0,
+        };
+        let path = dir.join("agent.safetensors");
+        export_policy(&net, &meta, &path).unwrap();
+        (path, net)
+    }
+
+    #[test]
+    fn net_agents_search_or_play_the_raw_policy_legally() {
+        let (path, net) = exported("play");
+        let game = Fanorona::standard();
+        let spec = |options: &str| {
+            AgentSpec::parse(&format!("net:path={},{options}", path.display())).unwrap()
+        };
+        let mut searcher = create_agent(&spec("sims=16,seed=3"), 0).unwrap();
+        assert!(game.is_legal(searcher.act(&game).unwrap()));
+        assert_eq!(searcher.last_info().unwrap().nodes, 16);
+
+        let mut raw = create_agent(&spec("sims=0"), 0).unwrap();
+        let chosen = raw.act(&game).unwrap();
+        // The raw policy is the legal action the network rates highest.
+        let mut logits = vec![0.0; game.num_actions()];
+        NetworkEvaluator::<Fanorona>::new(&net).evaluate(
+            std::slice::from_ref(&game),
+            &mut logits,
+            &mut [0.0],
+        );
+        let mut legal = Vec::new();
+        game.legal_actions(&mut legal);
+        assert!(legal.contains(&chosen));
+        assert!(legal.iter().all(|&a| logits[a] <= logits[chosen]));
+
+        // The bare path of an existing .safetensors file means net:path=FILE.
+        let parsed = parse_spec(path.to_str().unwrap()).unwrap();
+        assert_eq!(
+            (parsed.kind.as_str(), parsed.option("path")),
+            ("net", path.to_str())
+        );
+        assert!(parse_spec("missing.safetensors").is_err());
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_network_for_another_board_or_a_bad_spec_is_refused() {
+        let (path, _) = exported("refuse");
+        let spec = AgentSpec::parse(&format!("net:path={},sims=4", path.display())).unwrap();
+        let mut agent = create_agent(&spec, 0).unwrap();
+        let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+        let err = agent.act(&small).unwrap_err();
+        assert!(
+            err.reason.contains("made for fanorona 9x5") && err.reason.contains("5x3 board"),
+            "{err}"
+        );
+        let err = create_agent(&AgentSpec::parse("net:sims=4").unwrap(), 0)
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("path"), "{err}");
+        let err = create_agent(
+            &AgentSpec::parse("net:path=/nonexistent.safetensors").unwrap(),
+            0,
+        )
+        .err()
+        .unwrap();
+        assert!(matches!(err, SpecError::Unavailable { .. }), "{err}");
+        assert!(err.to_string().contains("no policy file"), "{err}");
+        let err = create_agent(
+            &AgentSpec::parse(&format!("net:path={},depth=3", path.display())).unwrap(),
+            0,
+        )
+        .err()
+        .unwrap();
+        assert!(matches!(err, SpecError::UnknownOption { .. }), "{err}");
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+}
