@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Fanorona, Position};
-use fanorona_eval::AgentSpec;
+use fanorona_train::agent_spec::parse_spec;
 use fanorona_train::network_match::NetworkMatch;
 use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
 
@@ -22,7 +22,7 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     pub games: usize,
     /// The checkpoint's search simulations per action.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 800)]
     pub sims: u32,
     /// Games played at once.
     #[arg(long, default_value_t = 2)]
@@ -49,7 +49,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let opponent = AgentSpec::parse(&args.vs).context("bad --vs")?;
+    let opponent = parse_spec(&args.vs).context("bad --vs")?;
     let device = args.device.device()?;
     let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
     let game = &checkpoint.meta.game;

@@ -273,6 +273,8 @@ struct Progress {
     bars: MultiProgress,
     iterations: ProgressBar,
     games: ProgressBar,
+    /// Whether log lines are wanted (off with `--quiet`).
+    verbose: bool,
 }
 
 impl Progress {
@@ -299,14 +301,20 @@ impl Progress {
             bars,
             iterations,
             games,
+            verbose: options.progress,
         }
     }
 
+    /// Prints a log line above the bars, or plainly where stderr is no terminal (a log file).
     fn log(&self, line: String) {
-        if self.bars.is_hidden() {
+        if !self.verbose {
             return;
         }
-        let _ = self.bars.println(line);
+        if self.bars.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            let _ = self.bars.println(line);
+        }
     }
 }
 
