@@ -78,7 +78,7 @@ fn telo_forced_win(state: &Telo, plies: u32) -> bool {
 
 /// Whether `action` wins for `me` within `plies` (the action included).
 fn telo_wins_with(state: &Telo, action: usize, me: Color, plies: u32) -> bool {
-    let mut next = state.clone();
+    let mut next = *state;
     next.apply_unchecked(action);
     if next.is_terminal() {
         return next.returns()[me.index()] > 0.0;
@@ -89,7 +89,7 @@ fn telo_wins_with(state: &Telo, action: usize, me: Color, plies: u32) -> bool {
     let mut replies = Vec::new();
     next.legal_actions(&mut replies);
     replies.iter().all(|&b| {
-        let mut after = next.clone();
+        let mut after = next;
         after.apply_unchecked(b);
         if after.is_terminal() {
             return after.returns()[me.index()] > 0.0;
