@@ -158,6 +158,16 @@ impl Checkpoint {
                 });
             }
         };
+        Checkpoint::from_bytes(path, &data, device)
+    }
+
+    /// Reads a checkpoint from the bytes of the file at `path` (named in errors) onto
+    /// `device`.
+    pub fn from_bytes(
+        path: &Path,
+        data: &[u8],
+        device: &Device,
+    ) -> Result<Checkpoint, CheckpointError> {
         let corrupt = |reason: String| CheckpointError::Corrupt {
             path: path.to_path_buf(),
             reason,

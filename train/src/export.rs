@@ -384,7 +384,8 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Expo
         }
     };
     if bytes.starts_with(checkpoint::MAGIC) {
-        let loaded = Checkpoint::load(path, device)?;
+        // Already read: parse it here rather than reading the file again.
+        let loaded = Checkpoint::from_bytes(path, &bytes, device)?;
         return Ok(LoadedPolicy {
             meta: PolicyMeta::of_checkpoint(&loaded.meta),
             net: loaded.network,
