@@ -6,6 +6,7 @@
 
 use std::sync::OnceLock;
 
+use super::capture_probe::SLOT_DIRECTIONS;
 use super::error::BoardError;
 
 /// A point index on the board, `0..width*height`.
@@ -111,6 +112,12 @@ pub struct CaptureLines {
     pub neighbours: u64,
     /// All capture targets (union of `beyond` and `behind`).
     pub targets: u64,
+    /// All approach targets (union of `beyond`).
+    pub beyonds: u64,
+    /// Which neighbours exist, by slot (see `SLOT_DIRECTIONS` in `capture_probe`).
+    pub neighbour_slots: u8,
+    /// Which approach targets exist, by slot.
+    pub beyond_slots: u8,
 }
 
 /// The geometry of one board size, with precomputed tables.
@@ -218,6 +225,12 @@ impl Board {
                 lines.behind[d] = bit(board.neighbour[(d + 4) & 7][p]);
                 lines.neighbours |= lines.to[d];
                 lines.targets |= lines.beyond[d] | lines.behind[d];
+                lines.beyonds |= lines.beyond[d];
+            }
+            let lines = &mut board.capture_lines[p];
+            for (slot, &d) in SLOT_DIRECTIONS.iter().enumerate() {
+                lines.neighbour_slots |= u8::from(lines.to[d] != 0) << slot;
+                lines.beyond_slots |= u8::from(lines.beyond[d] != 0) << slot;
             }
         }
         board

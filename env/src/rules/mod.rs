@@ -1,6 +1,7 @@
 //! The rules of Fanorona (RULES.md): geometry, positions, move generation, notation, perft.
 
 pub mod board;
+mod capture_probe;
 pub mod color;
 pub mod display;
 pub mod error;

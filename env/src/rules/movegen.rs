@@ -5,6 +5,7 @@
 use arrayvec::ArrayVec;
 
 use super::board::{Board, Direction, NO_POINT, Point, Points};
+use super::capture_probe::{Bmi2, CaptureProbe, Portable};
 use super::position::{Chain, Position};
 use super::step::{Step, StepKind};
 use super::turn::Turn;
@@ -29,7 +30,8 @@ fn withdrawers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
 }
 
 /// Results of turns of two or more steps already emitted for one starting piece: captured sets
-/// and end points, kept in parallel arrays so that the scan compares plain `u64`s first.
+/// and end points, kept in parallel arrays so that the scan compares plain `u64`s first, and a
+/// 64-bit filter of their hashes so that most new results need no scan at all.
 ///
 /// One-step turns need no check: two of them differ in their end point or in the line they
 /// capture, and a longer turn from the same start never matches one. (Its first step leaves
@@ -39,6 +41,8 @@ struct SeenResults {
     captured: [u64; 32],
     to: [Point; 32],
     len: usize,
+    /// Bit `hash(result) % 64` is set for every result recorded.
+    filter: u64,
     spill: Vec<(u64, Point)>,
 }
 
@@ -48,28 +52,34 @@ impl SeenResults {
             captured: [0; 32],
             to: [0; 32],
             len: 0,
+            filter: 0,
             spill: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
         self.len = 0;
+        self.filter = 0;
         self.spill.clear();
+    }
+
+    /// The filter bit of a result: the top six bits of a multiplicative hash.
+    #[inline]
+    fn filter_bit(to: Point, captured: u64) -> u64 {
+        let hash = (captured ^ u64::from(to)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        1 << (hash >> 58)
     }
 
     /// Records a result; false if it was already there. Before the search has branched,
     /// every earlier result lies on the path to this one and captured less, so there is
     /// nothing to compare (`check` false).
-    #[inline]
+    #[inline(always)]
     fn insert(&mut self, to: Point, captured: u64, check: bool) -> bool {
-        if check {
-            let n = self.len;
-            let seen = (0..n).any(|i| self.captured[i] == captured && self.to[i] == to)
-                || self.spill.contains(&(captured, to));
-            if seen {
-                return false;
-            }
+        let bit = SeenResults::filter_bit(to, captured);
+        if check && self.filter & bit != 0 && self.contains(to, captured) {
+            return false;
         }
+        self.filter |= bit;
         if self.len < self.captured.len() {
             self.captured[self.len] = captured;
             self.to[self.len] = to;
@@ -79,11 +89,30 @@ impl SeenResults {
         }
         true
     }
+
+    /// Whether a result was recorded (the slow path, behind the filter).
+    #[inline(never)]
+    fn contains(&self, to: Point, captured: u64) -> bool {
+        (0..self.len).any(|i| self.captured[i] == captured && self.to[i] == to)
+            || self.spill.contains(&(captured, to))
+    }
+}
+
+/// How the side to move may begin its turn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum TurnStart {
+    /// A capture chain is under way: the chain piece goes on, or stops where that is allowed.
+    Chain(Chain),
+    /// Capturing is compulsory; these pieces can capture (none: there is no legal move).
+    Capture(u64),
+    /// No capture is possible (or, in the Vela phase, allowed): any paika step.
+    Paika,
 }
 
 /// The depth-first search over capture chains, on a scratch copy of the pieces.
-struct ChainSearch<'a, F> {
+struct ChainSearch<'a, F, P> {
     board: &'static Board,
+    probe: P,
     us: usize,
     pieces: [u64; 2],
     /// Whether a capture may be followed by another this turn.
@@ -99,7 +128,7 @@ struct ChainSearch<'a, F> {
     f: &'a mut F,
 }
 
-impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
+impl<F: FnMut(&Turn), P: CaptureProbe> ChainSearch<'_, F, P> {
     /// Explores the captures of the piece on `turn.to`. Unless `first` (the start of the
     /// search), the piece has just captured: the turn is emitted if it may end here, and the
     /// chain goes on only where chains are allowed.
@@ -113,11 +142,7 @@ impl<F: FnMut(&Turn)> ChainSearch<'_, F> {
         let lines = self.board.capture_lines(at);
         // Quick exit: no free neighbour, or no enemy where a capture could strike.
         if (first || self.chains) && lines.neighbours & !blocked != 0 && lines.targets & them != 0 {
-            for d in 0..8 {
-                let free = (lines.to[d] & blocked == 0) as u8;
-                approach |= (free & (lines.beyond[d] & them != 0) as u8) << d;
-                withdraw |= (free & (lines.behind[d] & them != 0) as u8) << d;
-            }
+            (approach, withdraw) = self.probe.captures(lines, blocked, them);
             let allowed = !((1u16 << last) as u8);
             approach &= allowed;
             withdraw &= allowed;
@@ -302,13 +327,28 @@ impl Position {
         }
     }
 
+    /// How the side to move may begin (or go on with) its turn.
+    pub(crate) fn turn_start(&self) -> TurnStart {
+        if let Some(chain) = self.chain {
+            return TurnStart::Chain(chain);
+        }
+        if self.vela_active() {
+            // In the Vela phase the other side may only make paika moves.
+            return if self.rules.vela == Some(self.side) {
+                TurnStart::Capture(self.capture_movers())
+            } else {
+                TurnStart::Paika
+            };
+        }
+        match self.capture_movers() {
+            0 => TurnStart::Paika,
+            movers => TurnStart::Capture(movers),
+        }
+    }
+
     /// Whether the side to move must capture this turn.
     pub fn must_capture(&self) -> bool {
-        match self.chain {
-            Some(_) => true,
-            None if self.vela_active() => self.rules.vela == Some(self.side),
-            None => self.capture_movers() != 0,
-        }
+        !matches!(self.turn_start(), TurnStart::Paika)
     }
 
     /// Calls `f` for every legal complete turn, each distinct result (start, end and captured
@@ -316,20 +356,40 @@ impl Position {
     /// unless one piece has more than 32 distinct capture results.
     pub fn for_each_turn(&self, mut f: impl FnMut(&Turn)) {
         let mut seen = SeenResults::new();
-        self.generate_turns(true, &mut seen, &mut f);
+        self.generate_turns(self.turn_start(), true, &mut seen, &mut f);
     }
 
     /// Every legal complete turn, including different paths to the same result.
     pub fn for_each_turn_path(&self, mut f: impl FnMut(&Turn)) {
         let mut seen = SeenResults::new();
-        self.generate_turns(false, &mut seen, &mut f);
+        self.generate_turns(self.turn_start(), false, &mut seen, &mut f);
     }
 
-    fn generate_turns(&self, dedup: bool, seen: &mut SeenResults, f: &mut impl FnMut(&Turn)) {
+    fn generate_turns(
+        &self,
+        start: TurnStart,
+        dedup: bool,
+        seen: &mut SeenResults,
+        f: &mut impl FnMut(&Turn),
+    ) {
+        match Bmi2::detect() {
+            Some(probe) => self.search_turns(start, dedup, seen, f, probe),
+            None => self.search_turns(start, dedup, seen, f, Portable),
+        }
+    }
+
+    fn search_turns(
+        &self,
+        start: TurnStart,
+        dedup: bool,
+        seen: &mut SeenResults,
+        f: &mut impl FnMut(&Turn),
+        probe: impl CaptureProbe,
+    ) {
         let board = self.board;
-        let us = self.pieces[self.side.index()];
         let mut search = ChainSearch {
             board,
+            probe,
             us: self.side.index(),
             pieces: self.pieces,
             chains: self.chains_allowed(),
@@ -340,40 +400,35 @@ impl Position {
             branched: false,
             f,
         };
-        if let Some(chain) = self.chain {
-            let mut turn = Turn::start(chain.piece);
-            if !search.mandatory {
-                (search.f)(&turn);
-            }
-            search.explore(&mut turn, chain.visited, chain.last_dir.index(), true);
-            return;
-        }
-        let vela = self.vela_active();
-        let favoured = vela && self.rules.vela == Some(self.side);
-        // In the Vela phase the other side may only make paika moves.
-        let movers = if vela && !favoured {
-            0
-        } else {
-            self.capture_movers()
-        };
-        if movers == 0 && !favoured {
-            let empty = self.empty();
-            for d in 0..8 {
-                let dir = Direction::from_index(d);
-                for from in Points(us & board.pre(empty, d)) {
-                    let mut turn = Turn::start(from);
-                    turn.push(dir, StepKind::Paika);
-                    turn.to = board.neighbour_raw(from, d);
+        match start {
+            TurnStart::Chain(chain) => {
+                let mut turn = Turn::start(chain.piece);
+                if !search.mandatory {
                     (search.f)(&turn);
                 }
+                search.explore(&mut turn, chain.visited, chain.last_dir.index(), true);
             }
-            return;
-        }
-        for from in Points(movers) {
-            search.seen.clear();
-            search.branched = false;
-            let mut turn = Turn::start(from);
-            search.explore(&mut turn, 1 << from, 8, true);
+            TurnStart::Capture(movers) => {
+                for from in Points(movers) {
+                    search.seen.clear();
+                    search.branched = false;
+                    let mut turn = Turn::start(from);
+                    search.explore(&mut turn, 1 << from, 8, true);
+                }
+            }
+            TurnStart::Paika => {
+                let us = self.pieces[self.side.index()];
+                let empty = self.empty();
+                for d in 0..8 {
+                    let dir = Direction::from_index(d);
+                    for from in Points(us & board.pre(empty, d)) {
+                        let mut turn = Turn::start(from);
+                        turn.push(dir, StepKind::Paika);
+                        turn.to = board.neighbour_raw(from, d);
+                        (search.f)(&turn);
+                    }
+                }
+            }
         }
     }
 
@@ -397,17 +452,23 @@ impl Position {
 
     /// Number of legal complete turns (distinct results), counted without building a list.
     pub fn count_turns(&self) -> u64 {
-        if !self.must_capture() {
-            // Paika only: one turn per piece and free neighbour.
-            let board = self.board;
-            let us = self.pieces[self.side.index()];
-            let empty = self.empty();
-            return (0..8)
-                .map(|d| (us & board.pre(empty, d)).count_ones() as u64)
-                .sum();
+        let start = self.turn_start();
+        if let TurnStart::Paika = start {
+            // One turn per piece and free neighbour.
+            return self.paika_count();
         }
         let mut n = 0;
-        self.for_each_turn(|_| n += 1);
+        let mut seen = SeenResults::new();
+        self.generate_turns(start, true, &mut seen, &mut |_| n += 1);
         n
+    }
+
+    /// Number of paika steps: pieces of the side to move times their free neighbours.
+    pub(crate) fn paika_count(&self) -> u64 {
+        let us = self.pieces[self.side.index()];
+        let empty = self.empty();
+        (0..8)
+            .map(|d| (us & self.board.pre(empty, d)).count_ones() as u64)
+            .sum()
     }
 }

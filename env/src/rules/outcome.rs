@@ -1,6 +1,7 @@
 //! How a game ends: a win (no pieces or no legal move for the loser) or a draw.
 
 use super::color::Color;
+use super::movegen::TurnStart;
 use super::position::Position;
 
 /// Why a game was drawn.
@@ -88,21 +89,12 @@ impl std::fmt::Display for Outcome {
 impl Position {
     /// Whether the side to move has any legal step.
     pub fn has_legal_move(&self) -> bool {
-        if self.chain.is_some() {
+        match self.turn_start() {
             // A chain is only in progress while it has a continuation.
-            return true;
+            TurnStart::Chain(_) => true,
+            TurnStart::Capture(movers) => movers != 0,
+            TurnStart::Paika => self.paika_count() != 0,
         }
-        let vela = self.vela_active();
-        let favoured = vela && self.rules.vela == Some(self.side);
-        if (!vela || favoured) && self.capture_movers() != 0 {
-            return true;
-        }
-        if favoured {
-            return false;
-        }
-        let us = self.pieces(self.side);
-        let empty = self.empty();
-        (0..8).any(|d| us & self.board.pre(empty, d) != 0)
     }
 
     /// The outcome at this point, given how many times this position (pieces and side to
