@@ -63,9 +63,9 @@ pub(crate) struct Bmi2 {
 }
 
 impl Bmi2 {
-    /// The BMI2 probe, if this processor has fast `pext`/`pdep`: any Intel or other vendor's
-    /// processor with BMI2, and AMD from Zen 3 (family 19h) on; earlier AMD processors run
-    /// them in microcode, slower than [`Portable`]. Checked once per process.
+    /// The BMI2 probe, if this processor has fast `pext`/`pdep`: Intel's with BMI2 (Haswell
+    /// on), and AMD's from Zen 3 (family 19h) on; earlier AMD processors run them in
+    /// microcode, slower than [`Portable`]. Checked once per process.
     pub(crate) fn detect() -> Option<Bmi2> {
         use std::sync::OnceLock;
         static FAST: OnceLock<bool> = OnceLock::new();
@@ -79,19 +79,22 @@ fn fast_bmi2() -> bool {
     if !std::arch::is_x86_feature_detected!("bmi2") {
         return false;
     }
-    let vendor = __cpuid(0);
-    let amd = (vendor.ebx, vendor.edx, vendor.ecx) == (0x6874_7541, 0x6974_6E65, 0x444D_4163);
-    if !amd {
-        return true;
+    let leaf0 = __cpuid(0);
+    let mut vendor = [0u8; 12];
+    for (chunk, word) in vendor.chunks_mut(4).zip([leaf0.ebx, leaf0.edx, leaf0.ecx]) {
+        chunk.copy_from_slice(&word.to_le_bytes());
     }
-    let eax = __cpuid(1).eax;
-    let base = (eax >> 8) & 0xF;
-    let family = if base == 0xF {
-        base + ((eax >> 20) & 0xFF)
-    } else {
-        base
-    };
-    family >= 0x19
+    // AMD before Zen 3, and Hygon (Zen 1), run pext/pdep in microcode.
+    match &vendor {
+        b"AuthenticAMD" => {
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xF;
+            let extended = if base == 0xF { (eax >> 20) & 0xFF } else { 0 };
+            base + extended >= 0x19
+        }
+        b"HygonGenuine" => false,
+        _ => true,
+    }
 }
 
 #[cfg(not(target_arch = "x86_64"))]
