@@ -29,18 +29,20 @@ fn withdrawers(board: &Board, us: u64, them: u64, empty: u64, d: usize) -> u64 {
     us & board.pre(empty, d) & board.shift(them, d)
 }
 
-/// Results of turns of two or more steps already emitted for one starting piece: captured sets
-/// and end points, kept in parallel arrays so that the scan compares plain `u64`s first, and a
-/// 64-bit filter of their hashes so that most new results need no scan at all.
+/// Most results of one starting piece kept without allocating (the start of the standard
+/// game reaches 175 within six turns); more spill over into a vector.
+const SEEN_CAPACITY: usize = 256;
+
+/// Results (captured set, end point) of turns of two or more steps already emitted for one
+/// starting piece, behind a 64-bit filter of their hashes so that most new results need no
+/// scan at all.
 ///
 /// One-step turns need no check: two of them differ in their end point or in the line they
 /// capture, and a longer turn from the same start never matches one. (Its first step leaves
 /// the start along another line than the one-step turn's, or away from it along the same
 /// line, so the pieces that first step takes are not on the one-step turn's captured line.)
 struct SeenResults {
-    captured: [u64; 32],
-    to: [Point; 32],
-    len: usize,
+    results: ArrayVec<(u64, Point), SEEN_CAPACITY>,
     /// Bit `hash(result) % 64` is set for every result recorded.
     filter: u64,
     spill: Vec<(u64, Point)>,
@@ -49,24 +51,22 @@ struct SeenResults {
 impl SeenResults {
     fn new() -> SeenResults {
         SeenResults {
-            captured: [0; 32],
-            to: [0; 32],
-            len: 0,
+            results: ArrayVec::new(),
             filter: 0,
             spill: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
-        self.len = 0;
+        self.results.clear();
         self.filter = 0;
         self.spill.clear();
     }
 
     /// The filter bit of a result: the top six bits of a multiplicative hash.
     #[inline]
-    fn filter_bit(to: Point, captured: u64) -> u64 {
-        let hash = (captured ^ u64::from(to)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    fn filter_bit(result: (u64, Point)) -> u64 {
+        let hash = (result.0 ^ u64::from(result.1)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         1 << (hash >> 58)
     }
 
@@ -75,26 +75,22 @@ impl SeenResults {
     /// nothing to compare (`check` false).
     #[inline(always)]
     fn insert(&mut self, to: Point, captured: u64, check: bool) -> bool {
-        let bit = SeenResults::filter_bit(to, captured);
-        if check && self.filter & bit != 0 && self.contains(to, captured) {
+        let result = (captured, to);
+        let bit = SeenResults::filter_bit(result);
+        if check && self.filter & bit != 0 && self.contains(result) {
             return false;
         }
         self.filter |= bit;
-        if self.len < self.captured.len() {
-            self.captured[self.len] = captured;
-            self.to[self.len] = to;
-            self.len += 1;
-        } else {
-            self.spill.push((captured, to));
+        if let Err(full) = self.results.try_push(result) {
+            self.spill.push(full.element());
         }
         true
     }
 
     /// Whether a result was recorded (the slow path, behind the filter).
     #[inline(never)]
-    fn contains(&self, to: Point, captured: u64) -> bool {
-        (0..self.len).any(|i| self.captured[i] == captured && self.to[i] == to)
-            || self.spill.contains(&(captured, to))
+    fn contains(&self, result: (u64, Point)) -> bool {
+        self.results.contains(&result) || self.spill.contains(&result)
     }
 }
 
@@ -353,7 +349,7 @@ impl Position {
 
     /// Calls `f` for every legal complete turn, each distinct result (start, end and captured
     /// pieces) once. In mid-chain the turns are the ways to finish the chain. No allocation
-    /// unless one piece has more than 32 distinct capture results.
+    /// unless one piece has more than 256 distinct capture results.
     pub fn for_each_turn(&self, mut f: impl FnMut(&Turn)) {
         let mut seen = SeenResults::new();
         self.generate_turns(self.turn_start(), true, &mut seen, &mut f);
@@ -470,5 +466,29 @@ impl Position {
         (0..8)
             .map(|d| (us & self.board.pre(empty, d)).count_ones() as u64)
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past its fixed capacity the record spills over and still finds every result once.
+    #[test]
+    fn seen_results_find_each_result_once_beyond_capacity() {
+        let mut seen = SeenResults::new();
+        let results: Vec<(u64, Point)> = (0..SEEN_CAPACITY as u64 + 40)
+            .map(|i| (i.wrapping_mul(0x2545_F491_4F6C_DD1D) | 1, (i % 45) as Point))
+            .collect();
+        for &(captured, to) in &results {
+            assert!(seen.insert(to, captured, true));
+        }
+        assert!(!seen.spill.is_empty());
+        for &(captured, to) in &results {
+            assert!(!seen.insert(to, captured, true), "{captured:x} {to}");
+        }
+        assert!(seen.insert(3, 0, true));
+        seen.clear();
+        assert!(seen.insert(results[0].1, results[0].0, true));
     }
 }
