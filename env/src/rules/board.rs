@@ -98,26 +98,31 @@ pub const MAX_POINTS: usize = 64;
 /// Marker for "no neighbour" in [`Board::neighbour`].
 pub const NO_POINT: Point = u8::MAX;
 
-/// For one point, per direction, the bitboards a capture along that line looks at. Missing
-/// lines have all three empty, so they never offer a capture.
+/// For one point, what a capture from it looks at: its neighbours (where the piece steps, and
+/// withdrawal targets) and the points two steps away along a line (approach targets), as
+/// bitboards, as masks by direction, by slot (see `capture_probe`), and as rotations that
+/// bring the rows of the windows around the point to bit 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CaptureLines {
-    /// The neighbour the piece steps to.
-    pub to: [u64; 8],
-    /// The point beyond the neighbour (approach target).
-    pub beyond: [u64; 8],
-    /// The point behind the start (withdrawal target).
-    pub behind: [u64; 8],
-    /// All neighbours (union of `to`).
-    pub neighbours: u64,
-    /// All capture targets (union of `beyond` and `behind`).
-    pub targets: u64,
-    /// All approach targets (union of `beyond`).
-    pub beyonds: u64,
-    /// Which neighbours exist, by slot (see `SLOT_DIRECTIONS` in `capture_probe`).
-    pub neighbour_slots: u8,
-    /// Which approach targets exist, by slot.
-    pub beyond_slots: u8,
+pub(crate) struct CaptureLines {
+    /// All neighbours.
+    pub(crate) neighbours: u64,
+    /// All points two steps away along a line.
+    pub(crate) beyonds: u64,
+    /// All points a capture from here can strike.
+    pub(crate) targets: u64,
+    /// The directions with a neighbour.
+    pub(crate) neighbour_dirs: u8,
+    /// The directions with a point two steps away.
+    pub(crate) beyond_dirs: u8,
+    /// The neighbours that exist, by slot.
+    pub(crate) neighbour_slots: u8,
+    /// The points two steps away that exist, by slot.
+    pub(crate) beyond_slots: u8,
+    /// Right rotations bringing the lower, middle and upper row of the 3 x 3 window centred
+    /// here to bit 0 (modulo 64; bits of missing points are garbage, masked off later).
+    pub(crate) near_rows: [u8; 3],
+    /// The same for the 5 x 5 window centred here.
+    pub(crate) far_rows: [u8; 3],
 }
 
 /// The geometry of one board size, with precomputed tables.
@@ -212,33 +217,43 @@ impl Board {
                 board.ray[d.index()][p] = ray;
             }
         }
-        let bit = |q: Point| if q == NO_POINT { 0 } else { 1u64 << q };
         for p in 0..n {
-            for d in 0..8 {
-                let to = board.neighbour[d][p];
-                if to == NO_POINT {
-                    continue;
-                }
-                let lines = &mut board.capture_lines[p];
-                lines.to[d] = bit(to);
-                lines.beyond[d] = bit(board.neighbour[d][to as usize]);
-                lines.behind[d] = bit(board.neighbour[(d + 4) & 7][p]);
-                lines.neighbours |= lines.to[d];
-                lines.targets |= lines.beyond[d] | lines.behind[d];
-                lines.beyonds |= lines.beyond[d];
-            }
-            let lines = &mut board.capture_lines[p];
-            for (slot, &d) in SLOT_DIRECTIONS.iter().enumerate() {
-                lines.neighbour_slots |= u8::from(lines.to[d] != 0) << slot;
-                lines.beyond_slots |= u8::from(lines.beyond[d] != 0) << slot;
-            }
+            board.capture_lines[p] = board.lines_of(p);
         }
         board
     }
 
-    /// What captures from `p` look at, per direction.
+    /// The capture lines of point `p`, from the neighbour table.
+    fn lines_of(&self, p: usize) -> CaptureLines {
+        let bit = |q: Point| if q == NO_POINT { 0 } else { 1u64 << q };
+        let mut lines = CaptureLines::default();
+        for d in 0..8 {
+            let to = self.neighbour[d][p];
+            if to == NO_POINT {
+                continue;
+            }
+            let beyond = bit(self.neighbour[d][to as usize]);
+            let behind = bit(self.neighbour[(d + 4) & 7][p]);
+            lines.neighbours |= 1 << to;
+            lines.beyonds |= beyond;
+            lines.targets |= beyond | behind;
+            lines.neighbour_dirs |= 1 << d;
+            lines.beyond_dirs |= u8::from(beyond != 0) << d;
+        }
+        for (slot, &d) in SLOT_DIRECTIONS.iter().enumerate() {
+            lines.neighbour_slots |= u8::from(lines.neighbour_dirs & (1 << d) != 0) << slot;
+            lines.beyond_slots |= u8::from(lines.beyond_dirs & (1 << d) != 0) << slot;
+        }
+        let w = self.width as i64;
+        let rotation = |offset: i64| (p as i64 + offset).rem_euclid(64) as u8;
+        lines.near_rows = [-w - 1, -1, w - 1].map(rotation);
+        lines.far_rows = [-2 * w - 2, -2, 2 * w - 2].map(rotation);
+        lines
+    }
+
+    /// What captures from `p` look at.
     #[inline]
-    pub fn capture_lines(&self, p: Point) -> &CaptureLines {
+    pub(crate) fn capture_lines(&self, p: Point) -> &CaptureLines {
         &self.capture_lines[p as usize]
     }
 

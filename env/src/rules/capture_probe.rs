@@ -2,9 +2,9 @@
 //!
 //! For a piece on `at`, a capture moving in direction `d` needs the neighbour `to[d]` free,
 //! and an enemy on the point beyond it (approach) or on the point behind `at` (withdrawal).
-//! [`Portable`] tests the eight directions one by one. [`Bmi2`] gathers the eight neighbours
-//! and the eight points beyond them with one `pext` each, on processors where that
-//! instruction is fast, and maps the gathered bits to directions with a 256-entry table.
+//! [`Portable`] reads windows around `at` with rotations; [`Bmi2`] gathers the eight
+//! neighbours and the eight points beyond them with one `pext` each, on processors where that
+//! instruction is fast. Both map the gathered bits to directions with a table.
 
 use super::board::CaptureLines;
 
@@ -16,20 +16,63 @@ pub(crate) trait CaptureProbe: Copy {
     fn captures(self, lines: &CaptureLines, blocked: u64, them: u64) -> (u8, u8);
 }
 
-/// Tests the eight directions one by one, on any processor.
+/// Reads the windows around the piece with rotations and masks, on any processor: three
+/// rows of three bits make a 9-bit window of the neighbours, three rows of every second
+/// point of five (packed by a multiplication) a window of the points two steps away, and a
+/// 512-entry table maps each window to directions.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Portable;
+
+/// Window bit -> direction: rows from the bottom, columns from the left (8: the centre).
+const NEAR_LAYOUT: [usize; 9] = [5, 4, 3, 6, 8, 2, 7, 0, 1];
+
+/// The same for the far window, whose rows come out right to left (see `far_window`).
+const FAR_LAYOUT: [usize; 9] = [3, 4, 5, 2, 8, 6, 1, 0, 7];
+
+/// `table[m]`: the window mask `m` by direction, given where each window bit points.
+const fn window_table(layout: [usize; 9]) -> [u8; 512] {
+    let mut table = [0u8; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut bit = 0;
+        while bit < 9 {
+            if m & (1 << bit) != 0 && layout[bit] < 8 {
+                table[m] |= 1 << layout[bit];
+            }
+            bit += 1;
+        }
+        m += 1;
+    }
+    table
+}
+
+const NEAR_TO_DIRECTIONS: [u8; 512] = window_table(NEAR_LAYOUT);
+const FAR_TO_DIRECTIONS: [u8; 512] = window_table(FAR_LAYOUT);
+
+/// The 3 x 3 window of `x` whose rows `rows` rotate to bit 0.
+#[inline(always)]
+fn near_window(x: u64, rows: [u8; 3]) -> usize {
+    let row = |r: u8| (x.rotate_right(u32::from(r)) & 0b111) as usize;
+    row(rows[0]) | row(rows[1]) << 3 | row(rows[2]) << 6
+}
+
+/// Every second point of the 5 x 5 window of `x`: in each row the bits 0, 2 and 4 are packed
+/// by multiplying by `1 + 8 + 64`, which puts them on bits 6, 5 and 4 without carries.
+#[inline(always)]
+fn far_window(x: u64, rows: [u8; 3]) -> usize {
+    let row = |r: u8| ((((x.rotate_right(u32::from(r)) & 0b10101) * 73) >> 4) & 0b111) as usize;
+    row(rows[0]) | row(rows[1]) << 3 | row(rows[2]) << 6
+}
 
 impl CaptureProbe for Portable {
     #[inline(always)]
     fn captures(self, lines: &CaptureLines, blocked: u64, them: u64) -> (u8, u8) {
-        let (mut approach, mut withdraw) = (0u8, 0u8);
-        for d in 0..8 {
-            let free = (lines.to[d] & blocked == 0) as u8;
-            approach |= (free & (lines.beyond[d] & them != 0) as u8) << d;
-            withdraw |= (free & (lines.behind[d] & them != 0) as u8) << d;
-        }
-        (approach, withdraw)
+        let free =
+            NEAR_TO_DIRECTIONS[near_window(!blocked, lines.near_rows)] & lines.neighbour_dirs;
+        let near = NEAR_TO_DIRECTIONS[near_window(them, lines.near_rows)] & lines.neighbour_dirs;
+        let far = FAR_TO_DIRECTIONS[far_window(them, lines.far_rows)] & lines.beyond_dirs;
+        // A withdrawal in direction d strikes the neighbour in direction d + 4.
+        (free & far, free & near.rotate_right(4))
     }
 }
 
