@@ -29,8 +29,9 @@ const NEAR_LAYOUT: [usize; 9] = [5, 4, 3, 6, 8, 2, 7, 0, 1];
 /// The same for the far window, whose rows come out right to left (see `far_window`).
 const FAR_LAYOUT: [usize; 9] = [3, 4, 5, 2, 8, 6, 1, 0, 7];
 
-/// `table[m]`: the window mask `m` by direction, given where each window bit points.
-const fn window_table(layout: [usize; 9]) -> [u8; 512] {
+/// `table[m]`: the mask `m` rewritten by direction, where bit `i` of `m` stands for
+/// direction `layout[i]` (8: for none).
+const fn direction_table(layout: [usize; 9]) -> [u8; 512] {
     let mut table = [0u8; 512];
     let mut m = 0;
     while m < 512 {
@@ -46,8 +47,8 @@ const fn window_table(layout: [usize; 9]) -> [u8; 512] {
     table
 }
 
-const NEAR_TO_DIRECTIONS: [u8; 512] = window_table(NEAR_LAYOUT);
-const FAR_TO_DIRECTIONS: [u8; 512] = window_table(FAR_LAYOUT);
+const NEAR_TO_DIRECTIONS: [u8; 512] = direction_table(NEAR_LAYOUT);
+const FAR_TO_DIRECTIONS: [u8; 512] = direction_table(FAR_LAYOUT);
 
 /// The 3 x 3 window of `x` whose rows `rows` rotate to bit 0.
 #[inline(always)]
@@ -81,21 +82,16 @@ impl CaptureProbe for Portable {
 /// in the same order. Slot `i` of a gathered mask is direction `SLOT_DIRECTIONS[i]`.
 pub(crate) const SLOT_DIRECTIONS: [usize; 8] = [5, 4, 3, 6, 2, 7, 0, 1];
 
-/// `SLOT_TO_DIRECTIONS[m]`: the mask `m`, given by slot, rewritten by direction.
-const SLOT_TO_DIRECTIONS: [u8; 256] = {
-    let mut table = [0u8; 256];
-    let mut m = 0;
-    while m < 256 {
-        let mut slot = 0;
-        while slot < 8 {
-            if m & (1 << slot) != 0 {
-                table[m] |= 1 << SLOT_DIRECTIONS[slot];
-            }
-            slot += 1;
-        }
-        m += 1;
+/// `SLOT_TO_DIRECTIONS[m]`: the mask `m`, given by slot, rewritten by direction (only the
+/// first 256 entries are used).
+const SLOT_TO_DIRECTIONS: [u8; 512] = {
+    let mut layout = [8; 9];
+    let mut slot = 0;
+    while slot < 8 {
+        layout[slot] = SLOT_DIRECTIONS[slot];
+        slot += 1;
     }
-    table
+    direction_table(layout)
 };
 
 /// Gathers with the BMI2 instructions `pext` and `pdep`. Only [`Bmi2::detect`] makes one,
