@@ -14,6 +14,20 @@ use super::board::CaptureLines;
 pub(crate) trait CaptureProbe: Copy {
     /// Approach and withdrawal masks, by direction.
     fn captures(self, lines: &CaptureLines, blocked: u64, them: u64) -> (u8, u8);
+
+    /// The same without direction `last` (8: none), which a capture chain may not repeat.
+    #[inline(always)]
+    fn captures_except(
+        self,
+        lines: &CaptureLines,
+        blocked: u64,
+        them: u64,
+        last: usize,
+    ) -> (u8, u8) {
+        let (approach, withdraw) = self.captures(lines, blocked, them);
+        let allowed = !((1u16 << last) as u8);
+        (approach & allowed, withdraw & allowed)
+    }
 }
 
 /// Reads the windows around the piece with rotations and masks, on any processor: three

@@ -4,7 +4,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::board::{Board, Direction, NO_POINT, Point, Points};
+use super::board::{Board, Direction, Point, Points};
 use super::capture_probe::{Bmi2, CaptureProbe, Portable};
 use super::position::{Chain, Position};
 use super::step::{Step, StepKind};
@@ -138,10 +138,7 @@ impl<F: FnMut(&Turn), P: CaptureProbe> ChainSearch<'_, F, P> {
         let lines = self.board.capture_lines(at);
         // Quick exit: no free neighbour, or no enemy where a capture could strike.
         if (first || self.chains) && lines.neighbours & !blocked != 0 && lines.targets & them != 0 {
-            (approach, withdraw) = self.probe.captures(lines, blocked, them);
-            let allowed = !((1u16 << last) as u8);
-            approach &= allowed;
-            withdraw &= allowed;
+            (approach, withdraw) = self.probe.captures_except(lines, blocked, them, last);
         }
         if !first
             && (approach | withdraw == 0 || !self.mandatory)
@@ -209,51 +206,17 @@ impl Position {
 
     /// Whether a chain in this state has a legal capturing continuation.
     pub(crate) fn chain_can_continue(&self, chain: &Chain) -> bool {
-        let them = self.pieces[self.side.other().index()];
-        let mut found = false;
-        self.chain_captures(
-            chain.piece,
-            chain.visited,
-            chain.last_dir.index(),
-            them,
-            |_, _, _| {
-                found = true;
-            },
-        );
-        found
+        let (approach, withdraw) = self.chain_captures(chain);
+        approach | withdraw != 0
     }
 
-    /// Calls `f(dir, kind, target)` for every capturing step of the piece on `at`, given the
-    /// points it has visited and the direction it may not repeat (8 for none).
+    /// The capturing steps that go on with `chain`, by direction: approaches and withdrawals.
     #[inline]
-    fn chain_captures(
-        &self,
-        at: Point,
-        visited: u64,
-        last: usize,
-        them: u64,
-        mut f: impl FnMut(usize, StepKind, Point),
-    ) {
-        let board = self.board;
-        let occupied = self.pieces[0] | self.pieces[1];
-        let blocked = occupied | visited;
-        for d in 0..8 {
-            if d == last {
-                continue;
-            }
-            let q = board.neighbour_raw(at, d);
-            if q == NO_POINT || blocked & (1 << q) != 0 {
-                continue;
-            }
-            let ahead = board.neighbour_raw(q, d);
-            if ahead != NO_POINT && them & (1 << ahead) != 0 {
-                f(d, StepKind::Approach, ahead);
-            }
-            let behind = board.neighbour_raw(at, (d + 4) & 7);
-            if behind != NO_POINT && them & (1 << behind) != 0 {
-                f(d, StepKind::Withdrawal, behind);
-            }
-        }
+    fn chain_captures(&self, chain: &Chain) -> (u8, u8) {
+        let them = self.pieces[self.side.other().index()];
+        let blocked = self.pieces[0] | self.pieces[1] | chain.visited;
+        let lines = self.board.capture_lines(chain.piece);
+        Portable.captures_except(lines, blocked, them, chain.last_dir.index())
     }
 
     /// The legal steps, in a fixed order: by direction, then point, then kind.
@@ -268,19 +231,22 @@ impl Position {
         let us_color = self.side;
         let them = self.pieces[us_color.other().index()];
         if let Some(chain) = self.chain {
-            self.chain_captures(
-                chain.piece,
-                chain.visited,
-                chain.last_dir.index(),
-                them,
-                |d, kind, _| {
-                    f(Step::Move {
-                        from: chain.piece,
-                        dir: Direction::from_index(d),
-                        kind,
-                    })
-                },
-            );
+            let (approach, withdraw) = self.chain_captures(&chain);
+            for d in 0..8 {
+                let dir = Direction::from_index(d);
+                for (mask, kind) in [
+                    (approach, StepKind::Approach),
+                    (withdraw, StepKind::Withdrawal),
+                ] {
+                    if mask & (1 << d) != 0 {
+                        f(Step::Move {
+                            from: chain.piece,
+                            dir,
+                            kind,
+                        });
+                    }
+                }
+            }
             if !self.rules.mandatory_continuation {
                 f(Step::Stop);
             }
