@@ -3,6 +3,7 @@
 mod commands;
 
 use clap::{Parser, Subcommand};
+use fanorona_env::denormals;
 
 /// Fanorona for reinforcement learning: rules, baselines, self-play training and play.
 #[derive(Parser, Debug)]
@@ -40,7 +41,20 @@ enum Command {
 
 fn main() {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // Every thread that does float math runs with denormals flushed (see `denormals`).
+    let result = match denormals::build_global_pool(rayon::ThreadPoolBuilder::new()) {
+        Ok(()) => denormals::run_flushed(|| run(cli)),
+        Err(e) => Err(anyhow::anyhow!("cannot start the worker threads: {e}")),
+    };
+    if let Err(error) = result {
+        eprintln!("error: {error:#}");
+        std::process::exit(2);
+    }
+}
+
+/// Runs the command `cli` names.
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
         Command::Perft(args) => commands::perft::run(args),
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
@@ -52,9 +66,5 @@ fn main() {
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
-    };
-    if let Err(error) = result {
-        eprintln!("error: {error:#}");
-        std::process::exit(2);
     }
 }

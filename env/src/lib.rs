@@ -18,6 +18,7 @@ pub use rules::step::{Step, StepKind};
 pub use rules::turn::{MAX_TURN_STEPS, Turn};
 
 pub mod agent;
+pub mod denormals;
 pub mod env;
 pub mod fanorona;
 pub mod game;

@@ -16,7 +16,7 @@ use burn::tensor::{Bytes, Device};
 use serde::{Deserialize, Serialize};
 
 use crate::learner::{Learner, LearnerConfig, OptimizerConfig};
-use crate::network::{NetworkConfig, PolicyValueNet};
+use crate::network::{NetworkConfig, PolicyValueNet, flush_denormals};
 use crate::rng::RngState;
 use fanorona_eval::atomic_write::write_atomic;
 
@@ -212,6 +212,8 @@ impl Checkpoint {
             .map_err(|e| corrupt(e.to_string()))?
             .try_load_record(record)
             .map_err(|e| corrupt(format!("network record does not fit its header: {e}")))?;
+        // Files written before the learner flushed denormals may hold some.
+        let network = flush_denormals(network);
         let optimizer = meta
             .optimizer
             .init()

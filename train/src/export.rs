@@ -24,7 +24,7 @@ use fanorona_eval::atomic_write::write_atomic;
 use safetensors::SafeTensors;
 
 use crate::checkpoint::{self, Checkpoint, CheckpointError, CheckpointMeta};
-use crate::network::{NetworkConfig, PolicyValueNet};
+use crate::network::{NetworkConfig, PolicyValueNet, flush_denormals};
 
 /// The value of the `format` metadata key.
 pub const FORMAT: &str = "fanorona-policy";
@@ -336,8 +336,8 @@ pub fn export_policy(
     out: &Path,
 ) -> Result<(), ExportError> {
     // The inference copy has its batch-norm running statistics brought up to date; the
-    // training module may still hold the last update aside.
-    let net = &net.valid();
+    // training module may still hold the last update aside. No denormal weight is written.
+    let net = &flush_denormals(net.valid());
     let meta = PolicyMeta {
         network: net.config().clone(),
         ..meta.clone()
@@ -368,7 +368,8 @@ pub fn load_policy(path: &Path) -> Result<LoadedPolicy, ExportError> {
     load_policy_on(path, &Device::flex())
 }
 
-/// Loads an exported policy (or the network of a training checkpoint) onto `device`.
+/// Loads an exported policy (or the network of a training checkpoint) onto `device`; denormal
+/// weights are set to zero.
 pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, ExportError> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
@@ -450,7 +451,11 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Expo
             tensors: applied.unused.clone(),
         });
     }
-    Ok(LoadedPolicy { net, meta })
+    // Files of older builds may hold denormal weights (slow on Intel): flush them.
+    Ok(LoadedPolicy {
+        net: flush_denormals(net),
+        meta,
+    })
 }
 
 #[cfg(test)]

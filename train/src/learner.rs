@@ -1,7 +1,8 @@
 //! The learner: one gradient step on a replay minibatch. Loss = policy cross-entropy against
 //! the search's target distribution (illegal actions masked out, positions without a policy
 //! target skipped) + `value_weight` x value MSE, with L2 weight decay in the optimiser (Adam or
-//! SGD with momentum) and a learning-rate schedule over steps.
+//! SGD with momentum) and a learning-rate schedule over steps. Denormal weights are set to zero
+//! after every step (see [`crate::network::flush_denormals`]).
 
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
@@ -11,7 +12,7 @@ use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use crate::network::PolicyValueNet;
+use crate::network::{PolicyValueNet, flush_denormals};
 use crate::replay::Batch;
 use crate::schedule::LrSchedule;
 
@@ -175,7 +176,7 @@ impl Learner {
         let (total, report) = losses(&self.net, batch, &self.device, self.config.value_weight);
         let total_value = total.clone().into_scalar::<f32>();
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
-        self.net = self.optimizer.step(lr, self.net.clone(), grads);
+        self.net = flush_denormals(self.optimizer.step(lr, self.net.clone(), grads));
         let report = LossReport {
             step: self.step,
             lr,

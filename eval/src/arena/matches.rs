@@ -11,6 +11,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use fanorona_env::denormals;
 use fanorona_env::{
     Agent, Color, DrawReason, Fanorona, Game, Outcome, Position, Step, Turn, WinReason,
 };
@@ -419,10 +420,9 @@ impl<'a> Match<'a> {
         let second_name = make("second", self.second, 0)?.name();
         let date = chrono::Utc::now().format("%Y.%m.%d").to_string();
 
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(config.threads)
-            .build()
-            .map_err(|e| ArenaError::Settings(format!("cannot start threads: {e}")))?;
+        let pool =
+            denormals::build_pool(rayon::ThreadPoolBuilder::new().num_threads(config.threads))
+                .map_err(|e| ArenaError::Settings(format!("cannot start threads: {e}")))?;
         let progress = if config.progress {
             let bar = ProgressBar::new(config.games as u64);
             bar.set_style(

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use fanorona_env::denormals;
 use fanorona_env::rules::display::render;
 use fanorona_env::{Agent, Board, Fanorona, Position, Rules, SearchInfo, SearchLimits, Turn};
 
@@ -313,7 +314,7 @@ impl<W: Write + Send + 'static> Server<W> {
         });
         let mut game = self.game.clone();
         let out = self.out.clone();
-        self.search = Some(std::thread::spawn(move || {
+        self.search = Some(denormals::spawn(move || {
             let board = game.board();
             // The output may be gone (the GUI quit): nothing is left to tell then.
             let _ = match agent_turn(&mut agent, &mut game) {

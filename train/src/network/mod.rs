@@ -3,10 +3,12 @@
 //! one serialisable [`NetworkConfig`]: a residual CNN and an MLP.
 
 mod config;
+mod denormals;
 mod mlp;
 mod resnet;
 
 pub use config::{Architecture, NetworkConfig, NetworkConfigError};
+pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
 pub use resnet::{ResNet, ResNetShape};
 
