@@ -4,9 +4,9 @@
 
 use fanorona_env::{Agent, Board, Fanorona, Position};
 use fanorona_eval::{AgentSpec, ArenaError, Match, MatchConfig, MatchReport, Openings};
+use fanorona_search::{MctsAgent, SearchConfig};
 
 use crate::agent_spec::create_agent;
-use crate::mcts::{MctsAgent, SearchConfig};
 use crate::network::PolicyValueNet;
 use crate::network_evaluator::NetworkEvaluator;
 

@@ -15,10 +15,9 @@
 use std::time::Instant;
 
 use fanorona_env::Game;
+use fanorona_search::{Evaluator, SearchConfig, SearchDriver};
 use rand::Rng;
 
-use crate::evaluator::Evaluator;
-use crate::mcts::{SearchConfig, SearchDriver};
 use crate::replay::{GameMeta, GameRecorder, StoredGame};
 use crate::rng::TrainRng;
 use crate::run_config::{MctsSettings, SelfPlaySettings};
@@ -274,9 +273,9 @@ pub fn sample_with_temperature(policy: &[f32], temperature: f32, rng: &mut impl 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::UniformEvaluator;
     use crate::run_config::{PlayoutCap, RunConfig};
     use fanorona_env::{Board, Fanorona, Position};
+    use fanorona_search::UniformEvaluator;
     use rand::SeedableRng;
 
     fn settings() -> (MctsSettings, SelfPlaySettings) {

@@ -2,16 +2,16 @@
 //! A simulation walks from the root to a leaf, replaying the actions on a scratch state; the
 //! leaf state is handed out for evaluation (several per tree and batch, spread by virtual
 //! loss), and the evaluator's answer expands the leaf and is backed up by player to act.
-//! [`super::SearchDriver`] runs many of these together.
+//! [`crate::SearchDriver`] runs many of these together.
 
 use fanorona_env::{ActionError, Color, Game};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::config::SearchConfig;
-use super::gumbel::GumbelRoot;
-use super::puct::{add_dirichlet_noise, choose_by_visits, legal_softmax, select_puct};
-use super::tree::{NO_NODE, NodeKind, PathStep, ROOT, Tree};
+use crate::config::SearchConfig;
+use crate::gumbel::GumbelRoot;
+use crate::puct::{add_dirichlet_noise, choose_by_visits, legal_softmax, select_puct};
+use crate::tree::{NO_NODE, NodeKind, PathStep, ROOT, Tree};
 
 /// What a finished search found at its root.
 #[derive(Clone, Debug, Default, PartialEq)]

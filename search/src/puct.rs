@@ -5,8 +5,8 @@
 use rand::Rng;
 use rand_distr::{Distribution, Gamma};
 
-use super::config::SearchConfig;
-use super::tree::{Edge, Node};
+use crate::config::SearchConfig;
+use crate::tree::{Edge, Node};
 
 /// Writes into `out` the softmax of `logits` restricted to `actions` (one prior per action).
 pub fn legal_softmax(logits: &[f32], actions: &[usize], out: &mut Vec<f32>) {
