@@ -19,6 +19,7 @@ mod evaluators;
 mod gumbel;
 mod puct;
 mod search;
+mod temperature;
 mod tree;
 
 pub use agent::MctsAgent;
@@ -27,3 +28,4 @@ pub use driver::{BatchStats, SearchDriver};
 pub use evaluator::Evaluator;
 pub use evaluators::{RolloutEvaluator, UniformEvaluator};
 pub use search::{RootEdge, Search, SearchResult};
+pub use temperature::sample_with_temperature;

@@ -15,7 +15,7 @@
 use std::time::Instant;
 
 use fanorona_env::Game;
-use fanorona_search::{Evaluator, SearchConfig, SearchDriver};
+use fanorona_search::{Evaluator, SearchConfig, SearchDriver, sample_with_temperature};
 use rand::Rng;
 
 use crate::replay::{GameMeta, GameRecorder, StoredGame};
@@ -167,7 +167,7 @@ impl<G: Game> SelfPlay<G> {
                         } else {
                             self.mcts.final_temperature
                         };
-                        sample_with_temperature(&result.visit_policy, temperature, rng)
+                        sample_with_temperature(&result.visit_policy, None, temperature, rng)
                     };
                     driver
                         .play(i, action)
@@ -234,42 +234,6 @@ fn compact<G: Game>(
     (SearchDriver::new(config, batch, &states), kept)
 }
 
-/// An action drawn with probability proportional to `policy[a]^(1/temperature)`; the most
-/// likely action (the first of equals) at temperature 0.
-pub fn sample_with_temperature(policy: &[f32], temperature: f32, rng: &mut impl Rng) -> usize {
-    let best = policy
-        .iter()
-        .enumerate()
-        .fold((0, f32::NEG_INFINITY), |(bi, bp), (i, &p)| {
-            if p > bp { (i, p) } else { (bi, bp) }
-        })
-        .0;
-    if temperature <= 1e-3 {
-        return best;
-    }
-    let exponent = 1.0 / temperature as f64;
-    let max = policy[best] as f64;
-    let weight = |p: f32| {
-        if p > 0.0 {
-            (p as f64 / max).powf(exponent)
-        } else {
-            0.0
-        }
-    };
-    let total: f64 = policy.iter().map(|&p| weight(p)).sum();
-    let mut draw = rng.random::<f64>() * total;
-    for (i, &p) in policy.iter().enumerate() {
-        let w = weight(p);
-        if w > 0.0 {
-            if draw < w {
-                return i;
-            }
-            draw -= w;
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -281,24 +245,6 @@ mod tests {
     fn settings() -> (MctsSettings, SelfPlaySettings) {
         let config = RunConfig::preset("tiny").unwrap();
         (config.mcts, config.selfplay)
-    }
-
-    #[test]
-    fn temperature_zero_takes_the_most_visited_and_one_samples_in_proportion() {
-        let policy = [0.0, 0.25, 0.75, 0.0];
-        let mut rng = TrainRng::seed_from_u64(1);
-        assert_eq!(sample_with_temperature(&policy, 0.0, &mut rng), 2);
-        let mut counts = [0; 4];
-        for _ in 0..4000 {
-            counts[sample_with_temperature(&policy, 1.0, &mut rng)] += 1;
-        }
-        assert_eq!((counts[0], counts[3]), (0, 0));
-        assert!((2800..3200).contains(&counts[2]), "{counts:?}");
-        // A low temperature sharpens: 0.75^4 / (0.75^4 + 0.25^4) = 0.988.
-        let sharp = (0..1000)
-            .filter(|_| sample_with_temperature(&policy, 0.25, &mut rng) == 2)
-            .count();
-        assert!(sharp > 960, "{sharp}");
     }
 
     #[test]
