@@ -20,7 +20,7 @@ use rand::Rng;
 
 use crate::replay::{GameMeta, GameRecorder, StoredGame};
 use crate::rng::TrainRng;
-use crate::run_config::{MctsSettings, SelfPlaySettings};
+use crate::run_config::{MctsConfig, SelfPlayConfig};
 
 /// What one batch of self-play produced, besides the games.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -67,8 +67,8 @@ pub struct SelfPlayOutput {
 #[derive(Clone, Debug)]
 pub struct SelfPlay<G: Game> {
     start: G,
-    mcts: MctsSettings,
-    selfplay: SelfPlaySettings,
+    mcts: MctsConfig,
+    selfplay: SelfPlayConfig,
 }
 
 /// One game slot of the driver.
@@ -79,7 +79,7 @@ struct Slot {
 
 impl<G: Game> SelfPlay<G> {
     /// Self-play from `start` (every game begins there) with these settings.
-    pub fn new(start: G, mcts: MctsSettings, selfplay: SelfPlaySettings) -> SelfPlay<G> {
+    pub fn new(start: G, mcts: MctsConfig, selfplay: SelfPlayConfig) -> SelfPlay<G> {
         SelfPlay {
             start,
             mcts,
@@ -89,22 +89,17 @@ impl<G: Game> SelfPlay<G> {
 
     /// The search configuration of a full (`full = true`) or cheap search.
     fn search_config(&self, full: bool, seed: u64) -> SearchConfig {
-        let m = &self.mcts;
-        let simulations = match (&m.playout_cap, full) {
-            (Some(cap), false) => cap.fast_simulations,
-            _ => m.simulations,
-        };
+        let search = &self.mcts.search;
         SearchConfig {
-            simulations: simulations as u32,
-            c_puct: m.c_puct,
-            dirichlet_alpha: m.dirichlet_alpha,
-            dirichlet_fraction: if full { m.dirichlet_fraction } else { 0.0 },
+            simulations: match (&self.mcts.playout_cap, full) {
+                (Some(cap), false) => cap.fast_simulations,
+                _ => search.simulations,
+            },
+            dirichlet_fraction: if full { search.dirichlet_fraction } else { 0.0 },
             // Moves are chosen here, per game, from the visit counts.
             temperature: 0.0,
-            gumbel: m.gumbel,
-            gumbel_considered: m.gumbel_actions,
             seed,
-            ..SearchConfig::default()
+            ..search.clone()
         }
     }
 
@@ -152,18 +147,18 @@ impl<G: Game> SelfPlay<G> {
                 let ended = state.is_terminal() || slot.actions >= self.selfplay.max_actions;
                 if !ended {
                     let result = driver.result(i).expect("an unfinished game was searched");
-                    let target = if self.mcts.gumbel {
+                    let target = if self.mcts.search.gumbel {
                         &result.improved_policy
                     } else {
                         &result.visit_policy
                     };
                     recorder.record(state, target, full);
                     output.stats.policy_positions += full as u64;
-                    let action = if self.mcts.gumbel {
+                    let action = if self.mcts.search.gumbel {
                         result.action
                     } else {
                         let temperature = if slot.actions < self.mcts.temperature_actions {
-                            self.mcts.temperature
+                            self.mcts.search.temperature
                         } else {
                             self.mcts.final_temperature
                         };
@@ -242,7 +237,7 @@ mod tests {
     use fanorona_search::UniformEvaluator;
     use rand::SeedableRng;
 
-    fn settings() -> (MctsSettings, SelfPlaySettings) {
+    fn settings() -> (MctsConfig, SelfPlayConfig) {
         let config = RunConfig::preset("tiny").unwrap();
         (config.mcts, config.selfplay)
     }
