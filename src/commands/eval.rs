@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Fanorona, Position};
+use fanorona_search::SearchConfig;
 use fanorona_train::agent_spec::parse_spec;
 use fanorona_train::network_match::NetworkMatch;
 use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
@@ -74,7 +75,10 @@ pub fn run(args: Args) -> Result<()> {
     let arena = NetworkMatch {
         board,
         games: args.games,
-        simulations: args.sims,
+        search: SearchConfig {
+            simulations: args.sims,
+            ..SearchConfig::default()
+        },
         threads: args.threads,
         opening_turns: args.openings,
         max_turns: args.max_turns,

@@ -7,8 +7,7 @@
 
 use fanorona_env::{Agent, Fanorona};
 use fanorona_eval::{AgentSpec, SpecError};
-
-use crate::mcts::{MctsAgent, RolloutEvaluator, SearchConfig};
+use fanorona_search::{MctsAgent, RolloutEvaluator, SearchConfig};
 
 /// The kinds this crate adds, with their options.
 pub const KINDS: &[(&str, &str)] = &[

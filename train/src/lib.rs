@@ -1,13 +1,11 @@
-//! Learning to play Fanorona by self-play: Monte Carlo tree search, the policy/value network,
-//! self-play, replay, the learner, checkpoints and export.
+//! Learning to play Fanorona by self-play: the policy/value network and its evaluator for the
+//! tree search of `fanorona-search`, self-play, replay, the learner, checkpoints and export.
 
 pub mod agent_spec;
 pub mod checkpoint;
 pub mod device;
-pub mod evaluator;
 pub mod export;
 pub mod learner;
-pub mod mcts;
 pub mod metrics;
 pub mod net_agent;
 pub mod network;
@@ -26,7 +24,6 @@ pub mod trainer;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use device::{ComputeDevice, DeviceError};
-pub use evaluator::Evaluator;
 pub use export::{
     ExportError, LoadedPolicy, PolicyMeta, export_checkpoint, export_policy, load_policy,
 };

@@ -8,11 +8,10 @@ use std::path::Path;
 
 use fanorona_env::{Agent, AgentError, Fanorona, Game, SearchInfo, SearchLimits};
 use fanorona_eval::{AgentSpec, SpecError};
+use fanorona_search::{Evaluator, MctsAgent};
 
-use crate::Evaluator;
 use crate::agent_spec::{SEARCH_OPTIONS, search_config};
 use crate::export::{LoadedPolicy, load_policy};
-use crate::mcts::MctsAgent;
 use crate::network::NetworkConfig;
 use crate::network_evaluator::NetworkEvaluator;
 

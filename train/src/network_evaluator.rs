@@ -3,8 +3,8 @@
 //! mover-frame logits back to absolute actions.
 
 use fanorona_env::Game;
+use fanorona_search::Evaluator;
 
-use crate::Evaluator;
 use crate::network::PolicyValueNet;
 
 /// Evaluates batches of states with a policy/value network (an inference copy, without

@@ -4,26 +4,25 @@
 
 use fanorona_env::{Agent, Board, Fanorona, Position};
 use fanorona_eval::{AgentSpec, ArenaError, Match, MatchConfig, MatchReport, Openings};
+use fanorona_search::{MctsAgent, SearchConfig};
 
 use crate::agent_spec::create_agent;
-use crate::mcts::{MctsAgent, SearchConfig};
 use crate::network::PolicyValueNet;
 use crate::network_evaluator::NetworkEvaluator;
 
 /// Leaves a network player's search sends to the network at once.
 const AGENT_BATCH: usize = 8;
 
-/// The network's search player: `simulations` per action, no noise, most visited action.
+/// The network's search player: searches with `search`, seeded by `seed`.
 pub fn network_agent(
     net: &PolicyValueNet,
-    simulations: u32,
+    search: &SearchConfig,
     seed: u64,
     name: String,
 ) -> Box<dyn Agent<Fanorona>> {
     let config = SearchConfig {
-        simulations,
         seed,
-        ..SearchConfig::default()
+        ..search.clone()
     };
     Box::new(MctsAgent::new(
         config,
@@ -40,8 +39,8 @@ pub struct NetworkMatch {
     pub board: &'static Board,
     /// Games to play (colours alternate).
     pub games: usize,
-    /// The network's simulations per action.
-    pub simulations: u32,
+    /// The network's search (its seed comes from the match, one per game).
+    pub search: SearchConfig,
     /// Games played at once.
     pub threads: usize,
     /// Random opening turns before the players take over (pairs share an opening).
@@ -81,7 +80,7 @@ impl NetworkMatch {
         };
         type Built = Result<Box<dyn Agent<Fanorona>>, String>;
         let first =
-            |seed| -> Built { Ok(network_agent(net, self.simulations, seed, name.to_string())) };
+            |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
         let second = |seed| -> Built { create_agent(opponent, seed).map_err(|e| e.to_string()) };
         Match::new(config, &first, &second).run()
     }

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use fanorona_env::Board;
+use fanorona_search::SearchConfig;
 use serde::{Deserialize, Serialize};
 
 use crate::device::ComputeDevice;
@@ -78,30 +79,23 @@ impl GameSettings {
 #[serde(deny_unknown_fields)]
 pub struct PlayoutCap {
     /// Simulations of the cheap search.
-    pub fast_simulations: usize,
+    pub fast_simulations: u32,
     /// Probability that a move gets the full search.
     pub full_probability: f64,
 }
 
-/// Monte Carlo tree search during self-play.
+/// Monte Carlo tree search during self-play: the `[mcts]` section, the search's own settings
+/// side by side with self-play's temperature schedule and playout cap.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct MctsSettings {
-    /// Simulations per move (the full search under playout-cap randomisation).
-    pub simulations: usize,
-    /// Gumbel root selection (sequential halving) instead of PUCT with Dirichlet noise.
-    pub gumbel: bool,
-    /// Actions sampled at the root under Gumbel search.
-    pub gumbel_actions: usize,
-    /// PUCT exploration constant.
-    pub c_puct: f32,
-    /// Dirichlet noise concentration at the root (PUCT).
-    pub dirichlet_alpha: f32,
-    /// Share of the root prior replaced by noise (PUCT).
-    pub dirichlet_fraction: f32,
-    /// Temperature of move choice for the first `temperature_actions` actions of a game.
-    pub temperature: f32,
-    /// Actions played at `temperature`; later ones at `final_temperature`.
+pub struct MctsConfig {
+    /// The search of a move: `simulations` (the full search under playout-cap
+    /// randomisation), `gumbel`, `gumbel_considered` (formerly `gumbel_actions`), `c_puct`,
+    /// Dirichlet noise, ... Its `temperature` is the temperature of move choice for the first
+    /// `temperature_actions` actions of a game.
+    #[serde(flatten)]
+    pub search: SearchConfig,
+    /// Actions played at the search's `temperature`; later ones at `final_temperature`.
     pub temperature_actions: usize,
     /// Temperature after the opening (0 = most visited).
     pub final_temperature: f32,
@@ -113,7 +107,7 @@ pub struct MctsSettings {
 /// Self-play games.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct SelfPlaySettings {
+pub struct SelfPlayConfig {
     /// Games per iteration.
     pub games_per_iteration: usize,
     /// Games played at once (the network's batch is one position of each).
@@ -169,9 +163,9 @@ pub struct RunConfig {
     /// The network architecture (sizes of input and output come from the game).
     pub network: Architecture,
     /// Tree search.
-    pub mcts: MctsSettings,
+    pub mcts: MctsConfig,
     /// Self-play.
-    pub selfplay: SelfPlaySettings,
+    pub selfplay: SelfPlayConfig,
     /// The replay window.
     pub replay: ReplayConfig,
     /// The learner.
@@ -268,23 +262,24 @@ impl RunConfig {
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;
         let m = &self.mcts;
-        if m.simulations == 0 {
+        let search = &m.search;
+        if search.simulations == 0 {
             return invalid("mcts.simulations must be at least 1".into());
         }
-        if m.gumbel && m.gumbel_actions < 2 {
-            return invalid("mcts.gumbel_actions must be at least 2".into());
+        if search.gumbel && search.gumbel_considered < 2 {
+            return invalid("mcts.gumbel_considered must be at least 2".into());
         }
-        if !(0.0..=1.0).contains(&m.dirichlet_fraction) || m.dirichlet_alpha <= 0.0 {
+        if !(0.0..=1.0).contains(&search.dirichlet_fraction) || search.dirichlet_alpha <= 0.0 {
             return invalid(
                 "mcts.dirichlet_fraction must be in [0, 1], dirichlet_alpha > 0".into(),
             );
         }
-        if m.temperature < 0.0 || m.final_temperature < 0.0 || m.c_puct <= 0.0 {
+        if search.temperature < 0.0 || m.final_temperature < 0.0 || search.c_puct <= 0.0 {
             return invalid("temperatures must be >= 0 and c_puct > 0".into());
         }
         if let Some(cap) = &m.playout_cap
             && (cap.fast_simulations == 0
-                || cap.fast_simulations > m.simulations
+                || cap.fast_simulations > search.simulations
                 || !(0.0..=1.0).contains(&cap.full_probability))
         {
             return invalid(
@@ -340,6 +335,22 @@ mod tests {
         config.write_resolved(&dir).unwrap();
         assert_eq!(RunConfig::load(&dir.join(CONFIG_FILE)).unwrap(), config);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_search_section_keeps_its_old_keys_and_refuses_unknown_ones() {
+        let text = RunConfig::preset_text("small").unwrap();
+        let old = text.replace("gumbel_considered = 8", "gumbel_actions = 8");
+        assert_ne!(old, text);
+        let config = RunConfig::from_toml(&old, "old").unwrap();
+        assert_eq!(config, RunConfig::preset("small").unwrap());
+        assert_eq!(config.mcts.search.gumbel_considered, 8);
+        let written = config.to_toml();
+        assert!(written.contains("gumbel_considered = 8") && !written.contains("gumbel_actions"));
+        let typo = text.replace("c_puct =", "cpuct =");
+        assert_ne!(typo, text);
+        let err = RunConfig::from_toml(&typo, "x").unwrap_err();
+        assert!(err.to_string().contains("cpuct"), "{err}");
     }
 
     #[test]

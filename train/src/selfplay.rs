@@ -15,13 +15,12 @@
 use std::time::Instant;
 
 use fanorona_env::Game;
+use fanorona_search::{Evaluator, SearchConfig, SearchDriver, sample_with_temperature};
 use rand::Rng;
 
-use crate::evaluator::Evaluator;
-use crate::mcts::{SearchConfig, SearchDriver};
 use crate::replay::{GameMeta, GameRecorder, StoredGame};
 use crate::rng::TrainRng;
-use crate::run_config::{MctsSettings, SelfPlaySettings};
+use crate::run_config::{MctsConfig, SelfPlayConfig};
 
 /// What one batch of self-play produced, besides the games.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -68,8 +67,8 @@ pub struct SelfPlayOutput {
 #[derive(Clone, Debug)]
 pub struct SelfPlay<G: Game> {
     start: G,
-    mcts: MctsSettings,
-    selfplay: SelfPlaySettings,
+    mcts: MctsConfig,
+    selfplay: SelfPlayConfig,
 }
 
 /// One game slot of the driver.
@@ -80,7 +79,7 @@ struct Slot {
 
 impl<G: Game> SelfPlay<G> {
     /// Self-play from `start` (every game begins there) with these settings.
-    pub fn new(start: G, mcts: MctsSettings, selfplay: SelfPlaySettings) -> SelfPlay<G> {
+    pub fn new(start: G, mcts: MctsConfig, selfplay: SelfPlayConfig) -> SelfPlay<G> {
         SelfPlay {
             start,
             mcts,
@@ -90,22 +89,17 @@ impl<G: Game> SelfPlay<G> {
 
     /// The search configuration of a full (`full = true`) or cheap search.
     fn search_config(&self, full: bool, seed: u64) -> SearchConfig {
-        let m = &self.mcts;
-        let simulations = match (&m.playout_cap, full) {
-            (Some(cap), false) => cap.fast_simulations,
-            _ => m.simulations,
-        };
+        let search = &self.mcts.search;
         SearchConfig {
-            simulations: simulations as u32,
-            c_puct: m.c_puct,
-            dirichlet_alpha: m.dirichlet_alpha,
-            dirichlet_fraction: if full { m.dirichlet_fraction } else { 0.0 },
+            simulations: match (&self.mcts.playout_cap, full) {
+                (Some(cap), false) => cap.fast_simulations,
+                _ => search.simulations,
+            },
+            dirichlet_fraction: if full { search.dirichlet_fraction } else { 0.0 },
             // Moves are chosen here, per game, from the visit counts.
             temperature: 0.0,
-            gumbel: m.gumbel,
-            gumbel_considered: m.gumbel_actions,
             seed,
-            ..SearchConfig::default()
+            ..search.clone()
         }
     }
 
@@ -153,22 +147,22 @@ impl<G: Game> SelfPlay<G> {
                 let ended = state.is_terminal() || slot.actions >= self.selfplay.max_actions;
                 if !ended {
                     let result = driver.result(i).expect("an unfinished game was searched");
-                    let target = if self.mcts.gumbel {
+                    let target = if self.mcts.search.gumbel {
                         &result.improved_policy
                     } else {
                         &result.visit_policy
                     };
                     recorder.record(state, target, full);
                     output.stats.policy_positions += full as u64;
-                    let action = if self.mcts.gumbel {
+                    let action = if self.mcts.search.gumbel {
                         result.action
                     } else {
                         let temperature = if slot.actions < self.mcts.temperature_actions {
-                            self.mcts.temperature
+                            self.mcts.search.temperature
                         } else {
                             self.mcts.final_temperature
                         };
-                        sample_with_temperature(&result.visit_policy, temperature, rng)
+                        sample_with_temperature(&result.visit_policy, None, temperature, rng)
                     };
                     driver
                         .play(i, action)
@@ -235,71 +229,17 @@ fn compact<G: Game>(
     (SearchDriver::new(config, batch, &states), kept)
 }
 
-/// An action drawn with probability proportional to `policy[a]^(1/temperature)`; the most
-/// likely action (the first of equals) at temperature 0.
-pub fn sample_with_temperature(policy: &[f32], temperature: f32, rng: &mut impl Rng) -> usize {
-    let best = policy
-        .iter()
-        .enumerate()
-        .fold((0, f32::NEG_INFINITY), |(bi, bp), (i, &p)| {
-            if p > bp { (i, p) } else { (bi, bp) }
-        })
-        .0;
-    if temperature <= 1e-3 {
-        return best;
-    }
-    let exponent = 1.0 / temperature as f64;
-    let max = policy[best] as f64;
-    let weight = |p: f32| {
-        if p > 0.0 {
-            (p as f64 / max).powf(exponent)
-        } else {
-            0.0
-        }
-    };
-    let total: f64 = policy.iter().map(|&p| weight(p)).sum();
-    let mut draw = rng.random::<f64>() * total;
-    for (i, &p) in policy.iter().enumerate() {
-        let w = weight(p);
-        if w > 0.0 {
-            if draw < w {
-                return i;
-            }
-            draw -= w;
-        }
-    }
-    best
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcts::UniformEvaluator;
     use crate::run_config::{PlayoutCap, RunConfig};
     use fanorona_env::{Board, Fanorona, Position};
+    use fanorona_search::UniformEvaluator;
     use rand::SeedableRng;
 
-    fn settings() -> (MctsSettings, SelfPlaySettings) {
+    fn settings() -> (MctsConfig, SelfPlayConfig) {
         let config = RunConfig::preset("tiny").unwrap();
         (config.mcts, config.selfplay)
-    }
-
-    #[test]
-    fn temperature_zero_takes_the_most_visited_and_one_samples_in_proportion() {
-        let policy = [0.0, 0.25, 0.75, 0.0];
-        let mut rng = TrainRng::seed_from_u64(1);
-        assert_eq!(sample_with_temperature(&policy, 0.0, &mut rng), 2);
-        let mut counts = [0; 4];
-        for _ in 0..4000 {
-            counts[sample_with_temperature(&policy, 1.0, &mut rng)] += 1;
-        }
-        assert_eq!((counts[0], counts[3]), (0, 0));
-        assert!((2800..3200).contains(&counts[2]), "{counts:?}");
-        // A low temperature sharpens: 0.75^4 / (0.75^4 + 0.25^4) = 0.988.
-        let sharp = (0..1000)
-            .filter(|_| sample_with_temperature(&policy, 0.25, &mut rng) == 2)
-            .count();
-        assert!(sharp > 960, "{sharp}");
     }
 
     #[test]

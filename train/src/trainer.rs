@@ -19,6 +19,7 @@ use std::time::Instant;
 
 use fanorona_env::{Fanorona, Game, Position, Telo};
 use fanorona_eval::{AgentSpec, ArenaError};
+use fanorona_search::SearchConfig;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 
@@ -184,7 +185,10 @@ fn evaluate(
     let arena = NetworkMatch {
         board,
         games: config.run.eval_games,
-        simulations: config.run.eval_simulations as u32,
+        search: SearchConfig {
+            simulations: config.run.eval_simulations as u32,
+            ..SearchConfig::default()
+        },
         threads: rayon::current_num_threads().max(1),
         opening_turns: 2,
         max_turns: config.selfplay.max_actions,
@@ -515,7 +519,7 @@ mod tests {
         let mut config = RunConfig::preset("tiny").unwrap();
         config.game.board = "3x3".into();
         config.run.iterations = 30;
-        config.mcts.simulations = 48;
+        config.mcts.search.simulations = 48;
         config.selfplay.games_per_iteration = 16;
         config.selfplay.parallel_games = 16;
         config.training.steps_per_iteration = 16;
@@ -547,7 +551,11 @@ mod tests {
         // The first player wins 3x3: the value head has learnt it.
         assert!(value[0] > 0.3, "value of the start {}", value[0]);
         // ...and so does its search.
-        let mut agent = crate::network_match::network_agent(net, 32, 1, "trained".into());
+        let search = SearchConfig {
+            simulations: 32,
+            ..SearchConfig::default()
+        };
+        let mut agent = crate::network_match::network_agent(net, &search, 1, "trained".into());
         let action = agent.act(&start).unwrap();
         assert!(
             winning.contains(&action),

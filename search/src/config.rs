@@ -1,7 +1,13 @@
-//! The settings of one search.
+//! The settings of one search, the same wherever a search is set up: agent specifications,
+//! the `[mcts]` section of a training run's configuration, evaluation matches.
 
-/// How a search explores and how it picks its move.
-#[derive(Clone, Debug, PartialEq)]
+use serde::{Deserialize, Serialize};
+
+/// How a search explores and how it picks its move. Read from and written to configuration
+/// files by serde; settings left out take their [`Default`] values, and the seed is not
+/// stored (whoever runs the search seeds it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SearchConfig {
     /// Simulations per search (the root's own first evaluation not counted).
     pub simulations: u32,
@@ -18,7 +24,9 @@ pub struct SearchConfig {
     pub temperature: f32,
     /// Use Gumbel AlphaZero root search (sequential halving) instead of PUCT at the root.
     pub gumbel: bool,
-    /// Gumbel: number of root actions sampled for sequential halving (m).
+    /// Gumbel: number of root actions sampled for sequential halving (m). Configuration
+    /// files written before this name used `gumbel_actions`, still accepted.
+    #[serde(alias = "gumbel_actions")]
     pub gumbel_considered: usize,
     /// Gumbel: `c_visit` of sigma(q) = (c_visit + max N) * c_scale * q.
     pub c_visit: f32,
@@ -28,6 +36,7 @@ pub struct SearchConfig {
     /// simulations of the same batch elsewhere).
     pub virtual_loss: f32,
     /// Seed of the search's random numbers (noise, Gumbel samples, temperature).
+    #[serde(skip)]
     pub seed: u64,
 }
 

@@ -7,9 +7,9 @@
 use fanorona_env::{ActionError, Game};
 use rayon::prelude::*;
 
-use super::config::SearchConfig;
-use super::search::{Search, SearchResult};
-use crate::evaluator::Evaluator;
+use crate::Evaluator;
+use crate::config::SearchConfig;
+use crate::search::{Search, SearchResult};
 
 /// Batch sizes the evaluator was actually given.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

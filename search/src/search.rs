@@ -2,16 +2,17 @@
 //! A simulation walks from the root to a leaf, replaying the actions on a scratch state; the
 //! leaf state is handed out for evaluation (several per tree and batch, spread by virtual
 //! loss), and the evaluator's answer expands the leaf and is backed up by player to act.
-//! [`super::SearchDriver`] runs many of these together.
+//! [`crate::SearchDriver`] runs many of these together.
 
 use fanorona_env::{ActionError, Color, Game};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
-use super::config::SearchConfig;
-use super::gumbel::GumbelRoot;
-use super::puct::{add_dirichlet_noise, choose_by_visits, legal_softmax, select_puct};
-use super::tree::{NO_NODE, NodeKind, PathStep, ROOT, Tree};
+use crate::config::SearchConfig;
+use crate::gumbel::GumbelRoot;
+use crate::puct::{add_dirichlet_noise, legal_softmax, select_puct};
+use crate::temperature::sample_with_temperature;
+use crate::tree::{NO_NODE, NodeKind, PathStep, ROOT, Tree};
 
 /// What a finished search found at its root.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -76,6 +77,7 @@ pub struct Search<G: Game> {
     pending: Vec<PendingLeaf>,
     actions: Vec<usize>,
     priors: Vec<f32>,
+    visits: Vec<f32>,
     started: u32,
     completed: u32,
     result: SearchResult,
@@ -98,6 +100,7 @@ impl<G: Game> Search<G> {
             pending: Vec::new(),
             actions: Vec::new(),
             priors: Vec::new(),
+            visits: Vec::new(),
             started: 0,
             completed: 0,
             result: SearchResult::default(),
@@ -332,7 +335,16 @@ impl<G: Game> Search<G> {
         let choice = if config.gumbel {
             self.gumbel.final_choice(&root, edges, config)
         } else {
-            choose_by_visits(edges, config.temperature, &mut self.rng)
+            self.visits.clear();
+            self.visits.extend(edges.iter().map(|e| e.visits as f32));
+            self.priors.clear();
+            self.priors.extend(edges.iter().map(|e| e.prior));
+            sample_with_temperature(
+                &self.visits,
+                Some(&self.priors),
+                config.temperature,
+                &mut self.rng,
+            )
         };
         let result = &mut self.result;
         let num_actions = self.root_state.num_actions();

@@ -1,22 +1,31 @@
 //! Monte Carlo tree search for AlphaZero over any [`fanorona_env::Game`]: PUCT with Dirichlet
 //! noise, first-play urgency, temperature and tree reuse; Gumbel AlphaZero root search
 //! (sequential halving, completed Q-values, improved policy targets); a driver that advances
-//! many searches together and sends their leaves to the evaluator in one batch; `MctsAgent`.
+//! many searches together and sends their leaves to the [`Evaluator`] in one batch; evaluators
+//! without a network (uniform, random playouts); and [`MctsAgent`], search as a player.
 //!
 //! Values are backed up by player to act, not by depth: in a Fanorona capture chain the same
 //! player acts several times in a row, so a value changes sign only where the player changes.
+//!
+//! The crate knows no network: a trained model plugs in by implementing [`Evaluator`].
 
-pub mod agent;
-pub mod config;
-pub mod driver;
-pub mod evaluators;
-pub mod gumbel;
-pub mod puct;
-pub mod search;
-pub mod tree;
+#![warn(missing_docs)]
+
+mod agent;
+mod config;
+mod driver;
+mod evaluator;
+mod evaluators;
+mod gumbel;
+mod puct;
+mod search;
+mod temperature;
+mod tree;
 
 pub use agent::MctsAgent;
 pub use config::SearchConfig;
 pub use driver::{BatchStats, SearchDriver};
+pub use evaluator::Evaluator;
 pub use evaluators::{RolloutEvaluator, UniformEvaluator};
 pub use search::{RootEdge, Search, SearchResult};
+pub use temperature::sample_with_temperature;

@@ -145,33 +145,15 @@ impl Tree {
         &self.edges[index as usize]
     }
 
-    /// An edge, mutably.
-    #[inline]
-    pub fn edge_mut(&mut self, index: u32) -> &mut Edge {
-        &mut self.edges[index as usize]
-    }
-
     /// The edges of a node.
     #[inline]
     pub fn edges(&self, node: u32) -> &[Edge] {
         &self.edges[self.nodes[node as usize].edge_range()]
     }
 
-    /// The edges of a node, mutably.
-    #[inline]
-    pub fn edges_mut(&mut self, node: u32) -> &mut [Edge] {
-        let range = self.nodes[node as usize].edge_range();
-        &mut self.edges[range]
-    }
-
     /// Number of nodes in the tree.
     pub fn len(&self) -> usize {
         self.nodes.len()
-    }
-
-    /// Whether the tree has no node (only before the first reset).
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
     }
 
     /// Creates the child of edge `edge` where `player` acts and returns its index.
@@ -312,7 +294,7 @@ mod tests {
     #[test]
     fn reroot_keeps_the_subtree_and_its_statistics() {
         let mut tree = small_tree();
-        tree.edge_mut(2).visits = 5;
+        tree.edges[2].visits = 5;
         assert!(!tree.reroot(7), "no child behind action 7 yet");
         assert_eq!(tree.len(), 3);
         assert!(tree.reroot(3));

@@ -10,8 +10,8 @@
 use rand::Rng;
 use rand_distr::{Distribution, Gumbel};
 
-use super::config::SearchConfig;
-use super::tree::{Edge, Node};
+use crate::config::SearchConfig;
+use crate::tree::{Edge, Node};
 
 /// The state of a Gumbel root search, with buffers kept between searches.
 #[derive(Debug, Default)]
@@ -163,11 +163,6 @@ impl GumbelRoot {
             .unwrap_or(0);
         self.best(edges, sigma, |i| self.search_visits[i] == most)
             .expect("at least one considered action")
-    }
-
-    /// This search's visits per root edge.
-    pub fn search_visits(&self) -> &[u32] {
-        &self.search_visits
     }
 
     /// Writes the improved policy `softmax(logits + sigma(completed q))` over the root's edges

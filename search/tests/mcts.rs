@@ -3,9 +3,8 @@
 //! player to act, the Gumbel budget, determinism, tree reuse, and a match against random play.
 
 use fanorona_env::{Agent, Color, Fanorona, Game, Position};
-use fanorona_train::Evaluator;
-use fanorona_train::mcts::{
-    MctsAgent, RolloutEvaluator, SearchConfig, SearchDriver, UniformEvaluator,
+use fanorona_search::{
+    Evaluator, MctsAgent, RolloutEvaluator, SearchConfig, SearchDriver, UniformEvaluator,
 };
 
 fn game(fen: &str) -> Fanorona {

@@ -5,7 +5,7 @@
 
 use fanorona_env::{Board, Color, Fanorona, Game, Step, Telo};
 use fanorona_eval::solver::{Solution, Value};
-use fanorona_train::mcts::{RolloutEvaluator, SearchConfig, SearchDriver};
+use fanorona_search::{RolloutEvaluator, SearchConfig, SearchDriver};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -1,12 +1,12 @@
 //! PUCT, as in AlphaZero: priors from the evaluator's logits renormalised over the legal
 //! actions, Dirichlet noise at the root, first-play urgency for unvisited edges, virtual loss
-//! for edges waiting for the evaluator, and the temperature rule that picks the move.
+//! for edges waiting for the evaluator.
 
 use rand::Rng;
 use rand_distr::{Distribution, Gamma};
 
-use super::config::SearchConfig;
-use super::tree::{Edge, Node};
+use crate::config::SearchConfig;
+use crate::tree::{Edge, Node};
 
 /// Writes into `out` the softmax of `logits` restricted to `actions` (one prior per action).
 pub fn legal_softmax(logits: &[f32], actions: &[usize], out: &mut Vec<f32>) {
@@ -95,33 +95,6 @@ fn best_puct(
     best
 }
 
-/// The move by visits: the most visited edge at temperature 0 (ties to the higher prior),
-/// otherwise an edge sampled with weight `visits^(1 / temperature)`.
-pub fn choose_by_visits(edges: &[Edge], temperature: f32, rng: &mut impl Rng) -> usize {
-    let most_visited = (0..edges.len())
-        .max_by(|&a, &b| {
-            (edges[a].visits, edges[a].prior)
-                .partial_cmp(&(edges[b].visits, edges[b].prior))
-                .expect("finite priors")
-                .then(b.cmp(&a))
-        })
-        .expect("a node with edges");
-    if temperature <= 1e-3 {
-        return most_visited;
-    }
-    let max_visits = edges[most_visited].visits.max(1) as f64;
-    let weight = |e: &Edge| (e.visits as f64 / max_visits).powf(1.0 / temperature as f64);
-    let total: f64 = edges.iter().map(weight).sum();
-    let mut r = rng.random::<f64>() * total;
-    for (i, edge) in edges.iter().enumerate() {
-        r -= weight(edge);
-        if r < 0.0 && edge.visits > 0 {
-            return i;
-        }
-    }
-    most_visited
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -191,18 +164,5 @@ mod tests {
         let fresh = [edge(0.9, 0, 0.0), edge(0.1, 0, 0.0)];
         assert_eq!(select_puct(&node, &fresh, None, &explore), 0);
         assert_eq!(select_puct(&node, &fresh, Some(&[0.1, 0.9]), &explore), 1);
-    }
-
-    #[test]
-    fn temperature_picks_the_most_visited_or_samples_by_visits() {
-        let edges = [edge(0.2, 30, 0.0), edge(0.5, 10, 0.0), edge(0.3, 0, 0.0)];
-        let mut rng = SmallRng::seed_from_u64(2);
-        assert_eq!(choose_by_visits(&edges, 0.0, &mut rng), 0);
-        let mut counts = [0; 3];
-        for _ in 0..4000 {
-            counts[choose_by_visits(&edges, 1.0, &mut rng)] += 1;
-        }
-        assert_eq!(counts[2], 0, "never an unvisited action");
-        assert!((2800..3200).contains(&counts[0]), "{counts:?}");
     }
 }

@@ -4,9 +4,9 @@ use std::time::Instant;
 
 use fanorona_env::{Agent, AgentError, Game, SearchInfo, SearchLimits};
 
-use super::config::SearchConfig;
-use super::driver::SearchDriver;
-use crate::evaluator::Evaluator;
+use crate::Evaluator;
+use crate::config::SearchConfig;
+use crate::driver::SearchDriver;
 
 /// Simulations per round when a search may be cut short (a time limit or a stop flag): each
 /// round goes on growing the same tree, and the search ends after the round in which the time
@@ -146,7 +146,7 @@ mod tests {
     use fanorona_env::Fanorona;
 
     use super::*;
-    use crate::mcts::UniformEvaluator;
+    use crate::UniformEvaluator;
 
     fn agent(simulations: u32) -> MctsAgent<Fanorona, UniformEvaluator> {
         let config = SearchConfig {

@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fanorona_env::Fanorona;
-use fanorona_train::mcts::{SearchConfig, SearchDriver, UniformEvaluator};
+use fanorona_search::{SearchConfig, SearchDriver, UniformEvaluator};
 
 const SIMULATIONS: u32 = 800;
 

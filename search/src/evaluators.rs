@@ -6,7 +6,7 @@ use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use crate::evaluator::Evaluator;
+use crate::Evaluator;
 
 /// Uniform priors (all logits 0) and value 0 for every state.
 #[derive(Clone, Copy, Debug, Default)]

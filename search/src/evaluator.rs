@@ -1,6 +1,7 @@
 //! The `Evaluator` trait: what tree search asks of a model. Given a batch of game states it
 //! returns, for each, prior logits over the (absolute) action space and a value for the player
-//! to act. Implementations: uniform and random-rollout evaluators (search), and the network.
+//! to act. Implementations: the uniform and random-rollout evaluators of this crate, and the
+//! network evaluator of `fanorona-train`.
 
 use fanorona_env::Game;
 
