@@ -18,11 +18,11 @@ pub use agents::engine::{EngineAgent, EngineConfig};
 pub use agents::greedy::GreedyChooser;
 pub use agents::turn_agent::{TurnAgent, TurnChooser};
 pub use arena::elo::Tally;
-pub use arena::matches::{
-    AgentFactory, ArenaError, GameResult, Match, MatchConfig, MatchReport, PlayedGame, play_game,
-};
 pub use arena::opening::{Opening, OpeningError, Openings};
 pub use arena::sprt::{Sprt, SprtDecision};
+pub use arena::{
+    AgentFactory, ArenaError, GameResult, Match, MatchConfig, MatchReport, PlayedGame, play_game,
+};
 pub use minimax::player::MinimaxChooser;
 pub use minimax::search::{Limits, SearchResult, Searcher};
 pub use record::{GameRecord, RecordError};

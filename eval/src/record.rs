@@ -131,6 +131,102 @@ fn parse_tag(line: &str) -> Option<(String, String)> {
     (!name.is_empty()).then(|| (name.to_string(), value))
 }
 
+/// Splits a record into its tags (the `[Name "value"]` lines before the moves), in order, and
+/// its move text (the other lines, joined by spaces).
+fn split_record(text: &str) -> Result<(Vec<(String, String)>, String), RecordError> {
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    for (i, line) in text.lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') && movetext.trim().is_empty() {
+            let tag = parse_tag(trimmed).ok_or_else(|| RecordError::Tag {
+                line: i + 1,
+                text: line.to_string(),
+            })?;
+            tags.push(tag);
+        } else {
+            movetext.push_str(trimmed);
+            movetext.push(' ');
+        }
+    }
+    Ok((tags, movetext))
+}
+
+/// Removes the first tag called `name` from `tags` and returns its value.
+fn take_tag(tags: &mut Vec<(String, String)>, name: &str) -> Option<String> {
+    tags.iter()
+        .position(|(n, _)| n == name)
+        .map(|i| tags.remove(i).1)
+}
+
+/// A tag whose value is not acceptable.
+fn tag_error(tag: &str, reason: String) -> RecordError {
+    RecordError::TagValue {
+        tag: tag.to_string(),
+        reason,
+    }
+}
+
+/// Takes the Rules, Board and FEN tags out of `tags` and returns the start position they
+/// describe: the FEN's, else the initial position of the board (standard by default).
+fn read_start(tags: &mut Vec<(String, String)>) -> Result<Position, RecordError> {
+    let rules = match take_tag(tags, "Rules") {
+        Some(r) => Rules::parse(&r).map_err(|e| tag_error("Rules", e))?,
+        None => Rules::default(),
+    };
+    let board = match take_tag(tags, "Board") {
+        Some(b) => Some(Board::parse(&b).map_err(|e| tag_error("Board", e.to_string()))?),
+        None => None,
+    };
+    let start = match take_tag(tags, "FEN") {
+        Some(fen) => Position::from_fen_with_rules(&fen, rules)
+            .map_err(|e| tag_error("FEN", e.to_string()))?,
+        None => Position::initial(board.unwrap_or(Board::standard())).with_rules(rules),
+    };
+    if let Some(b) = board
+        && !std::ptr::eq(b, start.board())
+    {
+        return Err(tag_error(
+            "Board",
+            format!(
+                "{}x{} does not match the FEN's board",
+                b.width(),
+                b.height()
+            ),
+        ));
+    }
+    Ok(start)
+}
+
+/// Reads the move text: the moves without their numbers, and the result closing it, if any.
+fn read_moves(movetext: &str) -> Result<(Vec<String>, Option<String>), RecordError> {
+    let mut moves = Vec::new();
+    let mut closing = None;
+    for token in movetext.split_whitespace() {
+        if closing.is_some() {
+            return Err(RecordError::Move {
+                number: moves.len() + 1,
+                text: token.to_string(),
+                reason: "text after the result".into(),
+            });
+        }
+        if RESULTS.contains(&token) {
+            closing = Some(token.to_string());
+            continue;
+        }
+        let body = token.trim_start_matches(|c: char| c.is_ascii_digit());
+        let body = if body.len() < token.len() {
+            body.trim_start_matches('.')
+        } else {
+            body
+        };
+        if !body.is_empty() {
+            moves.push(body.to_string());
+        }
+    }
+    Ok((moves, closing))
+}
+
 impl GameRecord {
     /// The standard tags and the extra ones, in writing order.
     pub fn tags(&self) -> Vec<(String, String)> {
@@ -202,91 +298,20 @@ impl GameRecord {
 
     /// Reads a record, checking every move.
     pub fn parse(text: &str) -> Result<GameRecord, RecordError> {
-        let mut tags: Vec<(String, String)> = Vec::new();
-        let mut movetext = String::new();
-        for (i, line) in text.lines().enumerate() {
-            let trimmed = line.trim();
-            if trimmed.starts_with('[') && movetext.trim().is_empty() {
-                let tag = parse_tag(trimmed).ok_or_else(|| RecordError::Tag {
-                    line: i + 1,
-                    text: line.to_string(),
-                })?;
-                tags.push(tag);
-            } else {
-                movetext.push_str(trimmed);
-                movetext.push(' ');
-            }
-        }
-        let mut take = |name: &str| {
-            tags.iter()
-                .position(|(n, _)| n == name)
-                .map(|i| tags.remove(i).1)
-        };
-        let value_error = |tag: &str, reason: String| RecordError::TagValue {
-            tag: tag.to_string(),
-            reason,
-        };
-        let event = take("Event").unwrap_or_default();
-        let date = take("Date").unwrap_or_default();
-        let white = take("White").unwrap_or_default();
-        let black = take("Black").unwrap_or_default();
-        let result = take("Result").unwrap_or_else(|| "*".into());
+        let (mut tags, movetext) = split_record(text)?;
+        let event = take_tag(&mut tags, "Event").unwrap_or_default();
+        let date = take_tag(&mut tags, "Date").unwrap_or_default();
+        let white = take_tag(&mut tags, "White").unwrap_or_default();
+        let black = take_tag(&mut tags, "Black").unwrap_or_default();
+        let result = take_tag(&mut tags, "Result").unwrap_or_else(|| "*".into());
         if !RESULTS.contains(&result.as_str()) {
-            return Err(value_error(
+            return Err(tag_error(
                 "Result",
                 format!("{result:?}: expected one of {}", RESULTS.join(", ")),
             ));
         }
-        let rules = match take("Rules") {
-            Some(r) => Rules::parse(&r).map_err(|e| value_error("Rules", e))?,
-            None => Rules::default(),
-        };
-        let board = match take("Board") {
-            Some(b) => Some(Board::parse(&b).map_err(|e| value_error("Board", e.to_string()))?),
-            None => None,
-        };
-        let start = match take("FEN") {
-            Some(fen) => Position::from_fen_with_rules(&fen, rules)
-                .map_err(|e| value_error("FEN", e.to_string()))?,
-            None => Position::initial(board.unwrap_or(Board::standard())).with_rules(rules),
-        };
-        if let Some(b) = board
-            && !std::ptr::eq(b, start.board())
-        {
-            return Err(value_error(
-                "Board",
-                format!(
-                    "{}x{} does not match the FEN's board",
-                    b.width(),
-                    b.height()
-                ),
-            ));
-        }
-
-        let mut moves = Vec::new();
-        let mut closing = None;
-        for token in movetext.split_whitespace() {
-            if closing.is_some() {
-                return Err(RecordError::Move {
-                    number: moves.len() + 1,
-                    text: token.to_string(),
-                    reason: "text after the result".into(),
-                });
-            }
-            if RESULTS.contains(&token) {
-                closing = Some(token.to_string());
-                continue;
-            }
-            let body = token.trim_start_matches(|c: char| c.is_ascii_digit());
-            let body = if body.len() < token.len() {
-                body.trim_start_matches('.')
-            } else {
-                body
-            };
-            if !body.is_empty() {
-                moves.push(body.to_string());
-            }
-        }
+        let start = read_start(&mut tags)?;
+        let (moves, closing) = read_moves(&movetext)?;
         if let Some(found) = closing
             && found != result
         {

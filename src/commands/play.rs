@@ -3,6 +3,7 @@
 //! Input is read line by line, so a script can play too.
 
 use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::rules::display::render;
@@ -120,6 +121,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(Some(line.trim().to_string()))
     }
 
+    /// Draws the board with the last turn marked.
     fn show(&mut self) -> Result<()> {
         write!(
             self.out,
@@ -129,6 +131,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(())
     }
 
+    /// Writes the result and why the game ended.
     fn result(&mut self, outcome: Outcome) -> Result<()> {
         let text = match outcome {
             Outcome::Win {
@@ -141,6 +144,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         Ok(())
     }
 
+    /// Plays the game until the rules end it, the human resigns or quits, or the input ends.
     fn play(&mut self) -> Result<()> {
         writeln!(
             self.out,
@@ -155,68 +159,94 @@ impl<R: BufRead, W: Write> Session<R, W> {
             }
             let side = self.game.current_player();
             if side != self.human {
-                let board = self.game.board();
-                let turn = agent_turn(&mut self.agent, &mut self.game)?;
-                writeln!(
-                    self.out,
-                    "{} plays {}",
-                    self.agent.name(),
-                    turn.notation(board)
-                )?;
-                self.last = Some(turn);
-                self.show()?;
-                if let Some(info) = self.agent.last_info() {
-                    writeln!(self.out, "eval: {}", describe(&info, side))?;
-                }
+                self.agent_plays(side)?;
                 continue;
             }
             let Some(line) = self.ask(&format!("{side}> "))? else {
                 writeln!(self.out, "game abandoned")?;
                 return Ok(());
             };
-            match line.to_ascii_lowercase().as_str() {
-                "" => {}
-                "help" => writeln!(self.out, "{HELP}")?,
-                "moves" | "?" => {
-                    let names = self.game.position().legal_turn_names();
-                    writeln!(self.out, "legal turns: {}", names.join(" "))?;
-                }
-                "undo" => match self.undo.pop() {
-                    Some((game, last)) => {
-                        self.game = game;
-                        self.last = last;
-                        writeln!(self.out, "took back your last turn and the reply")?;
-                        self.show()?;
-                    }
-                    None => writeln!(self.out, "nothing to undo")?,
-                },
-                "hint" => {
-                    let mut trial = self.game.clone();
-                    let board = trial.board();
-                    let turn = agent_turn(&mut self.agent, &mut trial)?;
-                    write!(self.out, "hint: {}", turn.notation(board))?;
-                    match self.agent.last_info() {
-                        Some(info) => writeln!(self.out, " ({})", describe(&info, side))?,
-                        None => writeln!(self.out)?,
-                    }
-                }
-                "eval" => match self.agent.last_info() {
-                    Some(info) => writeln!(self.out, "eval: {}", describe(&info, side.other()))?,
-                    None => writeln!(self.out, "no evaluation yet")?,
-                },
-                "resign" => {
-                    return self.result(Outcome::Win {
-                        winner: side.other(),
-                        reason: WinReason::Resignation,
-                    });
-                }
-                "quit" => {
-                    writeln!(self.out, "game abandoned")?;
-                    return Ok(());
-                }
-                _ => self.human_turn(&line)?,
+            if self.answer(&line, side)?.is_break() {
+                return Ok(());
             }
         }
+    }
+
+    /// The agent plays its turn as `side`; the board and its evaluation are shown.
+    fn agent_plays(&mut self, side: Color) -> Result<()> {
+        let board = self.game.board();
+        let turn = agent_turn(&mut self.agent, &mut self.game)?;
+        writeln!(
+            self.out,
+            "{} plays {}",
+            self.agent.name(),
+            turn.notation(board)
+        )?;
+        self.last = Some(turn);
+        self.show()?;
+        if let Some(info) = self.agent.last_info() {
+            writeln!(self.out, "eval: {}", describe(&info, side))?;
+        }
+        Ok(())
+    }
+
+    /// Answers a line the human typed as `side`: a command or a turn. Breaks once the game
+    /// ends there (the human resigns or quits).
+    fn answer(&mut self, line: &str, side: Color) -> Result<ControlFlow<()>> {
+        match line.to_ascii_lowercase().as_str() {
+            "" => {}
+            "help" => writeln!(self.out, "{HELP}")?,
+            "moves" | "?" => {
+                let names = self.game.position().legal_turn_names();
+                writeln!(self.out, "legal turns: {}", names.join(" "))?;
+            }
+            "undo" => self.take_back()?,
+            "hint" => self.hint(side)?,
+            "eval" => match self.agent.last_info() {
+                Some(info) => writeln!(self.out, "eval: {}", describe(&info, side.other()))?,
+                None => writeln!(self.out, "no evaluation yet")?,
+            },
+            "resign" => {
+                self.result(Outcome::Win {
+                    winner: side.other(),
+                    reason: WinReason::Resignation,
+                })?;
+                return Ok(ControlFlow::Break(()));
+            }
+            "quit" => {
+                writeln!(self.out, "game abandoned")?;
+                return Ok(ControlFlow::Break(()));
+            }
+            _ => self.human_turn(line)?,
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Takes back the human's last turn and the agent's reply, if there is one.
+    fn take_back(&mut self) -> Result<()> {
+        match self.undo.pop() {
+            Some((game, last)) => {
+                self.game = game;
+                self.last = last;
+                writeln!(self.out, "took back your last turn and the reply")?;
+                self.show()
+            }
+            None => Ok(writeln!(self.out, "nothing to undo")?),
+        }
+    }
+
+    /// Shows the turn the agent would play for the human (`side`), with its evaluation, without
+    /// playing it.
+    fn hint(&mut self, side: Color) -> Result<()> {
+        let mut trial = self.game.clone();
+        let board = trial.board();
+        let turn = agent_turn(&mut self.agent, &mut trial)?;
+        write!(self.out, "hint: {}", turn.notation(board))?;
+        match self.agent.last_info() {
+            Some(info) => writeln!(self.out, " ({})", describe(&info, side))?,
+            None => writeln!(self.out)?,
+        }
+        Ok(())
     }
 
     /// Plays the human's turn written as `text`, asking which one is meant if it is ambiguous.

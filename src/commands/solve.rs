@@ -2,12 +2,12 @@
 //! of its initial position, the outcome counts, time and peak memory.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
-use fanorona_eval::solver::{Solution, SolveOptions};
+use fanorona_eval::solver::{ClassReport, Solution, SolveOptions};
 
 /// Arguments of `fanorona solve`.
 #[derive(clap::Args, Debug)]
@@ -45,55 +45,80 @@ pub fn run(args: Args) -> Result<()> {
     let board = args.board.as_deref().map(Board::parse).transpose()?;
     let started = Instant::now();
     let solution = match (&args.load, board) {
-        (Some(path), board) => {
-            let solution = Solution::load(path)?;
-            if let Some(b) = board
-                && !std::ptr::eq(b, solution.board())
-            {
-                bail!(
-                    "{}: the table is for board {}x{}, not --board {}x{}",
-                    path.display(),
-                    solution.board().width(),
-                    solution.board().height(),
-                    b.width(),
-                    b.height()
-                );
-            }
-            println!("loaded {}", path.display());
-            solution
-        }
-        (None, Some(board)) => {
-            let options = SolveOptions {
-                max_positions: args.max_positions,
-                progress: args.progress,
-            };
-            let (solution, report) = Solution::solve_from(&[Position::initial(board)], &options)?;
-            println!(
-                "solved: enumerate {:.2} s, label {:.2} s",
-                report.enumerate_secs, report.label_secs
-            );
-            if let Some(path) = &args.metrics {
-                let mut out = std::fs::File::create(path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                for c in &report.classes {
-                    writeln!(
-                        out,
-                        "{{\"white\":{},\"black\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{}}}",
-                        c.white,
-                        c.black,
-                        c.positions,
-                        c.counts.wins,
-                        c.counts.losses,
-                        c.counts.draws,
-                        c.max_distance
-                    )?;
-                }
-            }
-            solution
-        }
+        (Some(path), board) => load(path, board)?,
+        (None, Some(board)) => solve(board, &args)?,
         (None, None) => bail!("give --board WxH to solve, or --load FILE"),
     };
     let secs = started.elapsed().as_secs_f64();
+    print_solution(&solution)?;
+    if let Some(path) = &args.save {
+        solution.save(path)?;
+        println!("saved {}", path.display());
+    }
+    println!("time: {secs:.2} s");
+    print_peak_memory();
+    Ok(())
+}
+
+/// Loads a solved table, refusing one for another board than `board` (when given).
+fn load(path: &Path, board: Option<&'static Board>) -> Result<Solution> {
+    let solution = Solution::load(path)?;
+    if let Some(b) = board
+        && !std::ptr::eq(b, solution.board())
+    {
+        bail!(
+            "{}: the table is for board {}x{}, not --board {}x{}",
+            path.display(),
+            solution.board().width(),
+            solution.board().height(),
+            b.width(),
+            b.height()
+        );
+    }
+    println!("loaded {}", path.display());
+    Ok(solution)
+}
+
+/// Solves `board` from its initial position, printing the time of each phase and writing the
+/// per-class metrics where `--metrics` asks for them.
+fn solve(board: &'static Board, args: &Args) -> Result<Solution> {
+    let options = SolveOptions {
+        max_positions: args.max_positions,
+        progress: args.progress,
+    };
+    let (solution, report) = Solution::solve_from(&[Position::initial(board)], &options)?;
+    println!(
+        "solved: enumerate {:.2} s, label {:.2} s",
+        report.enumerate_secs, report.label_secs
+    );
+    if let Some(path) = &args.metrics {
+        write_metrics(path, &report.classes)?;
+    }
+    Ok(solution)
+}
+
+/// Writes one JSON line per material class to `path`: positions, outcomes, longest distance.
+fn write_metrics(path: &Path, classes: &[ClassReport]) -> Result<()> {
+    let mut out =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    for c in classes {
+        writeln!(
+            out,
+            "{{\"white\":{},\"black\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{}}}",
+            c.white,
+            c.black,
+            c.positions,
+            c.counts.wins,
+            c.counts.losses,
+            c.counts.draws,
+            c.max_distance
+        )?;
+    }
+    Ok(())
+}
+
+/// Prints the board, the value of its initial position and the outcome counts.
+fn print_solution(solution: &Solution) -> Result<()> {
     let board = solution.board();
     let root = solution.roots()[0];
     let value = solution
@@ -117,14 +142,13 @@ pub fn run(args: Args) -> Result<()> {
         counts.losses,
         counts.draws
     );
-    if let Some(path) = &args.save {
-        solution.save(path)?;
-        println!("saved {}", path.display());
-    }
-    println!("time: {secs:.2} s");
+    Ok(())
+}
+
+/// Prints the peak resident memory, or that the system does not tell it.
+fn print_peak_memory() {
     match peak_memory() {
         Some(bytes) => println!("peak memory: {:.1} MiB", bytes as f64 / (1 << 20) as f64),
         None => println!("peak memory: unknown (no /proc/self/status)"),
     }
-    Ok(())
 }

@@ -1,8 +1,27 @@
 //! A complete turn from a step-level agent: its actions are collected until the turn passes
 //! (a paika step, or a capture chain to its end), for callers that speak in turns (the engine
-//! protocol, the terminal game).
+//! protocol, the terminal game, the arena).
 
-use fanorona_env::{Agent, AgentError, Fanorona, Game, MAX_TURN_STEPS, Position, Step, Turn};
+use fanorona_env::{
+    ActionError, Agent, AgentError, Fanorona, Game, MAX_TURN_STEPS, Position, Step, Turn,
+};
+
+/// Why the actions a step-level agent chose make no turn.
+#[derive(Debug, thiserror::Error)]
+pub enum TurnError {
+    /// The agent could not choose an action.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// The rules refuse the chosen action.
+    #[error(transparent)]
+    Refused(#[from] ActionError),
+    /// The steps go on past the longest possible turn.
+    #[error("the turn does not end")]
+    Endless,
+    /// The steps played (in notation) make no legal turn.
+    #[error("the steps {0} make no legal turn")]
+    NoTurn(String),
+}
 
 /// The legal turn of `pos` whose step sequence ([`Position::turn_steps`]) is `steps`.
 pub fn turn_of_steps(pos: &Position, steps: &[Step]) -> Option<Turn> {
@@ -13,6 +32,34 @@ pub fn turn_of_steps(pos: &Position, steps: &[Step]) -> Option<Turn> {
         }
     });
     found
+}
+
+/// Plays the actions `agent` chooses in `game` (not finished) until the turn passes, and
+/// returns the turn they make. On error `game` may be left mid-turn.
+pub fn play_agent_turn<A: Agent<Fanorona> + ?Sized>(
+    agent: &mut A,
+    game: &mut Fanorona,
+) -> Result<Turn, TurnError> {
+    let start = *game.position();
+    let mut steps = Vec::new();
+    loop {
+        let action = agent.act(game)?;
+        game.apply(action)?;
+        steps.push(
+            game.action_to_step(action)
+                .expect("an applied action is a step"),
+        );
+        if game.position().is_turn_start() {
+            break;
+        }
+        if steps.len() > MAX_TURN_STEPS {
+            return Err(TurnError::Endless);
+        }
+    }
+    turn_of_steps(&start, &steps).ok_or_else(|| {
+        let names: Vec<String> = steps.iter().map(|&s| start.step_notation(s)).collect();
+        TurnError::NoTurn(names.join(" "))
+    })
 }
 
 /// Asks `agent` for actions in `game` until the turn passes, plays them, and returns the turn
@@ -31,27 +78,14 @@ pub fn agent_turn<A: Agent<Fanorona> + ?Sized>(
             "asked to move in a finished game: {outcome}"
         )));
     }
-    let start = *game.position();
     let mut work = game.clone();
-    let mut steps = Vec::new();
-    loop {
-        let action = agent.act(&work)?;
-        let step = work
-            .action_to_step(action)
-            .ok_or_else(|| error(format!("action {action} is outside the action space")))?;
-        work.apply(action)
-            .map_err(|e| error(format!("chose an illegal action: {e}")))?;
-        steps.push(step);
-        if work.position().is_turn_start() {
-            break;
+    let turn = play_agent_turn(agent, &mut work).map_err(|e| match e {
+        TurnError::Agent(e) => e,
+        TurnError::Refused(ActionError::OutOfRange { action, .. }) => {
+            error(format!("action {action} is outside the action space"))
         }
-        if steps.len() > MAX_TURN_STEPS {
-            return Err(error("the turn does not end".into()));
-        }
-    }
-    let turn = turn_of_steps(&start, &steps).ok_or_else(|| {
-        let names: Vec<String> = steps.iter().map(|&s| start.step_notation(s)).collect();
-        error(format!("the steps {} make no legal turn", names.join(" ")))
+        TurnError::Refused(e) => error(format!("chose an illegal action: {e}")),
+        other => error(other.to_string()),
     })?;
     *game = work;
     Ok(turn)

@@ -17,6 +17,8 @@ use fanorona_env::{
     Agent, AgentError, Board, Fanorona, Game, Position, Rules, SearchInfo, SearchLimits,
 };
 
+use crate::protocol::info::parse_info;
+
 /// How an engine is started and asked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
@@ -264,45 +266,6 @@ impl EngineAgent {
     }
 }
 
-/// Reads an `info` line's depth, score, value, nodes, time and pv; `None` if it has none of
-/// them (an `info string`).
-fn parse_info(line: &str) -> Option<SearchInfo> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    if words.get(1) == Some(&"string") {
-        return None;
-    }
-    let mut info = SearchInfo::default();
-    let mut i = 1;
-    while i < words.len() {
-        let next = words.get(i + 1).copied().unwrap_or("");
-        match words[i] {
-            "depth" => info.depth = next.parse().ok(),
-            "nodes" => info.nodes = next.parse().unwrap_or(0),
-            "time" => info.time = Duration::from_millis(next.parse().unwrap_or(0)),
-            "value" => info.value = next.parse().ok(),
-            "score" => {
-                let amount = words.get(i + 2).and_then(|w| w.parse().ok());
-                match next {
-                    "cp" => info.centipieces = amount,
-                    "mate" => info.mate_in = amount,
-                    _ => {}
-                }
-                i += 1;
-            }
-            "pv" => {
-                info.pv = words[i + 1..].iter().map(|w| w.to_string()).collect();
-                break;
-            }
-            _ => {
-                i += 1;
-                continue;
-            }
-        }
-        i += 2;
-    }
-    Some(info)
-}
-
 impl Agent<Fanorona> for EngineAgent {
     fn name(&self) -> String {
         self.name.clone()
@@ -360,21 +323,6 @@ impl Drop for EngineAgent {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn info_lines_are_read() {
-        let info =
-            parse_info("info depth 3 score cp -12 value -0.040 nodes 900 time 15 pv e2e3 d4e4")
-                .unwrap();
-        assert_eq!(info.depth, Some(3));
-        assert_eq!(info.centipieces, Some(-12));
-        assert_eq!(info.value, Some(-0.04));
-        assert_eq!((info.nodes, info.time), (900, Duration::from_millis(15)));
-        assert_eq!(info.pv, vec!["e2e3", "d4e4"]);
-        let mate = parse_info("info depth 2 score mate -1 nodes 5 time 0").unwrap();
-        assert_eq!((mate.mate_in, mate.centipieces), (Some(-1), None));
-        assert_eq!(parse_info("info string hello"), None);
-    }
 
     fn config(command: &str, args: &[&str]) -> EngineConfig {
         EngineConfig {

@@ -11,9 +11,10 @@ use std::thread::JoinHandle;
 
 use fanorona_env::denormals;
 use fanorona_env::rules::display::render;
-use fanorona_env::{Agent, Board, Fanorona, Position, Rules, SearchInfo, SearchLimits, Turn};
+use fanorona_env::{Agent, Board, Fanorona, Position, Rules, SearchLimits, Turn};
 
 use super::command::{Command, GoLimits, Start};
+use super::info::info_line;
 use crate::agents::complete_turn::agent_turn;
 use crate::spec::{AgentSpec, SpecError};
 
@@ -24,33 +25,6 @@ pub type AgentMaker =
 
 /// A boxed agent, as the worker thread hands it back.
 type BoxedAgent = Box<dyn Agent<Fanorona>>;
-
-/// The `info` line for what a search reports: `info depth D score cp X|mate N value V nodes N
-/// time MS pv T...` (fields the agent does not give are left out).
-pub fn info_line(info: &SearchInfo) -> String {
-    let mut line = String::from("info");
-    if let Some(depth) = info.depth {
-        line.push_str(&format!(" depth {depth}"));
-    }
-    if let Some(mate) = info.mate_in {
-        line.push_str(&format!(" score mate {mate}"));
-    } else if let Some(cp) = info.centipieces {
-        line.push_str(&format!(" score cp {cp}"));
-    }
-    if let Some(value) = info.value {
-        line.push_str(&format!(" value {value:.3}"));
-    }
-    line.push_str(&format!(
-        " nodes {} time {}",
-        info.nodes,
-        info.time.as_millis()
-    ));
-    if !info.pv.is_empty() {
-        line.push_str(" pv ");
-        line.push_str(&info.pv.join(" "));
-    }
-    line
-}
 
 /// The output, shared with the search thread; each line is written and flushed whole.
 struct Output<W>(Arc<Mutex<W>>);

@@ -1,0 +1,25 @@
+//! Why a match cannot be played or its results cannot be written.
+
+/// A match that cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum ArenaError {
+    /// An agent could not be built.
+    #[error("cannot create agent {which}: {reason}")]
+    Agent {
+        /// `first` or `second`.
+        which: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// Impossible settings.
+    #[error("bad match settings: {0}")]
+    Settings(String),
+    /// Results cannot be written.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+}
