@@ -22,8 +22,8 @@ use fanorona_eval::{AgentSpec, ArenaError};
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 
-use crate::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 use crate::device::DeviceError;
+use crate::io::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 use crate::learner::Learner;
 use crate::metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use crate::network::{NetworkConfig, PolicyValueNet};
