@@ -96,10 +96,12 @@ struct Cursor {
     action: usize,
 }
 
+/// `values` as little-endian bytes (`to` gives one value's).
 fn le_bytes<const N: usize, T: Copy>(values: &[T], to: impl Fn(T) -> [u8; N]) -> Vec<u8> {
     values.iter().flat_map(|&v| to(v)).collect()
 }
 
+/// The values of the little-endian bytes `data` (`from` reads one value).
 fn from_le_bytes<const N: usize, T>(data: &[u8], from: impl Fn([u8; N]) -> T) -> Vec<T> {
     data.chunks_exact(N)
         .map(|b| from(b.try_into().expect("N bytes")))
