@@ -153,3 +153,25 @@ fn a_network_for_another_board_or_a_damaged_file_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("checkpoint"));
 }
+
+#[test]
+fn an_unreadable_checkpoint_names_the_os_error_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = fanorona(&[
+        "export",
+        "--checkpoint",
+        dir.path().to_str().unwrap(),
+        "--out",
+        dir.path().join("agent.safetensors").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains(&format!(
+            "cannot read checkpoint {}: ",
+            dir.path().display()
+        )),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
+}

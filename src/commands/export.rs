@@ -1,5 +1,5 @@
 //! `fanorona export`: a training checkpoint's network as a portable policy file (safetensors
-//! with metadata; see `fanorona_train::export`).
+//! with metadata; see `fanorona_train::io::policy`).
 
 use std::path::PathBuf;
 

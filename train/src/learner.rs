@@ -118,7 +118,7 @@ impl Learner {
         }
     }
 
-    /// A learner resuming at `step` with a saved optimiser state (see [`crate::checkpoint`]).
+    /// A learner resuming at `step` with a saved optimiser state (see [`crate::io::checkpoint`]).
     pub fn resume(
         config: LearnerConfig,
         net: PolicyValueNet,

@@ -2,9 +2,8 @@
 //! tree search of `fanorona-search`, self-play, replay, the learner, checkpoints and export.
 
 pub mod agent_spec;
-pub mod checkpoint;
 pub mod device;
-pub mod export;
+pub mod io;
 pub mod learner;
 pub mod metrics;
 pub mod net_agent;
@@ -22,11 +21,12 @@ pub mod selfplay;
 mod test_support;
 pub mod trainer;
 
-pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use device::{ComputeDevice, DeviceError};
-pub use export::{
-    ExportError, LoadedPolicy, PolicyMeta, export_checkpoint, export_policy, load_policy,
+pub use io::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
+pub use io::policy::{
+    LoadedPolicy, PolicyFileError, PolicyMeta, export_checkpoint, export_policy, load_policy,
 };
+pub use io::{FileError, FileKind};
 pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use metrics::{MetricsRow, MetricsWriter};
 pub use network::{Architecture, NetworkConfig, PolicyValueNet};

@@ -1,5 +1,5 @@
 //! Players with a trained network: the `net:path=FILE,...` agent kind. The file is an exported
-//! policy (or a training checkpoint, see [`crate::export::load_policy`]); the agent searches
+//! policy (or a training checkpoint, see [`crate::io::policy::load_policy`]); the agent searches
 //! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
 //! raw policy (the legal action of highest logit). Before each action it checks that the
 //! network was made for the board it is asked to play on.
@@ -11,7 +11,7 @@ use fanorona_eval::{AgentSpec, SpecError};
 use fanorona_search::{Evaluator, MctsAgent};
 
 use crate::agent_spec::{SEARCH_OPTIONS, search_config};
-use crate::export::{LoadedPolicy, load_policy};
+use crate::io::policy::{LoadedPolicy, load_policy};
 use crate::network::NetworkConfig;
 use crate::network_evaluator::NetworkEvaluator;
 
@@ -203,7 +203,7 @@ pub fn create_net_agent(
 mod tests {
     use super::*;
     use crate::agent_spec::{create_agent, parse_spec};
-    use crate::export::{PolicyMeta, export_policy};
+    use crate::io::policy::{PolicyMeta, export_policy};
     use crate::network::Architecture;
     use burn::tensor::Device;
     use fanorona_env::fanorona::action::ENCODING_VERSION;

@@ -1,10 +1,11 @@
-//! Helpers shared by the unit tests: seeded random Fanorona games in a replay buffer.
+//! Helpers shared by the unit tests and the integration tests of `train/tests/` (which include
+//! this file by path, so it names only the crate root's public items, through `super`):
+//! seeded random Fanorona games in a replay buffer and a fixed batch.
 
 use fanorona_env::{Fanorona, Game};
 use rand::{Rng, SeedableRng};
 
-use crate::replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig};
-use crate::rng::TrainRng;
+use super::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, TrainRng};
 
 /// Plays seeded random games, recording every position with a random target; returns the
 /// buffer and, per game, each position's FEN.

@@ -23,8 +23,8 @@ use fanorona_search::SearchConfig;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 
-use crate::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 use crate::device::DeviceError;
+use crate::io::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 use crate::learner::Learner;
 use crate::metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use crate::network::{NetworkConfig, PolicyValueNet};

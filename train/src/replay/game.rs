@@ -27,21 +27,21 @@ pub struct StoredGame {
     /// The game's metadata.
     pub meta: GameMeta,
     /// Per position and plane, 1 if the plane is constant (one value stored), else 0.
-    pub(super) plane_constant: Vec<u8>,
+    pub(crate) plane_constant: Vec<u8>,
     /// The stored plane values, position after position.
-    pub(super) obs_values: Vec<f32>,
+    pub(crate) obs_values: Vec<f32>,
     /// Per position, where its values start in `obs_values` (one extra entry at the end).
-    pub(super) obs_offsets: Vec<u32>,
+    pub(crate) obs_offsets: Vec<u32>,
     /// Per position, where its actions start in `actions`/`targets` (one extra at the end).
-    pub(super) action_offsets: Vec<u32>,
+    pub(crate) action_offsets: Vec<u32>,
     /// Legal mover-frame actions.
-    pub(super) actions: Vec<u16>,
+    pub(crate) actions: Vec<u16>,
     /// Target probabilities of those actions.
-    pub(super) targets: Vec<f32>,
+    pub(crate) targets: Vec<f32>,
     /// Final result from the mover's view.
-    pub(super) values: Vec<f32>,
+    pub(crate) values: Vec<f32>,
     /// 1.0 if the position's policy target is trained on, else 0.0.
-    pub(super) policy_weights: Vec<f32>,
+    pub(crate) policy_weights: Vec<f32>,
 }
 
 impl StoredGame {

@@ -1,0 +1,304 @@
+//! Checkpoints: the network, the optimiser state, the learner step, the run's RNG state and the
+//! replay window's position, in one file written atomically (temporary file + rename) into a
+//! run directory as `checkpoint-STEP.ckpt`. Resuming loads the latest one.
+//!
+//! File layout: the magic `FNRCKPT\0`, a little-endian u32 format version, then three
+//! length-prefixed (u64) sections: the JSON header ([`CheckpointMeta`]), the network's burnpack
+//! record, the optimiser's burnpack record; then a CRC-32 of everything before it.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use burn::module::Module;
+use burn::optim::ModuleOptimizer;
+use burn::store::ModuleRecord;
+use burn::tensor::{Bytes, Device};
+use serde::{Deserialize, Serialize};
+
+use crate::learner::{Learner, LearnerConfig, OptimizerConfig};
+use crate::network::{NetworkConfig, PolicyValueNet, flush_denormals};
+use crate::rng::RngState;
+
+use super::envelope::{FileError, FileKind, FileRef};
+
+/// The first bytes of every checkpoint file.
+pub(crate) const MAGIC: &[u8; 8] = b"FNRCKPT\0";
+const FORMAT_VERSION: u32 = 1;
+const PREFIX: &str = "checkpoint-";
+const EXTENSION: &str = "ckpt";
+
+/// A checkpoint that cannot be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// A problem with the file itself (missing, unreadable, damaged, another version).
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// A checkpoint of another network, board or game than the one asked for.
+    #[error(
+        "checkpoint {path} does not match this run: it has {field} {found}, expected {expected}"
+    )]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// What differs.
+        field: &'static str,
+        /// The run's value.
+        expected: String,
+        /// The checkpoint's value.
+        found: String,
+    },
+}
+
+/// Everything in a checkpoint besides the tensors.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointMeta {
+    /// The game and board, e.g. `fanorona 9x5`.
+    pub game: String,
+    /// The network's configuration.
+    pub network: NetworkConfig,
+    /// The optimiser, to rebuild its state.
+    pub optimizer: OptimizerConfig,
+    /// Learner steps taken.
+    pub step: u64,
+    /// Self-play iterations completed.
+    pub iteration: u64,
+    /// Games added to the replay buffer so far.
+    pub replay_games_added: u64,
+    /// The run's random generator.
+    pub rng: RngState,
+}
+
+/// A loaded checkpoint.
+pub struct Checkpoint {
+    /// The metadata.
+    pub meta: CheckpointMeta,
+    /// The network, on the device it was loaded to (no autodiff).
+    pub network: PolicyValueNet,
+    /// The optimiser with its restored state.
+    pub optimizer: ModuleOptimizer,
+}
+
+impl Checkpoint {
+    /// The file name of the checkpoint at `step`.
+    pub fn file_name(step: u64) -> String {
+        format!("{PREFIX}{step:010}.{EXTENSION}")
+    }
+
+    /// Writes the learner's network and optimiser with `meta` (whose `step`, `network` and
+    /// `optimizer` are taken from the learner) into `dir`, atomically; returns the file's path.
+    pub fn save(
+        dir: &Path,
+        learner: &Learner,
+        mut meta: CheckpointMeta,
+    ) -> Result<PathBuf, CheckpointError> {
+        meta.step = learner.step();
+        meta.network = learner.network().config().clone();
+        meta.optimizer = learner.config().optimizer.clone();
+        let path = dir.join(Checkpoint::file_name(meta.step));
+        let file = FileRef::new(FileKind::Checkpoint, &path);
+        let header = serde_json::to_vec_pretty(&meta).map_err(|e| file.encode(e.to_string()))?;
+        let model = learner
+            .inference_network()
+            .into_record()
+            .into_bytes()
+            .map_err(|e| file.encode(format!("network record: {e}")))?;
+        let optimizer = learner
+            .optimizer()
+            .into_bytes()
+            .map_err(|e| file.encode(format!("optimiser record: {e}")))?;
+        let mut data = Vec::with_capacity(header.len() + model.len() + optimizer.len() + 64);
+        data.extend_from_slice(MAGIC);
+        data.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        for section in [&header[..], &model[..], &optimizer[..]] {
+            data.extend_from_slice(&(section.len() as u64).to_le_bytes());
+            data.extend_from_slice(section);
+        }
+        let crc = crc32fast::hash(&data);
+        data.extend_from_slice(&crc.to_le_bytes());
+        file.write(&data)?;
+        Ok(path)
+    }
+
+    /// Reads the checkpoint at `path` onto `device`.
+    pub fn load(path: &Path, device: &Device) -> Result<Checkpoint, CheckpointError> {
+        let data = FileRef::new(FileKind::Checkpoint, path).read()?;
+        Checkpoint::from_bytes(path, &data, device)
+    }
+
+    /// Reads a checkpoint from the bytes of the file at `path` (named in errors) onto
+    /// `device`.
+    pub(crate) fn from_bytes(
+        path: &Path,
+        data: &[u8],
+        device: &Device,
+    ) -> Result<Checkpoint, CheckpointError> {
+        let file = FileRef::new(FileKind::Checkpoint, path);
+        let [header, network, optimizer] = sections(file, data)?;
+        let meta: CheckpointMeta =
+            serde_json::from_slice(header).map_err(|e| file.corrupt(format!("header: {e}")))?;
+        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(network.to_vec()))
+            .map_err(|e| file.corrupt(format!("network record: {e}")))?;
+        let network = meta
+            .network
+            .init(device)
+            .map_err(|e| file.corrupt(format!("header: {e}")))?
+            .try_load_record(record)
+            .map_err(|e| file.corrupt(format!("network record does not fit its header: {e}")))?;
+        // Files written before the learner flushed denormals may hold some.
+        let network = flush_denormals(network);
+        let optimizer = meta
+            .optimizer
+            .init()
+            .from_bytes(Bytes::from_bytes_vec(optimizer.to_vec()))
+            .map_err(|e| file.corrupt(format!("optimiser record: {e}")))?;
+        Ok(Checkpoint {
+            meta,
+            network,
+            optimizer,
+        })
+    }
+
+    /// Reads the checkpoint at `path` and checks it was made for `game` with `network`.
+    pub fn load_matching(
+        path: &Path,
+        game: &str,
+        network: &NetworkConfig,
+        device: &Device,
+    ) -> Result<Checkpoint, CheckpointError> {
+        let checkpoint = Checkpoint::load(path, device)?;
+        checkpoint.check_matches(path, game, network)?;
+        Ok(checkpoint)
+    }
+
+    /// An error unless the checkpoint was made for `game` with `network`.
+    pub fn check_matches(
+        &self,
+        path: &Path,
+        game: &str,
+        network: &NetworkConfig,
+    ) -> Result<(), CheckpointError> {
+        let found = &self.meta.network;
+        let mismatch = |field, expected: String, found: String| {
+            Err(CheckpointError::Mismatch {
+                path: path.to_path_buf(),
+                field,
+                expected,
+                found,
+            })
+        };
+        if self.meta.game != game {
+            return mismatch("game", game.to_string(), self.meta.game.clone());
+        }
+        if [found.planes, found.height, found.width]
+            != [network.planes, network.height, network.width]
+        {
+            return mismatch(
+                "observation shape",
+                format!("{}x{}x{}", network.planes, network.height, network.width),
+                format!("{}x{}x{}", found.planes, found.height, found.width),
+            );
+        }
+        if found.num_actions != network.num_actions {
+            return mismatch(
+                "action count",
+                network.num_actions.to_string(),
+                found.num_actions.to_string(),
+            );
+        }
+        if found.architecture != network.architecture {
+            return mismatch(
+                "architecture",
+                network.architecture.describe(),
+                found.architecture.describe(),
+            );
+        }
+        Ok(())
+    }
+
+    /// A learner continuing from this checkpoint (its step, network and optimiser state).
+    pub fn into_learner(self, config: LearnerConfig, device: &Device) -> Learner {
+        Learner::resume(config, self.network, self.optimizer, self.meta.step, device)
+    }
+
+    /// The checkpoint files in `dir`, oldest (lowest step) first.
+    pub fn list(dir: &Path) -> Result<Vec<PathBuf>, CheckpointError> {
+        let entries = match fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(error) => {
+                return Err(FileRef::new(FileKind::RunDirectory, dir)
+                    .io("list", error)
+                    .into());
+            }
+        };
+        let mut found: Vec<(u64, PathBuf)> = entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let step = name
+                    .strip_prefix(PREFIX)?
+                    .strip_suffix(&format!(".{EXTENSION}"))?
+                    .parse()
+                    .ok()?;
+                Some((step, entry.path()))
+            })
+            .collect();
+        found.sort();
+        Ok(found.into_iter().map(|(_, path)| path).collect())
+    }
+
+    /// The latest checkpoint in the run directory `dir`.
+    pub fn latest(dir: &Path) -> Result<PathBuf, CheckpointError> {
+        Checkpoint::list(dir)?
+            .pop()
+            .ok_or_else(|| FileRef::new(FileKind::Checkpoint, dir).missing().into())
+    }
+
+    /// Deletes all but the `keep` latest checkpoints in `dir`.
+    pub fn prune(dir: &Path, keep: usize) -> Result<(), CheckpointError> {
+        let files = Checkpoint::list(dir)?;
+        let excess = files.len().saturating_sub(keep.max(1));
+        for path in &files[..excess] {
+            fs::remove_file(path)
+                .map_err(|error| FileRef::new(FileKind::Checkpoint, path).io("delete", error))?;
+        }
+        Ok(())
+    }
+}
+
+/// The header, network and optimiser sections of the checkpoint file `data`, after checking
+/// its magic bytes, version, layout and checksum.
+fn sections<'a>(file: FileRef, data: &'a [u8]) -> Result<[&'a [u8]; 3], FileError> {
+    let start = MAGIC.len() + 4;
+    if data.len() < start || &data[..MAGIC.len()] != MAGIC {
+        return Err(
+            file.wrong_kind("it does not begin with the magic bytes FNRCKPT of a checkpoint")
+        );
+    }
+    let version = u32::from_le_bytes(data[MAGIC.len()..start].try_into().expect("4 bytes"));
+    file.check_version(version, &[FORMAT_VERSION])?;
+    let (body, crc) = data.split_at(data.len().saturating_sub(4).max(start));
+    let mut sections = [&body[..0]; 3];
+    let mut at = start;
+    for (section, name) in sections.iter_mut().zip(["header", "network", "optimiser"]) {
+        let len = body
+            .get(at..at + 8)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)
+            .ok_or_else(|| file.corrupt(format!("the file ends before the {name} section")))?;
+        *section = body
+            .get(at + 8..(at + 8).saturating_add(len))
+            .ok_or_else(|| file.corrupt(format!("the file ends inside the {name} section")))?;
+        at += 8 + len;
+    }
+    if crc.len() != 4 || at != body.len() {
+        return Err(
+            file.corrupt("its length does not fit its sections and the 4-byte checksum after them")
+        );
+    }
+    file.check_crc(
+        "the contents",
+        body,
+        u32::from_le_bytes(crc.try_into().expect("4 bytes")),
+    )?;
+    Ok(sections)
+}

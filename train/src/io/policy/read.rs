@@ -1,0 +1,94 @@
+//! Reading policy files (or, for convenience, the network of a training checkpoint).
+
+use std::path::Path;
+
+use burn::store::{ApplyError, ApplyResult, ModuleSnapshot, SafetensorsStore};
+use burn::tensor::Device;
+
+use super::{PolicyFileError, PolicyMeta, SEAL};
+use crate::io::checkpoint::{self, Checkpoint};
+use crate::io::envelope::{FileKind, FileRef};
+use crate::io::safetensors_seal::read_metadata;
+use crate::network::{PolicyValueNet, flush_denormals};
+
+/// A loaded policy: the network (inference, no autodiff) and what it is for.
+pub struct LoadedPolicy {
+    /// The network.
+    pub net: PolicyValueNet,
+    /// Its metadata.
+    pub meta: PolicyMeta,
+}
+
+/// Loads an exported policy (or, for convenience, the network of a training checkpoint) onto
+/// burn's CPU device.
+pub fn load_policy(path: &Path) -> Result<LoadedPolicy, PolicyFileError> {
+    load_policy_on(path, &Device::flex())
+}
+
+/// Loads an exported policy (or the network of a training checkpoint) onto `device`; denormal
+/// weights are set to zero.
+pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, PolicyFileError> {
+    let file = FileRef::new(FileKind::Policy, path);
+    let bytes = file.read()?;
+    if bytes.starts_with(checkpoint::MAGIC) {
+        // Already read: parse it here rather than reading the file again.
+        let loaded = Checkpoint::from_bytes(path, &bytes, device)?;
+        return Ok(LoadedPolicy {
+            meta: PolicyMeta::of_checkpoint(&loaded.meta),
+            net: loaded.network,
+        });
+    }
+    let entries = read_metadata(file, &bytes)?;
+    SEAL.check(file, &bytes, &entries)?;
+    let meta = PolicyMeta::from_entries(&entries, path)?;
+    let mut net = meta
+        .network
+        .init(device)
+        .map_err(|e| file.corrupt(e.to_string()))?;
+    let mut store = SafetensorsStore::from_bytes(Some(bytes))
+        .allow_partial(true)
+        .validate(false);
+    let applied = net
+        .load_from(&mut store)
+        .map_err(|e| file.corrupt(e.to_string()))?;
+    check_applied(file, &applied)?;
+    // Files of older builds may hold denormal weights (slow on Intel): flush them.
+    Ok(LoadedPolicy {
+        net: flush_denormals(net),
+        meta,
+    })
+}
+
+/// An error unless the file's tensors fit the network exactly (every tensor present, none
+/// extra, all of the right shapes).
+fn check_applied(file: FileRef, applied: &ApplyResult) -> Result<(), PolicyFileError> {
+    let path = file.path().to_path_buf();
+    if let Some(error) = applied.errors.first() {
+        return Err(match error {
+            ApplyError::ShapeMismatch {
+                path: tensor,
+                expected,
+                found,
+            } => PolicyFileError::WrongShape {
+                path,
+                tensor: tensor.clone(),
+                expected: expected.to_vec(),
+                found: found.to_vec(),
+            },
+            other => file.corrupt(other.to_string()).into(),
+        });
+    }
+    if !applied.missing.is_empty() {
+        return Err(PolicyFileError::MissingTensors {
+            path,
+            tensors: applied.missing.iter().map(|(t, _)| t.clone()).collect(),
+        });
+    }
+    if !applied.unused.is_empty() {
+        return Err(PolicyFileError::UnexpectedTensors {
+            path,
+            tensors: applied.unused.clone(),
+        });
+    }
+    Ok(())
+}

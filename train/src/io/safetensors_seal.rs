@@ -1,0 +1,114 @@
+//! The seal of safetensors-based files: string metadata entries `format` (what the file is),
+//! `format_version` and `data_crc32` (a CRC-32 of the tensor data, so a damaged file is
+//! refused).
+
+use std::collections::HashMap;
+
+use safetensors::SafeTensors;
+
+use super::envelope::{FileError, FileRef};
+
+/// The metadata entry naming the format.
+const FORMAT_KEY: &str = "format";
+
+/// A safetensors-based file format.
+pub(crate) struct SafetensorsFormat {
+    /// The value of the `format` entry.
+    pub name: &'static str,
+    /// The version written.
+    pub version: u32,
+    /// The sealed versions read.
+    pub reads: &'static [u32],
+}
+
+/// The tensor data of a safetensors file (everything after its header), if the header's
+/// length fits the file.
+fn tensor_data(bytes: &[u8]) -> Option<&[u8]> {
+    let header = u64::from_le_bytes(bytes.get(..8)?.try_into().ok()?);
+    bytes.get(8usize.checked_add(usize::try_from(header).ok()?)?..)
+}
+
+/// The metadata entries of the safetensors file `bytes` (empty if it has none), after
+/// checking that it is one.
+pub(crate) fn read_metadata(
+    file: FileRef,
+    bytes: &[u8],
+) -> Result<HashMap<String, String>, FileError> {
+    let not_safetensors = |e: safetensors::SafeTensorError| {
+        file.corrupt(format!("not a readable safetensors file: {e}"))
+    };
+    SafeTensors::deserialize(bytes).map_err(not_safetensors)?;
+    let (_, header) = SafeTensors::read_metadata(bytes).map_err(not_safetensors)?;
+    Ok(header.metadata().clone().unwrap_or_default())
+}
+
+impl SafetensorsFormat {
+    /// The bytes of a sealed file: `serialize` (which encodes the tensors with the metadata
+    /// entries it is given) is called with `entries` and the seal's entries.
+    pub(crate) fn seal(
+        &self,
+        entries: Vec<(&'static str, String)>,
+        serialize: impl Fn(&[(&'static str, String)]) -> Result<Vec<u8>, String>,
+    ) -> Result<Vec<u8>, String> {
+        let mut entries = [
+            vec![
+                (FORMAT_KEY, self.name.to_string()),
+                ("format_version", self.version.to_string()),
+            ],
+            entries,
+        ]
+        .concat();
+        let unsealed = serialize(&entries)?;
+        let data = tensor_data(&unsealed).ok_or("header longer than the file")?;
+        entries.push(("data_crc32", crc32fast::hash(data).to_string()));
+        serialize(&entries)
+    }
+
+    /// Checks the seal of the file `bytes` with `metadata` (from [`read_metadata`]): its
+    /// format, a version this build reads and the checksum of its tensor data; returns the
+    /// version.
+    pub(crate) fn check(
+        &self,
+        file: FileRef,
+        bytes: &[u8],
+        metadata: &HashMap<String, String>,
+    ) -> Result<u32, FileError> {
+        match metadata.get(FORMAT_KEY) {
+            Some(name) if name == self.name => {}
+            Some(name) => {
+                return Err(file.wrong_kind(format!(
+                    "its metadata entry `format` is {name:?}, expected {:?}",
+                    self.name
+                )));
+            }
+            None => {
+                return Err(file.wrong_kind(format!(
+                    "its metadata has no `format` entry (expected {:?})",
+                    self.name
+                )));
+            }
+        }
+        let number = |key: &str| {
+            metadata
+                .get(key)
+                .and_then(|value| value.parse::<u32>().ok())
+                .ok_or_else(|| {
+                    file.corrupt(format!(
+                        "metadata entry `{key}` is missing or not a whole number: {:?}",
+                        metadata.get(key)
+                    ))
+                })
+        };
+        let version = number("format_version")?;
+        file.check_version(version, self.reads)?;
+        let recorded = number("data_crc32")?;
+        let data = tensor_data(bytes).ok_or_else(|| file.corrupt("header longer than the file"))?;
+        file.check_crc("the tensor data", data, recorded)?;
+        Ok(version)
+    }
+}
+
+/// Whether `metadata` has a seal (a `format` entry).
+pub(crate) fn is_sealed(metadata: &HashMap<String, String>) -> bool {
+    metadata.contains_key(FORMAT_KEY)
+}

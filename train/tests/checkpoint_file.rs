@@ -1,0 +1,216 @@
+//! Training checkpoints: exact round trips (network, optimiser state, metadata), and clear
+//! errors for missing, damaged, foreign and mismatched files.
+
+mod common;
+
+use std::fs;
+
+use burn::tensor::Device;
+use common::test_support::fixed_batch;
+use common::{outputs, trained};
+use fanorona_env::{Board, Fanorona, Game, Position};
+use fanorona_train::{
+    Architecture, Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind, Learner,
+    NetworkConfig, RngState, TrainRng,
+};
+use rand::SeedableRng;
+
+fn meta(learner: &Learner) -> CheckpointMeta {
+    CheckpointMeta {
+        game: "fanorona 9x5".into(),
+        network: learner.network().config().clone(),
+        optimizer: learner.config().optimizer.clone(),
+        step: 0,
+        iteration: 4,
+        replay_games_added: 123,
+        rng: RngState::of(&TrainRng::seed_from_u64(9)),
+    }
+}
+
+fn round_trip(architecture: Architecture) {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let batch = fixed_batch();
+    let mut original = trained(architecture, 1e-3, 3);
+    let path = Checkpoint::save(dir, &original, meta(&original)).unwrap();
+    assert_eq!(path, dir.join("checkpoint-0000000003.ckpt"));
+    assert_eq!(Checkpoint::latest(dir).unwrap(), path);
+
+    let device = Device::flex();
+    let loaded =
+        Checkpoint::load_matching(&path, "fanorona 9x5", original.network().config(), &device)
+            .unwrap();
+    assert_eq!(loaded.meta.step, 3);
+    assert_eq!(loaded.meta.iteration, 4);
+    assert_eq!(loaded.meta.replay_games_added, 123);
+    assert_eq!(loaded.meta.rng, RngState::of(&TrainRng::seed_from_u64(9)));
+    assert_eq!(
+        outputs(&loaded.network, &batch),
+        outputs(original.network(), &batch)
+    );
+
+    // The optimiser state came back too: one more step gives the same network.
+    let mut resumed = loaded.into_learner(original.config().clone(), &device);
+    assert_eq!(resumed.step(), 3);
+    let a = original.train_step(&batch);
+    let b = resumed.train_step(&batch);
+    assert_eq!(a, b);
+    assert_eq!(
+        outputs(resumed.network(), &batch),
+        outputs(original.network(), &batch)
+    );
+}
+
+#[test]
+fn mlp_checkpoint_round_trip_is_exact() {
+    round_trip(Architecture::mlp(&[32]));
+}
+
+#[test]
+fn resnet_checkpoint_round_trip_is_exact() {
+    round_trip(Architecture::resnet(1, 4));
+}
+
+#[test]
+fn the_latest_checkpoints_are_listed_and_older_ones_pruned() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let mut learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
+    let batch = fixed_batch();
+    for _ in 0..3 {
+        learner.train_step(&batch);
+        Checkpoint::save(dir, &learner, meta(&learner)).unwrap();
+    }
+    fs::write(dir.join("notes.txt"), "not a checkpoint").unwrap();
+    let steps = |dir| -> Vec<String> {
+        Checkpoint::list(dir)
+            .unwrap()
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect()
+    };
+    assert_eq!(steps(dir), [1, 2, 3].map(Checkpoint::file_name));
+    Checkpoint::prune(dir, 2).unwrap();
+    assert_eq!(steps(dir), [2, 3].map(Checkpoint::file_name));
+    assert_eq!(
+        Checkpoint::latest(dir).unwrap(),
+        dir.join(Checkpoint::file_name(3))
+    );
+}
+
+/// The file-level error of `result`, which must have failed.
+fn file_error<T>(result: Result<T, CheckpointError>) -> FileError {
+    match result {
+        Err(CheckpointError::File(e)) => e,
+        Err(e) => panic!("expected a file error, got {e}"),
+        Ok(_) => panic!("a bad checkpoint loaded"),
+    }
+}
+
+#[test]
+fn missing_damaged_and_foreign_files_give_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let device = Device::flex();
+    let e = file_error(Checkpoint::latest(dir));
+    assert!(
+        matches!(
+            e,
+            FileError::Missing {
+                kind: FileKind::Checkpoint,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        format!("no checkpoint found at {}", dir.display())
+    );
+    let e = file_error(Checkpoint::load(&dir.join("nothing.ckpt"), &device));
+    assert!(matches!(e, FileError::Missing { .. }), "{e}");
+    let e = file_error(Checkpoint::load(dir, &device));
+    assert!(matches!(e, FileError::Io { action: "read", .. }), "{e}");
+
+    let learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
+    let path = Checkpoint::save(dir, &learner, meta(&learner)).unwrap();
+    let data = fs::read(&path).unwrap();
+    let load = |bytes: &[u8]| {
+        let bad = dir.join("bad.ckpt");
+        fs::write(&bad, bytes).unwrap();
+        file_error(Checkpoint::load(&bad, &device))
+    };
+    let corrupt = |bytes: &[u8], expect: &str| {
+        let e = load(bytes);
+        assert!(matches!(e, FileError::Corrupt { .. }), "{e}");
+        assert!(e.to_string().contains("is corrupt or truncated"), "{e}");
+        assert!(e.to_string().contains(expect), "{e}");
+    };
+    corrupt(&data[..data.len() / 2], "ends inside the network section");
+    corrupt(&data[..16], "ends before the header section");
+    corrupt(&[&data[..], b"tail"].concat(), "does not fit its sections");
+    let mut flipped = data.clone();
+    flipped[data.len() / 2] ^= 0x40;
+    corrupt(&flipped, "checksum mismatch");
+
+    let e = load(b"hello");
+    assert!(
+        matches!(
+            e,
+            FileError::WrongKind {
+                kind: FileKind::Checkpoint,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("is not a checkpoint"), "{e}");
+    let mut version = data.clone();
+    version[8] = 9;
+    let e = load(&version);
+    assert!(
+        matches!(e, FileError::UnsupportedVersion { found: 9, .. }),
+        "{e}"
+    );
+    assert!(
+        e.to_string()
+            .ends_with("has format version 9; this build reads version 1"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_checkpoint_for_another_network_board_or_game_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let device = Device::flex();
+    let learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
+    let path = Checkpoint::save(dir.path(), &learner, meta(&learner)).unwrap();
+    let other_arch = NetworkConfig {
+        architecture: Architecture::mlp(&[16]),
+        ..learner.network().config().clone()
+    };
+    let err = Checkpoint::load_matching(&path, "fanorona 9x5", &other_arch, &device)
+        .err()
+        .expect("architecture mismatch");
+    assert!(err.to_string().contains("architecture mlp 8"), "{err}");
+    let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+    assert_eq!(small.num_actions(), 15 * 24 + 1);
+    let small_config = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
+    let err = Checkpoint::load_matching(&path, "fanorona 9x5", &small_config, &device)
+        .err()
+        .expect("board mismatch");
+    assert!(
+        matches!(
+            err,
+            CheckpointError::Mismatch {
+                field: "observation shape",
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = Checkpoint::load_matching(&path, "telo", learner.network().config(), &device)
+        .err()
+        .expect("game mismatch");
+    assert!(err.to_string().contains("game fanorona 9x5"), "{err}");
+}

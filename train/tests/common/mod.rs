@@ -1,0 +1,44 @@
+//! Helpers of the file-format tests: a learner trained a few steps, network outputs, and (from
+//! the unit tests' `test_support`) seeded random games and a fixed batch. Each test file uses a
+//! part of them.
+#![allow(dead_code)]
+
+use burn::module::Module;
+use burn::tensor::Device;
+use fanorona_env::Fanorona;
+use fanorona_train::{
+    Architecture, Batch, GameMeta, GameRecorder, Learner, LearnerConfig, LrSchedule, NetworkConfig,
+    OptimizerConfig, PolicyValueNet, ReplayBuffer, ReplayConfig, TrainRng,
+};
+
+#[path = "../../src/test_support.rs"]
+pub mod test_support;
+
+use test_support::fixed_batch;
+
+/// A learner for the standard board with Adam at learning rate `lr`, trained `steps` steps on
+/// the fixed batch (so batch-norm statistics are not the initial ones).
+pub fn trained(architecture: Architecture, lr: f64, steps: usize) -> Learner {
+    let device = Device::flex();
+    let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
+    let learner_config = LearnerConfig {
+        optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
+        schedule: LrSchedule::Constant { lr },
+        value_weight: 1.0,
+    };
+    let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+    let batch = fixed_batch();
+    for _ in 0..steps {
+        learner.train_step(&batch);
+    }
+    learner
+}
+
+/// The network's policy logits and values on `batch`.
+pub fn outputs(net: &PolicyValueNet, batch: &Batch) -> (Vec<f32>, Vec<f32>) {
+    let mut policy = vec![0.0; batch.size * batch.num_actions];
+    let mut values = vec![0.0; batch.size];
+    net.valid()
+        .infer(&batch.observations, &mut policy, &mut values);
+    (policy, values)
+}
