@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use fanorona_env::Fanorona;
-use fanorona_train::rng::{RngState, TrainRng};
-use fanorona_train::{
-    Architecture, Checkpoint, CheckpointMeta, ComputeDevice, Learner, LearnerConfig, LrSchedule,
-    NetworkConfig, OptimizerConfig,
+use fanorona_train::io::{Checkpoint, CheckpointMeta};
+use fanorona_train::model::{
+    Architecture, ComputeDevice, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
 };
+use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
 
 fn fanorona(args: &[&str]) -> Output {

@@ -7,8 +7,9 @@ use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Fanorona, Position};
 use fanorona_search::SearchConfig;
 use fanorona_train::agent_spec::parse_spec;
-use fanorona_train::network_match::NetworkMatch;
-use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
+use fanorona_train::io::Checkpoint;
+use fanorona_train::model::{ComputeDevice, NetworkConfig};
+use fanorona_train::run::NetworkMatch;
 
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_train::export_checkpoint;
+use fanorona_train::io::export_checkpoint;
 
 /// Arguments of `fanorona export`.
 #[derive(clap::Args, Debug)]

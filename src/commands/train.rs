@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_train::trainer::{CURVES_FILE, TrainOptions, resolve_config, train};
-use fanorona_train::{ComputeDevice, RunConfig};
+use fanorona_train::model::ComputeDevice;
+use fanorona_train::run::RunConfig;
+use fanorona_train::run::{CURVES_FILE, TrainOptions, resolve_config, train};
 
 /// Arguments of `fanorona train`.
 #[derive(clap::Args, Debug)]

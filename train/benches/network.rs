@@ -7,10 +7,11 @@ use burn::module::Module;
 use burn::tensor::Device;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fanorona_env::{Fanorona, Game};
-use fanorona_train::{
-    Architecture, Batch, GameMeta, GameRecorder, Learner, LearnerConfig, LrSchedule, NetworkConfig,
-    OptimizerConfig, ReplayBuffer, ReplayConfig, TrainRng,
+use fanorona_train::model::{
+    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
 };
+use fanorona_train::replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig};
+use fanorona_train::rng::TrainRng;
 use rand::{Rng, SeedableRng};
 
 fn architectures() -> [(&'static str, Architecture); 3] {

@@ -7,8 +7,12 @@
 use burn::tensor::Device;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fanorona_env::Fanorona;
+use fanorona_train::model::NetworkConfig;
+use fanorona_train::players::NetworkEvaluator;
+use fanorona_train::replay::GameMeta;
+use fanorona_train::rng::TrainRng;
+use fanorona_train::run::RunConfig;
 use fanorona_train::selfplay::SelfPlay;
-use fanorona_train::{GameMeta, NetworkConfig, NetworkEvaluator, RunConfig, TrainRng};
 use rand::SeedableRng;
 
 fn selfplay(c: &mut Criterion) {

@@ -1,40 +1,24 @@
-//! Learning to play Fanorona by self-play: the policy/value network and its evaluator for the
-//! tree search of `fanorona-search`, self-play, replay, the learner, checkpoints and export.
+//! Learning to play Fanorona by self-play, by layer: `model` (the policy/value network, its
+//! learner and device), `selfplay` (games played by tree search with the network), `replay`
+//! (the window of recent games and minibatches), `run` (the training run: configuration,
+//! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files) and `players`
+//! (the network as an evaluator and as an agent). The tree search itself is
+//! `fanorona-search`.
 
 pub mod agent_spec;
-pub mod device;
 pub mod io;
-pub mod learner;
-pub mod metrics;
+pub mod model;
 pub mod net_agent;
-pub mod network;
-pub mod network_evaluator;
-pub mod network_match;
-pub mod plot;
+pub mod players;
 pub mod replay;
-pub mod rl_adapter;
 pub mod rng;
-pub mod run_config;
-pub mod schedule;
+pub mod run;
 pub mod selfplay;
 #[cfg(test)]
 mod test_support;
-pub mod trainer;
-
-pub use device::{ComputeDevice, DeviceError};
-pub use io::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
-pub use io::policy::{
-    LoadedPolicy, PolicyFileError, PolicyMeta, export_checkpoint, export_policy, load_policy,
+// The names `test_support` reaches through `super` (it is shared with `train/tests/`).
+#[cfg(test)]
+use crate::{
+    replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig},
+    rng::TrainRng,
 };
-pub use io::{FileError, FileKind};
-pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
-pub use metrics::{MetricsRow, MetricsWriter};
-pub use network::{Architecture, NetworkConfig, PolicyValueNet};
-pub use network_evaluator::NetworkEvaluator;
-pub use replay::{
-    Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, ReplayFileError, StoredGame,
-};
-pub use rl_adapter::{RlEnv, RlState};
-pub use rng::{RngState, TrainRng};
-pub use run_config::{RunConfig, RunConfigError};
-pub use schedule::LrSchedule;

@@ -1,5 +1,5 @@
 //! Players with a trained network: the `net:path=FILE,...` agent kind. The file is an exported
-//! policy (or a training checkpoint, see [`crate::io::policy::load_policy`]); the agent searches
+//! policy (or a training checkpoint, see [`crate::io::load_policy`]); the agent searches
 //! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
 //! raw policy (the legal action of highest logit). Before each action it checks that the
 //! network was made for the board it is asked to play on.
@@ -11,9 +11,9 @@ use fanorona_eval::{AgentSpec, SpecError};
 use fanorona_search::{Evaluator, MctsAgent};
 
 use crate::agent_spec::{SEARCH_OPTIONS, search_config};
-use crate::io::policy::{LoadedPolicy, load_policy};
-use crate::network::NetworkConfig;
-use crate::network_evaluator::NetworkEvaluator;
+use crate::io::{LoadedPolicy, load_policy};
+use crate::model::NetworkConfig;
+use crate::players::NetworkEvaluator;
 
 /// The kind this module adds, with its options.
 pub const KIND: (&str, &str) = (
@@ -203,14 +203,14 @@ pub fn create_net_agent(
 mod tests {
     use super::*;
     use crate::agent_spec::{create_agent, parse_spec};
-    use crate::io::policy::{PolicyMeta, export_policy};
-    use crate::network::Architecture;
+    use crate::io::{PolicyMeta, export_policy};
+    use crate::model::Architecture;
     use burn::tensor::Device;
     use fanorona_env::fanorona::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
 
     /// A tiny untrained network for the standard board, exported into a fresh folder.
-    fn exported(name: &str) -> (std::path::PathBuf, crate::PolicyValueNet) {
+    fn exported(name: &str) -> (std::path::PathBuf, crate::model::PolicyValueNet) {
         let dir = std::env::temp_dir().join(format!("fanorona-net-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));

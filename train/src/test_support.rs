@@ -1,5 +1,5 @@
 //! Helpers shared by the unit tests and the integration tests of `train/tests/` (which include
-//! this file by path, so it names only the crate root's public items, through `super`):
+//! this file by path, so it names only public items, through `super`: the crate root and `tests/common` import them):
 //! seeded random Fanorona games in a replay buffer and a fixed batch.
 
 use fanorona_env::{Fanorona, Game};

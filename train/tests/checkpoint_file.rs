@@ -9,10 +9,9 @@ use burn::tensor::Device;
 use common::test_support::fixed_batch;
 use common::{outputs, trained};
 use fanorona_env::{Board, Fanorona, Game, Position};
-use fanorona_train::{
-    Architecture, Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind, Learner,
-    NetworkConfig, RngState, TrainRng,
-};
+use fanorona_train::io::{Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind};
+use fanorona_train::model::{Architecture, Learner, NetworkConfig};
+use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
 
 fn meta(learner: &Learner) -> CheckpointMeta {

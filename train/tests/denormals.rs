@@ -7,11 +7,13 @@ use std::fs;
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::tensor::{Device, Tensor};
 use fanorona_env::{Fanorona, Game};
-use fanorona_train::network::count_denormals;
-use fanorona_train::{
-    Architecture, Batch, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
-    PolicyMeta, PolicyValueNet, export_policy, load_policy,
+use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
+use fanorona_train::model::count_denormals;
+use fanorona_train::model::{
+    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+    PolicyValueNet,
 };
+use fanorona_train::replay::Batch;
 use rand::{Rng, SeedableRng};
 use safetensors::SafeTensors;
 use safetensors::tensor::TensorView;

@@ -10,11 +10,13 @@ use common::test_support::fixed_batch;
 use common::{outputs, trained};
 use fanorona_env::Rules;
 use fanorona_env::fanorona::action::ENCODING_VERSION;
-use fanorona_train::io::policy::FORMAT;
-use fanorona_train::{
-    Architecture, Checkpoint, CheckpointMeta, FileError, FileKind, NetworkConfig, PolicyFileError,
-    PolicyMeta, PolicyValueNet, RngState, TrainRng, export_checkpoint, export_policy, load_policy,
+use fanorona_train::io::POLICY_FORMAT;
+use fanorona_train::io::{
+    Checkpoint, CheckpointMeta, FileError, FileKind, PolicyFileError, PolicyMeta,
+    export_checkpoint, export_policy, load_policy,
 };
+use fanorona_train::model::{Architecture, NetworkConfig, PolicyValueNet};
+use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
 use safetensors::SafeTensors;
 use safetensors::tensor::TensorView;
@@ -49,7 +51,7 @@ fn round_trip(architecture: Architecture) {
     assert_eq!(outputs(&loaded.net, &batch), outputs(net, &batch));
     // Any safetensors reader sees the metadata.
     let entries = entries(&fs::read(&path).unwrap());
-    assert_eq!(entries["format"], FORMAT);
+    assert_eq!(entries["format"], POLICY_FORMAT);
     assert_eq!(entries["format_version"], "1");
     assert_eq!(entries["observation_shape"], "18x5x9");
     assert_eq!(entries["num_actions"], "1081");

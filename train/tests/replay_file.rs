@@ -9,9 +9,9 @@ use std::path::Path;
 
 use common::test_support::random_games;
 use fanorona_env::{Board, Fanorona, Position};
-use fanorona_train::{
-    Batch, FileError, FileKind, ReplayBuffer, ReplayConfig, ReplayFileError, TrainRng,
-};
+use fanorona_train::io::{FileError, FileKind, ReplayFileError};
+use fanorona_train::replay::{Batch, ReplayBuffer, ReplayConfig};
+use fanorona_train::rng::TrainRng;
 use rand::SeedableRng;
 use safetensors::SafeTensors;
 

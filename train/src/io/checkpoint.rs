@@ -15,8 +15,8 @@ use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
 use serde::{Deserialize, Serialize};
 
-use crate::learner::{Learner, LearnerConfig, OptimizerConfig};
-use crate::network::{NetworkConfig, PolicyValueNet, flush_denormals};
+use crate::model::{Learner, LearnerConfig, OptimizerConfig};
+use crate::model::{NetworkConfig, PolicyValueNet, flush_denormals};
 use crate::rng::RngState;
 
 use super::envelope::{FileError, FileKind, FileRef};

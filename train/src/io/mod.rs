@@ -9,10 +9,16 @@
 //!   [`policy::meta`], writing in [`mod@policy::write`], reading in [`mod@policy::read`];
 //! - [`replay_file`]: the saved replay window (sealed safetensors with a JSON header).
 
-pub mod checkpoint;
-pub mod envelope;
-pub mod policy;
-pub mod replay_file;
+mod checkpoint;
+mod envelope;
+mod policy;
+mod replay_file;
 mod safetensors_seal;
 
+pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
 pub use envelope::{FileError, FileKind};
+pub use policy::{
+    LoadedPolicy, POLICY_FORMAT, POLICY_FORMAT_VERSION, PolicyFileError, PolicyMeta,
+    export_checkpoint, export_policy, load_policy, load_policy_on,
+};
+pub use replay_file::ReplayFileError;

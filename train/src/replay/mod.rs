@@ -8,7 +8,6 @@
 mod batch;
 mod game;
 
-pub use crate::io::replay_file::ReplayFileError;
 pub use batch::{Batch, PositionRef};
 pub use game::{GameMeta, GameRecorder, StoredGame};
 

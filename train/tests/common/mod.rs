@@ -6,10 +6,12 @@
 use burn::module::Module;
 use burn::tensor::Device;
 use fanorona_env::Fanorona;
-use fanorona_train::{
-    Architecture, Batch, GameMeta, GameRecorder, Learner, LearnerConfig, LrSchedule, NetworkConfig,
-    OptimizerConfig, PolicyValueNet, ReplayBuffer, ReplayConfig, TrainRng,
+use fanorona_train::model::{
+    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+    PolicyValueNet,
 };
+use fanorona_train::replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig};
+use fanorona_train::rng::TrainRng;
 
 #[path = "../../src/test_support.rs"]
 pub mod test_support;

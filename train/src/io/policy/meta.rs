@@ -8,7 +8,7 @@ use fanorona_env::fanorona::action::ENCODING_VERSION;
 
 use super::PolicyFileError;
 use crate::io::checkpoint::CheckpointMeta;
-use crate::network::NetworkConfig;
+use crate::model::NetworkConfig;
 
 /// What an exported policy is for, besides its tensors.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,9 +13,9 @@
 //! refused). Tensors are named by their path in the network (e.g. `body.Mlp.hidden.0.weight`),
 //! f32.
 
-pub mod meta;
-pub mod read;
-pub mod write;
+mod meta;
+mod read;
+mod write;
 
 pub use meta::PolicyMeta;
 pub use read::{LoadedPolicy, load_policy, load_policy_on};
@@ -30,15 +30,15 @@ use super::envelope::FileError;
 use super::safetensors_seal::SafetensorsFormat;
 
 /// The value of the `format` metadata key.
-pub const FORMAT: &str = "fanorona-policy";
+pub const POLICY_FORMAT: &str = "fanorona-policy";
 /// The version of the file layout this build writes and reads.
-pub const FORMAT_VERSION: u32 = 1;
+pub const POLICY_FORMAT_VERSION: u32 = 1;
 
 /// The seal of policy files.
 const SEAL: SafetensorsFormat = SafetensorsFormat {
-    name: FORMAT,
-    version: FORMAT_VERSION,
-    reads: &[FORMAT_VERSION],
+    name: POLICY_FORMAT,
+    version: POLICY_FORMAT_VERSION,
+    reads: &[POLICY_FORMAT_VERSION],
 };
 
 /// A policy file that cannot be written or loaded.

@@ -9,7 +9,7 @@ use super::{PolicyFileError, PolicyMeta, SEAL};
 use crate::io::checkpoint::{self, Checkpoint};
 use crate::io::envelope::{FileKind, FileRef};
 use crate::io::safetensors_seal::read_metadata;
-use crate::network::{PolicyValueNet, flush_denormals};
+use crate::model::{PolicyValueNet, flush_denormals};
 
 /// A loaded policy: the network (inference, no autodiff) and what it is for.
 pub struct LoadedPolicy {

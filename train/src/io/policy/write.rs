@@ -10,7 +10,7 @@ use burn::tensor::Device;
 use super::{PolicyFileError, PolicyMeta, SEAL};
 use crate::io::checkpoint::Checkpoint;
 use crate::io::envelope::{FileKind, FileRef};
-use crate::network::{PolicyValueNet, flush_denormals};
+use crate::model::{PolicyValueNet, flush_denormals};
 
 /// The safetensors bytes of `net` with metadata `entries`.
 fn serialize(net: &PolicyValueNet, entries: &[(&'static str, String)]) -> Result<Vec<u8>, String> {

@@ -2,7 +2,7 @@
 //! the search's target distribution (illegal actions masked out, positions without a policy
 //! target skipped) + `value_weight` x value MSE, with L2 weight decay in the optimiser (Adam or
 //! SGD with momentum) and a learning-rate schedule over steps. Denormal weights are set to zero
-//! after every step (see [`crate::network::flush_denormals`]).
+//! after every step (see [`crate::model::flush_denormals`]).
 
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
@@ -12,9 +12,9 @@ use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use crate::network::{PolicyValueNet, flush_denormals};
+use crate::model::LrSchedule;
+use crate::model::{PolicyValueNet, flush_denormals};
 use crate::replay::Batch;
-use crate::schedule::LrSchedule;
 
 /// A logit added to illegal actions: far below any real logit, yet finite (no NaN in `0 * x`).
 const ILLEGAL_LOGIT: f64 = -1.0e9;
@@ -234,7 +234,7 @@ fn losses(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::network::{Architecture, NetworkConfig};
+    use crate::model::{Architecture, NetworkConfig};
     use crate::replay::Batch;
     use crate::test_support::fixed_batch;
     use fanorona_env::Fanorona;

@@ -7,8 +7,8 @@ use fanorona_eval::{AgentSpec, ArenaError, Match, MatchConfig, MatchReport, Open
 use fanorona_search::{MctsAgent, SearchConfig};
 
 use crate::agent_spec::create_agent;
-use crate::network::PolicyValueNet;
-use crate::network_evaluator::NetworkEvaluator;
+use crate::model::PolicyValueNet;
+use crate::players::NetworkEvaluator;
 
 /// Leaves a network player's search sends to the network at once.
 const AGENT_BATCH: usize = 8;

@@ -5,7 +5,7 @@
 use fanorona_env::Game;
 use fanorona_search::Evaluator;
 
-use crate::network::PolicyValueNet;
+use crate::model::PolicyValueNet;
 
 /// Evaluates batches of states with a policy/value network (an inference copy, without
 /// autodiff).
@@ -79,7 +79,7 @@ impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::network::{Architecture, NetworkConfig};
+    use crate::model::{Architecture, NetworkConfig};
     use burn::tensor::Device;
     use fanorona_env::Fanorona;
 

@@ -23,17 +23,18 @@ use fanorona_search::SearchConfig;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
 
-use crate::device::DeviceError;
-use crate::io::checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
-use crate::learner::Learner;
-use crate::metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
-use crate::network::{NetworkConfig, PolicyValueNet};
-use crate::network_evaluator::NetworkEvaluator;
-use crate::network_match::NetworkMatch;
-use crate::plot::{PlotError, plot_metrics};
-use crate::replay::{Batch, GameMeta, ReplayBuffer, ReplayFileError};
+use crate::io::ReplayFileError;
+use crate::io::{Checkpoint, CheckpointError, CheckpointMeta};
+use crate::model::DeviceError;
+use crate::model::Learner;
+use crate::model::{NetworkConfig, PolicyValueNet};
+use crate::players::NetworkEvaluator;
+use crate::replay::{Batch, GameMeta, ReplayBuffer};
 use crate::rng::{RngState, RngStateError, TrainRng};
-use crate::run_config::{CONFIG_FILE, RunConfig, RunConfigError};
+use crate::run::NetworkMatch;
+use crate::run::{CONFIG_FILE, RunConfig, RunConfigError};
+use crate::run::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
+use crate::run::{PlotError, plot_metrics};
 use crate::selfplay::SelfPlay;
 
 /// The replay window saved with the latest checkpoint.
@@ -555,7 +556,7 @@ mod tests {
             simulations: 32,
             ..SearchConfig::default()
         };
-        let mut agent = crate::network_match::network_agent(net, &search, 1, "trained".into());
+        let mut agent = crate::run::network_agent(net, &search, 1, "trained".into());
         let action = agent.act(&start).unwrap();
         assert!(
             winning.contains(&action),

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use plotters::prelude::*;
 
-use crate::metrics::MetricsRow;
+use crate::run::MetricsRow;
 
 /// A plot that cannot be drawn or written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

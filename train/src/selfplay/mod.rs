@@ -12,6 +12,10 @@
 //! round for all games of the driver, as they share one search configuration. A game still
 //! running after `max_actions` actions is scored a draw.
 
+mod config;
+
+pub use config::{MctsConfig, PlayoutCap, SelfPlayConfig};
+
 use std::time::Instant;
 
 use fanorona_env::Game;
@@ -20,7 +24,6 @@ use rand::Rng;
 
 use crate::replay::{GameMeta, GameRecorder, StoredGame};
 use crate::rng::TrainRng;
-use crate::run_config::{MctsConfig, SelfPlayConfig};
 
 /// What one batch of self-play produced, besides the games.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -232,7 +235,7 @@ fn compact<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run_config::{PlayoutCap, RunConfig};
+    use crate::run::RunConfig;
     use fanorona_env::{Board, Fanorona, Position};
     use fanorona_search::UniformEvaluator;
     use rand::SeedableRng;

@@ -1,0 +1,15 @@
+//! The model layer: the policy/value network (burn), the learner that trains it (optimiser,
+//! learning-rate schedule, losses) and the device it runs on.
+
+mod device;
+mod learner;
+mod network;
+mod schedule;
+
+pub use device::{ComputeDevice, DeviceError};
+pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
+pub use network::{
+    Architecture, NetworkConfig, NetworkConfigError, PolicyValueNet, count_denormals,
+    flush_denormals,
+};
+pub use schedule::LrSchedule;
