@@ -13,6 +13,7 @@ use burn::module::Module;
 use burn::optim::ModuleOptimizer;
 use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
+use fanorona_env::{GameId, GameIdError};
 use serde::{Deserialize, Serialize};
 
 use crate::learner::{Learner, LearnerConfig, OptimizerConfig};
@@ -69,7 +70,7 @@ pub enum CheckpointError {
 /// Everything in a checkpoint besides the tensors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointMeta {
-    /// The game and board, e.g. `fanorona 9x5`.
+    /// The game and board as [`GameId`] writes them, e.g. `fanorona 9x5`.
     pub game: String,
     /// The network's configuration.
     pub network: NetworkConfig,
@@ -83,6 +84,13 @@ pub struct CheckpointMeta {
     pub replay_games_added: u64,
     /// The run's random generator.
     pub rng: RngState,
+}
+
+impl CheckpointMeta {
+    /// The game the checkpoint was trained on.
+    pub fn game_id(&self) -> Result<GameId, GameIdError> {
+        self.game.parse()
+    }
 }
 
 /// A loaded checkpoint.
@@ -229,7 +237,7 @@ impl Checkpoint {
     /// Reads the checkpoint at `path` and checks it was made for `game` with `network`.
     pub fn load_matching(
         path: &Path,
-        game: &str,
+        game: GameId,
         network: &NetworkConfig,
         device: &Device,
     ) -> Result<Checkpoint, CheckpointError> {
@@ -242,7 +250,7 @@ impl Checkpoint {
     pub fn check_matches(
         &self,
         path: &Path,
-        game: &str,
+        game: GameId,
         network: &NetworkConfig,
     ) -> Result<(), CheckpointError> {
         let found = &self.meta.network;
@@ -254,7 +262,7 @@ impl Checkpoint {
                 found,
             })
         };
-        if self.meta.game != game {
+        if self.meta.game_id() != Ok(game) {
             return mismatch("game", game.to_string(), self.meta.game.clone());
         }
         if [found.planes, found.height, found.width]
@@ -398,9 +406,13 @@ mod tests {
         assert_eq!(Checkpoint::latest(&dir).unwrap(), path);
 
         let device = Device::flex();
-        let loaded =
-            Checkpoint::load_matching(&path, "fanorona 9x5", original.network().config(), &device)
-                .unwrap();
+        let loaded = Checkpoint::load_matching(
+            &path,
+            GameId::standard(),
+            original.network().config(),
+            &device,
+        )
+        .unwrap();
         assert_eq!(loaded.meta.step, 3);
         assert_eq!(loaded.meta.replay_games_added, 123);
         assert_eq!(loaded.meta.rng, RngState::of(&TrainRng::seed_from_u64(9)));
@@ -468,13 +480,13 @@ mod tests {
             architecture: Architecture::mlp(&[16]),
             ..learner.network().config().clone()
         };
-        let err = Checkpoint::load_matching(&path, "fanorona 9x5", &other_arch, &device)
+        let err = Checkpoint::load_matching(&path, GameId::standard(), &other_arch, &device)
             .err()
             .expect("architecture mismatch");
         assert!(err.to_string().contains("architecture mlp 8"), "{err}");
         let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
         let small_config = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
-        let err = Checkpoint::load_matching(&path, "fanorona 9x5", &small_config, &device)
+        let err = Checkpoint::load_matching(&path, GameId::standard(), &small_config, &device)
             .err()
             .expect("board mismatch");
         assert!(
@@ -487,9 +499,10 @@ mod tests {
             ),
             "{err}"
         );
-        let err = Checkpoint::load_matching(&path, "telo", learner.network().config(), &device)
-            .err()
-            .expect("game mismatch");
+        let err =
+            Checkpoint::load_matching(&path, GameId::Telo, learner.network().config(), &device)
+                .err()
+                .expect("game mismatch");
         assert!(err.to_string().contains("game fanorona 9x5"), "{err}");
         assert_eq!(small.num_actions(), 15 * 24 + 1);
         fs::remove_dir_all(&dir).unwrap();

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 use burn::module::Module;
 use burn::store::{ApplyError, ModuleSnapshot, SafetensorsStore};
 use burn::tensor::Device;
-use fanorona_env::Rules;
 use fanorona_env::fanorona::action::ENCODING_VERSION;
+use fanorona_env::{GameId, GameIdError, Rules};
 use fanorona_eval::atomic_write::write_atomic;
 use safetensors::SafeTensors;
 
@@ -136,10 +136,8 @@ pub enum ExportError {
 /// What an exported policy is for, besides its tensors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyMeta {
-    /// `fanorona` or `telo`.
-    pub game: String,
-    /// The board, `WxH` (e.g. `9x5`).
-    pub board: String,
+    /// The game and board (metadata keys `game` and `board`).
+    pub game: GameId,
     /// The rules it was trained under, as `--rules` reads them.
     pub rules: String,
     /// The action and observation encoding version it was trained on.
@@ -151,34 +149,31 @@ pub struct PolicyMeta {
 }
 
 impl PolicyMeta {
-    /// The metadata of the network in a training checkpoint (trained under the default rules
-    /// and this build's encoding).
-    pub fn of_checkpoint(meta: &CheckpointMeta) -> PolicyMeta {
-        let (game, board) = meta.game.split_once(' ').unwrap_or((&meta.game, ""));
-        PolicyMeta {
-            game: game.to_string(),
-            board: board.to_string(),
+    /// The metadata of the network in the training checkpoint at `path` (trained under the
+    /// default rules and this build's encoding).
+    pub fn of_checkpoint(meta: &CheckpointMeta, path: &Path) -> Result<PolicyMeta, ExportError> {
+        let game = meta.game_id().map_err(|e| CheckpointError::Corrupt {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        Ok(PolicyMeta {
+            game,
             rules: Rules::default().to_string(),
             encoding_version: ENCODING_VERSION,
             network: meta.network.clone(),
             step: meta.step,
-        }
+        })
     }
 
-    /// The game and board, e.g. `fanorona 9x5` (the label checkpoints use).
-    pub fn label(&self) -> String {
-        format!("{} {}", self.game, self.board)
-    }
-
-    /// An error unless the policy was made for `game` on `board` (`WxH`).
-    pub fn check_game(&self, path: &Path, game: &str, board: &str) -> Result<(), ExportError> {
-        if self.game == game && self.board == board {
+    /// An error unless the policy was made for `game`.
+    pub fn check_game(&self, path: &Path, game: GameId) -> Result<(), ExportError> {
+        if self.game == game {
             return Ok(());
         }
         Err(ExportError::WrongGame {
             path: path.to_path_buf(),
-            expected: format!("{game} {board}"),
-            found: self.label(),
+            expected: game.to_string(),
+            found: self.game.to_string(),
         })
     }
 
@@ -196,8 +191,8 @@ impl PolicyMeta {
                 "producer",
                 format!("fanorona {}", env!("CARGO_PKG_VERSION")),
             ),
-            ("game", self.game.clone()),
-            ("board", self.board.clone()),
+            ("game", self.game.name().to_string()),
+            ("board", self.game.board().to_string()),
             ("rules", self.rules.clone()),
             ("encoding_version", self.encoding_version.to_string()),
             ("observation_shape", self.observation_shape()),
@@ -257,9 +252,12 @@ impl PolicyMeta {
         network
             .validate()
             .map_err(|e| bad("network", e.to_string()))?;
+        let game = GameId::from_parts(get("game")?, get("board")?).map_err(|e| match e {
+            GameIdError::Unknown(_) | GameIdError::MissingBoard => bad("game", e.to_string()),
+            GameIdError::Board(_) | GameIdError::TeloBoard(_) => bad("board", e.to_string()),
+        })?;
         let meta = PolicyMeta {
-            game: get("game")?.to_string(),
-            board: get("board")?.to_string(),
+            game,
             rules: get("rules")?.to_string(),
             encoding_version,
             network,
@@ -281,11 +279,14 @@ impl PolicyMeta {
                 format!("disagrees with the network's {}", meta.network.num_actions),
             ));
         }
-        let board_size = format!("{}x{}", meta.network.width, meta.network.height);
-        if meta.board != board_size {
+        let board = meta.game.board();
+        if (board.width(), board.height()) != (meta.network.width, meta.network.height) {
             return Err(bad(
                 "board",
-                format!("{} disagrees with the network's {board_size}", meta.board),
+                format!(
+                    "{board} disagrees with the network's {}x{}",
+                    meta.network.width, meta.network.height
+                ),
             ));
         }
         Ok(meta)
@@ -357,7 +358,7 @@ pub fn export_policy(
 /// written.
 pub fn export_checkpoint(checkpoint: &Path, out: &Path) -> Result<PolicyMeta, ExportError> {
     let loaded = Checkpoint::load(checkpoint, &Device::flex())?;
-    let meta = PolicyMeta::of_checkpoint(&loaded.meta);
+    let meta = PolicyMeta::of_checkpoint(&loaded.meta, checkpoint)?;
     export_policy(&loaded.network, &meta, out)?;
     Ok(meta)
 }
@@ -388,7 +389,7 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Expo
         // Already read: parse it here rather than reading the file again.
         let loaded = Checkpoint::from_bytes(path, &bytes, device)?;
         return Ok(LoadedPolicy {
-            meta: PolicyMeta::of_checkpoint(&loaded.meta),
+            meta: PolicyMeta::of_checkpoint(&loaded.meta, path)?,
             net: loaded.network,
         });
     }
@@ -497,8 +498,7 @@ mod tests {
 
     fn meta(net: &PolicyValueNet) -> PolicyMeta {
         PolicyMeta {
-            game: "fanorona".into(),
-            board: "9x5".into(),
+            game: GameId::standard(),
             rules: Rules::default().to_string(),
             encoding_version: ENCODING_VERSION,
             network: net.config().clone(),
@@ -682,10 +682,10 @@ mod tests {
         );
 
         let loaded = load_policy(&good).unwrap();
-        loaded.meta.check_game(&good, "fanorona", "9x5").unwrap();
+        loaded.meta.check_game(&good, GameId::standard()).unwrap();
         let e = loaded
             .meta
-            .check_game(&good, "fanorona", "5x3")
+            .check_game(&good, "fanorona 5x3".parse().unwrap())
             .unwrap_err();
         assert_eq!(
             e.to_string(),
