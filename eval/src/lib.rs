@@ -2,8 +2,6 @@
 //! baseline, the exact solver, external engines), the arena (matches, Elo, SPRT), game
 //! records, and the engine protocol.
 
-#![warn(missing_docs)]
-
 pub mod agents;
 pub mod arena;
 pub mod atomic_write;

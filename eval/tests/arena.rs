@@ -115,8 +115,9 @@ fn an_illegal_action_forfeits() {
 #[test]
 fn writes_summary_metrics_and_records() {
     let report = run("greedy", "random", config(4, 2));
-    let dir = std::env::temp_dir().join(format!("fanorona-arena-{}", std::process::id()));
-    report.write(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    report.write(dir).unwrap();
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["games"], 4);
@@ -139,7 +140,6 @@ fn writes_summary_metrics_and_records() {
             assert_eq!(history.outcome(), Some(g.outcome));
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

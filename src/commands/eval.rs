@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{Board, Fanorona, Position};
+use fanorona_env::{Board, Fanorona, GameId, Position};
 use fanorona_search::SearchConfig;
 use fanorona_train::agent_spec::parse_spec;
 use fanorona_train::network_match::NetworkMatch;
@@ -53,24 +53,22 @@ pub fn run(args: Args) -> Result<()> {
     let opponent = parse_spec(&args.vs).context("bad --vs")?;
     let device = args.device.device()?;
     let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
-    let game = &checkpoint.meta.game;
-    let Some(board_text) = game.strip_prefix("fanorona ") else {
+    let Ok(GameId::Fanorona(trained)) = checkpoint.meta.game_id() else {
         bail!(
-            "checkpoint {} was trained on {game}; fanorona eval plays Fanorona boards only",
-            args.checkpoint.display()
+            "checkpoint {} was trained on {}; fanorona eval plays Fanorona boards only",
+            args.checkpoint.display(),
+            checkpoint.meta.game
         );
     };
-    let board_text = args.board.as_deref().unwrap_or(board_text);
-    let board = Board::parse(board_text).with_context(|| format!("bad board {board_text:?}"))?;
+    let board = match args.board.as_deref() {
+        Some(text) => Board::parse(text).with_context(|| format!("bad board {text:?}"))?,
+        None => trained,
+    };
     let expected = NetworkConfig::for_game(
         &Fanorona::new(Position::initial(board)),
         checkpoint.meta.network.architecture.clone(),
     );
-    checkpoint.check_matches(
-        &args.checkpoint,
-        &format!("fanorona {board_text}"),
-        &expected,
-    )?;
+    checkpoint.check_matches(&args.checkpoint, GameId::Fanorona(board), &expected)?;
     let name = format!("checkpoint@{}", checkpoint.meta.step);
     let arena = NetworkMatch {
         board,

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use fanorona_env::{Agent, AgentError, Fanorona, Game, SearchInfo, SearchLimits};
+use fanorona_env::{Agent, AgentError, Fanorona, Game, GameId, SearchInfo, SearchLimits};
 use fanorona_eval::{AgentSpec, SpecError};
 use fanorona_search::{Evaluator, MctsAgent};
 
@@ -175,10 +175,10 @@ pub fn create_net_agent(
     };
     let LoadedPolicy { net, meta } =
         load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
-    if meta.game != "fanorona" {
+    if !matches!(meta.game, GameId::Fanorona(_)) {
         return Err(unavailable(format!(
             "the file holds a network for {}, and this agent plays fanorona",
-            meta.label()
+            meta.game
         )));
     }
     let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
@@ -195,7 +195,7 @@ pub fn create_net_agent(
     Ok(Box::new(NetAgent::new(
         inner,
         net.config().clone(),
-        meta.label(),
+        meta.game.to_string(),
     )))
 }
 
@@ -216,8 +216,7 @@ mod tests {
         let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
         let net = config.init(&Device::flex()).unwrap();
         let meta = PolicyMeta {
-            game: "fanorona".into(),
-            board: "9x5".into(),
+            game: GameId::standard(),
             rules: Rules::default().to_string(),
             encoding_version: ENCODING_VERSION,
             network: config,
