@@ -85,7 +85,10 @@ fn bad_agent_specs_are_explained() {
     let e = run("minimax:depth=0");
     assert!(e.contains("a whole number from 1 to 64"), "{e}");
     let e = run("minimax:speed=3");
-    assert!(e.contains("accepted: depth, ms, nodes, hash, seed"), "{e}");
+    assert!(
+        e.contains("accepted:\n  depth=N (1-64, default 4): ") && e.contains("\n  seed=N: "),
+        "{e}"
+    );
 }
 
 #[test]

@@ -1,10 +1,10 @@
 //! `fanorona engine`: the engine protocol on stdin/stdout (see `fanorona_eval::protocol`).
 
 use std::io;
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use fanorona_eval::protocol::Server;
-use fanorona_train::agent_spec::{create_agent, parse_spec};
 
 /// Arguments of `fanorona engine`.
 #[derive(clap::Args, Debug)]
@@ -17,9 +17,9 @@ pub struct Args {
 
 /// Runs the command: answers protocol lines until `quit` or the end of the input.
 pub fn run(args: Args) -> Result<()> {
-    let spec = parse_spec(&args.agent).context("bad --agent")?;
-    let mut server =
-        Server::new(Box::new(create_agent), spec, io::stdout()).context("bad --agent")?;
+    let registry = Arc::new(fanorona_train::registry());
+    let spec = registry.parse(&args.agent).context("bad --agent")?;
+    let mut server = Server::new(registry, spec, io::stdout()).context("bad --agent")?;
     server.run(io::stdin().lock())?;
     Ok(())
 }

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Fanorona, Position};
-use fanorona_train::agent_spec::parse_spec;
 use fanorona_train::network_match::NetworkMatch;
 use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
 
@@ -49,7 +48,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let opponent = parse_spec(&args.vs).context("bad --vs")?;
+    let opponent = fanorona_train::registry()
+        .parse(&args.vs)
+        .context("bad --vs")?;
     let device = args.device.device()?;
     let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
     let game = &checkpoint.meta.game;

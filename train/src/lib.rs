@@ -8,12 +8,14 @@ pub mod evaluator;
 pub mod export;
 pub mod learner;
 pub mod mcts;
+pub mod mcts_kind;
 pub mod metrics;
 pub mod net_agent;
 pub mod network;
 pub mod network_evaluator;
 pub mod network_match;
 pub mod plot;
+mod registry;
 pub mod replay;
 pub mod rl_adapter;
 pub mod rng;
@@ -34,6 +36,7 @@ pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use metrics::{MetricsRow, MetricsWriter};
 pub use network::{Architecture, NetworkConfig, PolicyValueNet};
 pub use network_evaluator::NetworkEvaluator;
+pub use registry::registry;
 pub use replay::{
     Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, ReplayFileError, StoredGame,
 };

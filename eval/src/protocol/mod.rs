@@ -8,4 +8,4 @@ pub mod command;
 pub mod server;
 
 pub use command::{Command, CommandError, GoLimits, Start};
-pub use server::{AgentMaker, Server, info_line};
+pub use server::{Server, info_line};
