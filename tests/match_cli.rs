@@ -1,5 +1,6 @@
 //! End-to-end: `fanorona match` plays, reports and writes its results; `fanorona replay`
-//! shows a written game; bad agent specifications fail with a clear message.
+//! shows a written game; bad agent specifications fail with a clear message; the help lists
+//! every agent kind.
 
 use std::process::Command;
 
@@ -89,6 +90,43 @@ fn bad_agent_specs_are_explained() {
         e.contains("accepted:\n  depth=N (1-64, default 4): ") && e.contains("\n  seed=N: "),
         "{e}"
     );
+}
+
+/// The kinds of the project's registry.
+const KINDS: [&str; 7] = [
+    "random", "greedy", "minimax", "solver", "engine", "mcts", "net",
+];
+
+#[test]
+fn help_and_unknown_kinds_list_every_agent_kind() {
+    let output = fanorona().args(["match", "--help"]).output().unwrap();
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout);
+    // One line per kind: its summary and options.
+    for kind in KINDS {
+        let lines = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&format!("{kind}: ")))
+            .count();
+        assert_eq!(lines, 1, "{kind}: {help}");
+    }
+    assert!(
+        help.contains(
+            "minimax: alpha-beta search over complete turns; options: depth=N (1-64, default 4)"
+        ),
+        "{help}"
+    );
+
+    let output = fanorona()
+        .args(["match", "--white", "bogus", "--black", "random"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("unknown agent kind \"bogus\""), "{error}");
+    for kind in KINDS {
+        assert!(error.contains(&format!("\n  {kind}: ")), "{kind}: {error}");
+    }
 }
 
 #[test]

@@ -6,12 +6,20 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use fanorona_eval::protocol::Server;
 
+use super::agent_help::agent_help;
+
 /// Arguments of `fanorona engine`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The agent that plays (any agent specification, or the path of an exported
-    /// `.safetensors` policy; `setoption name Agent value SPEC` changes it during the session).
-    #[arg(long, default_value = "minimax:depth=4")]
+    /// The agent that plays (`setoption name Agent value SPEC` changes it during the session).
+    #[arg(
+        long,
+        default_value = "minimax:depth=4",
+        long_help = agent_help(
+            "The agent that plays (`setoption name Agent value SPEC` changes it during the \
+             session)."
+        )
+    )]
     pub agent: String,
 }
 

@@ -8,14 +8,16 @@ use fanorona_env::{Board, Fanorona, Position};
 use fanorona_train::network_match::NetworkMatch;
 use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
 
+use super::agent_help::agent_help;
+
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The checkpoint file (a run directory's checkpoint-STEP.ckpt).
     #[arg(long)]
     pub checkpoint: PathBuf,
-    /// The opponent: any agent specification (random, greedy, minimax:depth=N, mcts:sims=N...).
-    #[arg(long)]
+    /// The opponent, e.g. minimax:depth=4 or mcts:sims=400.
+    #[arg(long, long_help = agent_help("The opponent."))]
     pub vs: String,
     /// Number of games; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 20)]

@@ -6,16 +6,16 @@ use anyhow::{Context, Result};
 use fanorona_env::{Agent, AgentSpec, Fanorona, Registry};
 use fanorona_eval::{Match, MatchConfig, Openings, Sprt};
 
+use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
 
 /// Arguments of `fanorona match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The first agent (white in odd-numbered games): random, greedy, minimax:depth=N,
-    /// minimax:ms=N, minimax:nodes=N (options joined by commas, e.g. minimax:depth=4,seed=1).
-    #[arg(long)]
+    /// The first agent (white in odd-numbered games), e.g. minimax:depth=4,seed=1.
+    #[arg(long, long_help = agent_help("The first agent (white in odd-numbered games)."))]
     pub white: String,
-    /// The second agent (black in odd-numbered games); same syntax.
+    /// The second agent (black in odd-numbered games); the same kinds as --white.
     #[arg(long)]
     pub black: String,
     /// Number of games; colours alternate, each pair from the same opening.

@@ -9,14 +9,18 @@ use fanorona_env::rules::display::render;
 use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
 use fanorona_eval::agent_turn;
 
+use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
 
 /// Arguments of `fanorona play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The opponent (any agent specification, e.g. minimax:depth=6, mcts:sims=400,
-    /// net:path=agent.safetensors, or just the path of an exported `.safetensors` policy).
-    #[arg(long, default_value = "minimax:depth=4")]
+    /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors.
+    #[arg(
+        long,
+        default_value = "minimax:depth=4",
+        long_help = agent_help("The opponent.")
+    )]
     pub agent: String,
     /// The side the human plays.
     #[arg(long, default_value = "white")]
