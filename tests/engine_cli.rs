@@ -9,8 +9,8 @@ use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{BIN, command, fanorona};
-use fanorona_env::{Color, Fanorona, Position};
-use fanorona_eval::{AgentSpec, agent_turn, create_agent};
+use fanorona_env::{AgentSpec, Color, Fanorona, Position};
+use fanorona_eval::{agent_turn, registry};
 
 /// A running `fanorona engine` with its pipes.
 struct Engine {
@@ -78,7 +78,7 @@ fn an_engine_session_plays_a_whole_game_against_minimax() {
     engine.send("ucinewgame");
 
     let spec = AgentSpec::parse("minimax:depth=1,seed=3").unwrap();
-    let mut opponent = create_agent(&spec, 0).unwrap();
+    let mut opponent = registry().create(&spec, 0).unwrap();
     let mut game = Fanorona::standard();
     let mut moves: Vec<String> = Vec::new();
     let mut engine_turns = 0;

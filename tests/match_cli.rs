@@ -1,5 +1,6 @@
 //! End-to-end: `fanorona match` plays, reports and writes its results; `fanorona replay`
-//! shows a written game; bad agent specifications fail with a clear message.
+//! shows a written game; bad agent specifications fail with a clear message; the help lists
+//! every agent kind.
 
 mod common;
 
@@ -67,7 +68,42 @@ fn bad_agent_specs_are_explained() {
     let e = refused("alphabeta", "unknown agent kind \"alphabeta\"");
     assert!(e.contains("minimax") && e.contains("greedy"), "{e}");
     refused("minimax:depth=0", "a whole number from 1 to 64");
-    refused("minimax:speed=3", "accepted: depth, ms, nodes, hash, seed");
+    let e = refused(
+        "minimax:speed=3",
+        "accepted:\n  depth=N (1-64, default 4): ",
+    );
+    assert!(e.contains("\n  seed=N: "), "{e}");
+}
+
+/// The kinds of the project's registry.
+const KINDS: [&str; 7] = [
+    "random", "greedy", "minimax", "solver", "engine", "mcts", "net",
+];
+
+#[test]
+fn help_and_unknown_kinds_list_every_agent_kind() {
+    let run = fanorona(["match", "--help"]);
+    let help = run.assert_success();
+    // One line per kind: its summary and options.
+    for kind in KINDS {
+        let lines = help
+            .lines()
+            .filter(|l| l.trim_start().starts_with(&format!("{kind}: ")))
+            .count();
+        assert_eq!(lines, 1, "{kind}: {help}");
+    }
+    assert!(
+        help.contains(
+            "minimax: alpha-beta search over complete turns; options: depth=N (1-64, default 4)"
+        ),
+        "{help}"
+    );
+
+    let run = fanorona(["match", "--white", "bogus", "--black", "random"]);
+    let error = run.assert_failure("unknown agent kind \"bogus\"");
+    for kind in KINDS {
+        assert!(error.contains(&format!("\n  {kind}: ")), "{kind}: {error}");
+    }
 }
 
 #[test]

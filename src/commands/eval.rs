@@ -6,9 +6,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Fanorona, GameId, Position};
 use fanorona_search::SearchConfig;
-use fanorona_train::agent_spec::parse_spec;
 use fanorona_train::network_match::NetworkMatch;
 use fanorona_train::{Checkpoint, ComputeDevice, NetworkConfig};
+
+use super::agent_help::agent_help;
 
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]
@@ -16,8 +17,8 @@ pub struct Args {
     /// The checkpoint file (a run directory's checkpoint-STEP.ckpt).
     #[arg(long)]
     pub checkpoint: PathBuf,
-    /// The opponent: any agent specification (random, greedy, minimax:depth=N, mcts:sims=N...).
-    #[arg(long)]
+    /// The opponent, e.g. minimax:depth=4 or mcts:sims=400.
+    #[arg(long, long_help = agent_help("The opponent."))]
     pub vs: String,
     /// Number of games; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 20)]
@@ -50,7 +51,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let opponent = parse_spec(&args.vs).context("bad --vs")?;
+    let opponent = fanorona_train::registry()
+        .parse(&args.vs)
+        .context("bad --vs")?;
     let device = args.device.device()?;
     let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
     let Ok(GameId::Fanorona(trained)) = checkpoint.meta.game_id() else {

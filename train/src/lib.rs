@@ -1,7 +1,6 @@
 //! Learning to play Fanorona by self-play: the policy/value network and its evaluator for the
 //! tree search of `fanorona-search`, self-play, replay, the learner, checkpoints and export.
 
-pub mod agent_spec;
 pub mod device;
 pub mod io;
 pub mod learner;
@@ -11,6 +10,7 @@ pub mod network;
 pub mod network_evaluator;
 pub mod network_match;
 pub mod plot;
+mod registry;
 pub mod replay;
 pub mod rl_adapter;
 pub mod rng;
@@ -31,6 +31,7 @@ pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use metrics::{MetricsRow, MetricsWriter};
 pub use network::{Architecture, NetworkConfig, PolicyValueNet};
 pub use network_evaluator::NetworkEvaluator;
+pub use registry::registry;
 pub use replay::{
     Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, ReplayFileError, StoredGame,
 };

@@ -17,8 +17,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use fanorona_env::{Fanorona, Game, GameId, Position, Telo};
-use fanorona_eval::{AgentSpec, ArenaError};
+use fanorona_env::{AgentSpec, Fanorona, Game, GameId, Position, Telo};
+use fanorona_eval::ArenaError;
 use fanorona_search::SearchConfig;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
