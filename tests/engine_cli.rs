@@ -2,12 +2,15 @@
 //! turns only, answers bad lines with an error and goes on, stops a long search at once, and
 //! serves as an `engine:` agent in `fanorona match`.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Stdio};
 use std::time::{Duration, Instant};
 
-use fanorona_env::{Color, Fanorona, Position};
-use fanorona_eval::{AgentSpec, agent_turn, create_agent};
+use common::{BIN, command, fanorona};
+use fanorona_env::{AgentSpec, Color, Fanorona, Position};
+use fanorona_eval::{agent_turn, registry};
 
 /// A running `fanorona engine` with its pipes.
 struct Engine {
@@ -18,8 +21,7 @@ struct Engine {
 
 impl Engine {
     fn start(agent: &str) -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-            .args(["engine", "--agent", agent])
+        let mut child = command(["engine", "--agent", agent])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -76,7 +78,7 @@ fn an_engine_session_plays_a_whole_game_against_minimax() {
     engine.send("ucinewgame");
 
     let spec = AgentSpec::parse("minimax:depth=1,seed=3").unwrap();
-    let mut opponent = create_agent(&spec, 0).unwrap();
+    let mut opponent = registry().create(&spec, 0).unwrap();
     let mut game = Fanorona::standard();
     let mut moves: Vec<String> = Vec::new();
     let mut engine_turns = 0;
@@ -146,55 +148,36 @@ fn bad_lines_are_answered_and_stop_ends_a_long_search() {
 
 #[test]
 fn engine_agents_play_in_the_arena() {
-    let engine = format!(
-        "engine:cmd={},args=engine --agent minimax:depth=1",
-        env!("CARGO_BIN_EXE_fanorona")
-    );
-    let output = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args([
-            "match",
-            "--white",
-            &engine,
-            "--black",
-            "random",
-            "--games",
-            "2",
-            "--threads",
-            "1",
-            "--board",
-            "5x5",
-            "--seed",
-            "3",
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let engine = format!("engine:cmd={BIN},args=engine --agent minimax:depth=1");
+    let run = fanorona([
+        "match",
+        "--white",
+        &engine,
+        "--black",
+        "random",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--board",
+        "5x5",
+        "--seed",
+        "3",
+        "--quiet",
+    ]);
+    let stdout = run.assert_success();
     assert!(stdout.contains("vs random: 2 games"), "{stdout}");
 
     // A program that does not speak the protocol is refused with a clear message.
-    let output = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args([
-            "match",
-            "--white",
-            "engine:cmd=true",
-            "--black",
-            "random",
-            "--games",
-            "2",
-            "--quiet",
-        ])
-        .output()
-        .unwrap();
-    assert!(!output.status.success());
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        stderr.contains("engine:cmd=true cannot be used"),
-        "{stderr}"
-    );
+    fanorona([
+        "match",
+        "--white",
+        "engine:cmd=true",
+        "--black",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+    ])
+    .assert_failure("engine:cmd=true cannot be used");
 }

@@ -2,24 +2,18 @@
 //! plays through the shared agent factory: `net:path=...` in `fanorona match`, and the bare
 //! file path as `fanorona engine --agent FILE`. A tiny untrained network keeps it fast.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-use fanorona_env::Fanorona;
+use std::path::{Path, PathBuf};
+
+use common::{fanorona, fanorona_with_stdin};
+use fanorona_env::{Fanorona, GameId};
 use fanorona_train::io::{Checkpoint, CheckpointMeta};
 use fanorona_train::model::{
     Architecture, ComputeDevice, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
 };
 use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
-
-fn fanorona(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 /// A checkpoint of a tiny untrained MLP for the standard board in `dir`.
 fn tiny_checkpoint(dir: &Path) -> PathBuf {
@@ -32,7 +26,7 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
     };
     let learner = Learner::new(config, network.init(&device).unwrap(), &device);
     let meta = CheckpointMeta {
-        game: "fanorona 9x5".into(),
+        game: GameId::standard().to_string(),
         network: network.clone(),
         optimizer: learner.config().optimizer.clone(),
         step: 0,
@@ -49,25 +43,20 @@ fn an_exported_network_plays_in_match_and_engine() {
     let checkpoint = tiny_checkpoint(dir.path());
     let file = dir.path().join("agent.safetensors");
     let file_text = file.to_str().unwrap();
-    let out = fanorona(&[
+    let out = fanorona([
         "export",
         "--checkpoint",
         checkpoint.to_str().unwrap(),
         "--out",
         file_text,
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = out.assert_success();
     assert!(
         stdout.contains("fanorona 9x5") && stdout.contains("mlp 16"),
         "{stdout}"
     );
 
-    let out = fanorona(&[
+    let out = fanorona([
         "match",
         "--white",
         &format!("net:path={file_text},sims=8"),
@@ -79,28 +68,14 @@ fn an_exported_network_plays_in_match_and_engine() {
         "--max-turns",
         "60",
     ]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = out.assert_success();
     assert!(stdout.contains("net:path="), "{stdout}");
 
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .args(["engine", "--agent", file_text])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    engine
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"position startpos\ngo nodes 16\nquit\n")
-        .unwrap();
-    let out = engine.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let engine = fanorona_with_stdin(
+        ["engine", "--agent", file_text],
+        "position startpos\ngo nodes 16\nquit\n",
+    );
+    let stdout = engine.assert_success();
     let best = stdout
         .lines()
         .find_map(|l| l.strip_prefix("bestmove "))
@@ -115,57 +90,49 @@ fn a_network_for_another_board_or_a_damaged_file_is_refused() {
     let checkpoint = tiny_checkpoint(dir.path());
     let file = dir.path().join("agent.safetensors");
     let file_text = file.to_str().unwrap();
-    assert!(
-        fanorona(&[
-            "export",
-            "--checkpoint",
-            checkpoint.to_str().unwrap(),
-            "--out",
-            file_text
-        ])
-        .status
-        .success()
-    );
+    fanorona([
+        "export",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+        "--out",
+        file_text,
+    ])
+    .assert_success();
 
     // The agent moves first on a board its network was not made for.
-    let out = fanorona(&[
+    fanorona([
         "play", "--agent", file_text, "--human", "black", "--board", "5x3",
-    ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("made for fanorona 9x5"), "{stderr}");
+    ])
+    .assert_failure("made for fanorona 9x5");
 
     let bytes = std::fs::read(&file).unwrap();
     let damaged = dir.path().join("damaged.safetensors");
     std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
-    let out = fanorona(&["engine", "--agent", damaged.to_str().unwrap()]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
-    assert!(stderr.contains("corrupt or truncated"), "{stderr}");
+    fanorona(["engine", "--agent", damaged.to_str().unwrap()])
+        .assert_failure("corrupt or truncated");
 
-    let out = fanorona(&[
+    fanorona([
         "export",
         "--checkpoint",
         file_text,
         "--out",
         "x.safetensors",
-    ]);
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("checkpoint"));
+    ])
+    .assert_failure("checkpoint");
 }
 
 #[test]
 fn an_unreadable_checkpoint_names_the_os_error_once() {
     let dir = tempfile::tempdir().unwrap();
-    let out = fanorona(&[
+    let out = fanorona([
         "export",
         "--checkpoint",
         dir.path().to_str().unwrap(),
         "--out",
         dir.path().join("agent.safetensors").to_str().unwrap(),
     ]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let stderr = &out.stderr;
+    assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr.contains(&format!(
             "cannot read checkpoint {}: ",

@@ -2,31 +2,15 @@
 //! ambiguous turn resolved by answering the question, the agent's reply and evaluation, undo,
 //! hint, the legal turns, resignation and the result line.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-fn play(args: &[&str], script: &str) -> (bool, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fanorona"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    (output.status.success(), text)
+use common::fanorona_with_stdin;
+
+/// The output of `fanorona play` with `args`, after it succeeded on `script`.
+fn play(args: &[&str], script: &str) -> String {
+    let run = fanorona_with_stdin(["play"].iter().chain(args), script);
+    run.assert_success();
+    format!("{}{}", run.stdout, run.stderr)
 }
 
 #[test]
@@ -34,8 +18,7 @@ fn a_scripted_game_uses_every_command() {
     // White d3 can go to e3 taking f3 (approach) or c3 (withdrawal).
     let fen = "8B/9/2BW1B3/9/W8 w";
     let script = "zz\nd3e3\nw\neval\nundo\nundo\nhint\nmoves\nhelp\nresign\n";
-    let (ok, out) = play(&["--agent", "minimax:depth=2", "--fen", fen], script);
-    assert!(ok, "{out}");
+    let out = play(&["--agent", "minimax:depth=2", "--fen", fen], script);
     assert!(out.contains("error: cannot read move \"zz\""), "{out}");
     assert!(
         out.contains("approach or withdrawal? [a/w] (1) d3e3A 2) d3e3W)"),
@@ -62,17 +45,16 @@ fn a_scripted_game_uses_every_command() {
 #[test]
 fn the_human_may_play_black_and_illegal_turns_are_explained() {
     // The agent (white) moves first; the human's illegal turn is refused with the legal list.
-    let (ok, out) = play(
+    let out = play(
         &["--agent", "random", "--human", "black", "--board", "5x5"],
         "a1a2\nquit\n",
     );
-    assert!(ok, "{out}");
     assert!(out.contains("random plays "), "{out}");
     assert!(
         out.contains("error: illegal move \"a1a2\"; legal moves: "),
         "{out}"
     );
     assert!(out.contains("game abandoned"), "{out}");
-    let (ok, out) = play(&["--agent", "minimax", "--sims", "5"], "");
-    assert!(!ok && out.contains("unknown option \"sims\""), "{out}");
+    fanorona_with_stdin(["play", "--agent", "minimax", "--sims", "5"], "")
+        .assert_failure("unknown option \"sims\"");
 }

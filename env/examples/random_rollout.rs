@@ -1,32 +1,20 @@
 //! Plays random games in the environment and prints their statistics.
 //!
-//! `cargo run --release -p fanorona-env --example random_rollout -- --game fanorona --board 9x5 --games 10000`
+//! `cargo run --release -p fanorona-env --example random_rollout -- --game "fanorona 9x5" --games 10000`
 
 use std::time::Instant;
 
-use clap::{Parser, ValueEnum};
+use clap::Parser;
 use fanorona_env::{
-    Agent, Board, Color, Env, EnvConfig, Fanorona, Game, Position, RandomAgent, Rules, Telo,
+    Agent, Color, Env, EnvConfig, Fanorona, Game, GameId, Position, RandomAgent, Rules, Telo,
 };
-
-/// The game to play.
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum GameKind {
-    /// Fanorona on the board given by --board.
-    Fanorona,
-    /// Fanoron-Telo (3x3).
-    Telo,
-}
 
 /// Plays random games (both sides uniform among the legal actions) and prints statistics.
 #[derive(Parser, Debug)]
 struct Args {
-    /// Which game.
-    #[arg(long, value_enum, default_value = "fanorona")]
-    game: GameKind,
-    /// Fanorona board size, WxH.
-    #[arg(long, default_value = "9x5")]
-    board: String,
+    /// The game: `fanorona WxH` (any odd board) or `telo` (Fanoron-Telo, 3x3).
+    #[arg(long, default_value = "fanorona 9x5")]
+    game: GameId,
     /// Fanorona rule settings, e.g. `no-capture=50,mandatory`.
     #[arg(long, default_value = "")]
     rules: String,
@@ -86,13 +74,12 @@ fn main() -> Result<(), String> {
     let args = Args::parse();
     let started = Instant::now();
     let (name, stats) = match args.game {
-        GameKind::Fanorona => {
-            let board = Board::parse(&args.board).map_err(|e| e.to_string())?;
+        GameId::Fanorona(board) => {
             let rules = Rules::parse(&args.rules)?;
             let start = Fanorona::new(Position::initial(board).with_rules(rules));
-            (format!("Fanorona {}", args.board), play(start, &args))
+            (format!("Fanorona {board}"), play(start, &args))
         }
-        GameKind::Telo => ("Fanoron-Telo".to_string(), play(Telo::new(), &args)),
+        GameId::Telo => ("Fanoron-Telo".to_string(), play(Telo::new(), &args)),
     };
     let seconds = started.elapsed().as_secs_f64();
     let games = stats.games.max(1) as f64;

@@ -1,10 +1,30 @@
-//! `RandomAgent`: plays uniformly among the legal actions, from a seeded RNG, for any game.
+//! `RandomAgent`: plays uniformly among the legal actions, from a seeded RNG, for any game;
+//! and the `random` agent kind ([`KIND`]).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 use crate::agent::{Agent, AgentError};
+use crate::fanorona::Fanorona;
 use crate::game::Game;
+use crate::registry::{AgentKind, AgentOptions, SEED, SpecError};
+
+/// The `random` agent kind: [`RandomAgent`], named by its specification.
+pub const KIND: AgentKind = AgentKind {
+    name: "random",
+    summary: "uniformly random legal steps",
+    options: &[SEED],
+    path_extensions: &[],
+    factory: create,
+};
+
+/// The factory of [`KIND`].
+fn create(options: &AgentOptions, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
+    let name = options.spec().to_string();
+    Ok(Box::new(
+        RandomAgent::new(options.seed_or(seed)).named(name),
+    ))
+}
 
 /// A player that picks a legal action uniformly at random. The same seed gives the same
 /// choices in the same states.

@@ -44,22 +44,19 @@ mod tests {
 
     #[test]
     fn writes_and_replaces() {
-        let dir = std::env::temp_dir().join(format!("fanorona-atomic-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
-        let leftovers = std::fs::read_dir(&dir).unwrap().count();
+        let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1, "only the target remains");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_failed_write_leaves_the_old_file() {
-        let dir = std::env::temp_dir().join(format!("fanorona-atomic-fail-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("a.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.txt");
         write_atomic(&path, b"old").unwrap();
         let err = write_atomic_with(&path, |out| {
             out.write_all(b"half")?;
@@ -67,7 +64,6 @@ mod tests {
         });
         assert!(err.is_err());
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "old");
-        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -1,17 +1,15 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
-//! baseline, the exact solver, external engines), the arena (matches, Elo, SPRT), game
-//! records, and the engine protocol.
-
-#![warn(missing_docs)]
+//! baseline, the exact solver, external engines) and their agent kinds for the registry, the
+//! arena (matches, Elo, SPRT), game records, and the engine protocol.
 
 pub mod agents;
 pub mod arena;
 pub mod atomic_write;
+pub mod kinds;
 pub mod minimax;
 pub mod protocol;
 pub mod record;
 pub mod solver;
-pub mod spec;
 
 pub use agents::complete_turn::{agent_turn, turn_of_steps};
 pub use agents::engine::{EngineAgent, EngineConfig};
@@ -23,7 +21,7 @@ pub use arena::sprt::{Sprt, SprtDecision};
 pub use arena::{
     AgentFactory, ArenaError, GameResult, Match, MatchConfig, MatchReport, PlayedGame, play_game,
 };
+pub use kinds::{register, registry};
 pub use minimax::player::MinimaxChooser;
 pub use minimax::search::{Limits, SearchResult, Searcher};
 pub use record::{GameRecord, RecordError};
-pub use spec::{AgentSpec, SpecError, create_agent};

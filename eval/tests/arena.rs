@@ -1,10 +1,9 @@
 //! The arena: colours alternate, pairs share openings, results do not depend on the number of
 //! threads, the SPRT stops early, failing agents forfeit, and results are written.
 
-use fanorona_env::{Agent, AgentError, Board, Fanorona, Position, WinReason};
+use fanorona_env::{Agent, AgentError, AgentSpec, Board, Fanorona, Position, WinReason};
 use fanorona_eval::{
-    AgentSpec, GameRecord, Match, MatchConfig, MatchReport, Openings, Sprt, SprtDecision,
-    create_agent,
+    GameRecord, Match, MatchConfig, MatchReport, Openings, Sprt, SprtDecision, registry,
 };
 
 fn config(games: usize, threads: usize) -> MatchConfig {
@@ -24,8 +23,8 @@ fn config(games: usize, threads: usize) -> MatchConfig {
 fn run(first: &str, second: &str, config: MatchConfig) -> MatchReport {
     let first = AgentSpec::parse(first).unwrap();
     let second = AgentSpec::parse(second).unwrap();
-    let f1 = |seed| create_agent(&first, seed).map_err(|e| e.to_string());
-    let f2 = |seed| create_agent(&second, seed).map_err(|e| e.to_string());
+    let f1 = |seed| registry().create(&first, seed).map_err(|e| e.to_string());
+    let f2 = |seed| registry().create(&second, seed).map_err(|e| e.to_string());
     Match::new(config, &f1, &f2).run().unwrap()
 }
 
@@ -97,7 +96,7 @@ impl Agent<Fanorona> for Cheater {
 fn an_illegal_action_forfeits() {
     let random = AgentSpec::parse("random").unwrap();
     let f1 = |_| Ok(Box::new(Cheater) as Box<dyn Agent<Fanorona>>);
-    let f2 = |seed| create_agent(&random, seed).map_err(|e| e.to_string());
+    let f2 = |seed| registry().create(&random, seed).map_err(|e| e.to_string());
     let report = Match::new(config(2, 1), &f1, &f2).run().unwrap();
     assert_eq!(report.tally.losses, 2);
     for g in &report.games {
@@ -115,8 +114,9 @@ fn an_illegal_action_forfeits() {
 #[test]
 fn writes_summary_metrics_and_records() {
     let report = run("greedy", "random", config(4, 2));
-    let dir = std::env::temp_dir().join(format!("fanorona-arena-{}", std::process::id()));
-    report.write(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    report.write(dir).unwrap();
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary["games"], 4);
@@ -139,13 +139,12 @@ fn writes_summary_metrics_and_records() {
             assert_eq!(history.outcome(), Some(g.outcome));
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn impossible_settings_are_refused() {
     let random = AgentSpec::parse("random").unwrap();
-    let f = |seed| create_agent(&random, seed).map_err(|e| e.to_string());
+    let f = |seed| registry().create(&random, seed).map_err(|e| e.to_string());
     let e = Match::new(config(0, 1), &f, &f).run().unwrap_err();
     assert!(e.to_string().contains("at least one game"), "{e}");
     let e = Match::new(config(2, 0), &f, &f).run().unwrap_err();

@@ -2,9 +2,9 @@
 //! brute-force search written here), legal moves on every board and variant, determinism, and
 //! strength rising with depth.
 
-use fanorona_env::{Agent, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
+use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
 use fanorona_eval::minimax::search::MATE;
-use fanorona_eval::{AgentSpec, Limits, Match, MatchConfig, Openings, Searcher, create_agent};
+use fanorona_eval::{Limits, Match, MatchConfig, Openings, Searcher, registry};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -170,15 +170,19 @@ fn never_plays_an_illegal_move_on_any_board_or_variant() {
             let pos = Position::initial(Board::new(w, h).unwrap())
                 .with_rules(Rules::parse(rules).unwrap());
             let spec = AgentSpec::parse("minimax:depth=2").unwrap();
-            let mut minimax = create_agent(&spec, (i * 10 + j) as u64).unwrap();
+            let mut minimax = registry().create(&spec, (i * 10 + j) as u64).unwrap();
             let mut random = RandomAgent::new((i * 10 + j) as u64);
             play_checked(&mut minimax, &mut random, pos);
             play_checked(&mut random, &mut minimax, pos);
         }
     }
     let vela = Position::standard().with_rules(Rules::parse("vela=white").unwrap());
-    let mut minimax = create_agent(&AgentSpec::parse("minimax:depth=2").unwrap(), 1).unwrap();
-    let mut greedy = create_agent(&AgentSpec::parse("greedy").unwrap(), 1).unwrap();
+    let mut minimax = registry()
+        .create(&AgentSpec::parse("minimax:depth=2").unwrap(), 1)
+        .unwrap();
+    let mut greedy = registry()
+        .create(&AgentSpec::parse("greedy").unwrap(), 1)
+        .unwrap();
     play_checked(&mut minimax, &mut greedy, vela);
 }
 
@@ -197,8 +201,9 @@ fn completes_a_chain_it_is_asked_to_finish() {
         let action = random.act(&game).unwrap();
         game.apply(action).unwrap();
         if !game.is_terminal() && !game.position().is_turn_start() {
-            let mut minimax =
-                create_agent(&AgentSpec::parse("minimax:depth=2").unwrap(), rng.random()).unwrap();
+            let mut minimax = registry()
+                .create(&AgentSpec::parse("minimax:depth=2").unwrap(), rng.random())
+                .unwrap();
             let mut copy = game.clone();
             while !copy.is_terminal() && !copy.position().is_turn_start() {
                 let a = minimax.act(&copy).unwrap();
@@ -250,8 +255,8 @@ fn node_and_time_limits_stop_the_search() {
 fn match_score(first: &str, second: &str, games: usize) -> f64 {
     let first = AgentSpec::parse(first).unwrap();
     let second = AgentSpec::parse(second).unwrap();
-    let f1 = |seed| create_agent(&first, seed).map_err(|e| e.to_string());
-    let f2 = |seed| create_agent(&second, seed).map_err(|e| e.to_string());
+    let f1 = |seed| registry().create(&first, seed).map_err(|e| e.to_string());
+    let f2 = |seed| registry().create(&second, seed).map_err(|e| e.to_string());
     let config = MatchConfig {
         games,
         threads: 2,

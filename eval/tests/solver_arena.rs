@@ -1,9 +1,9 @@
 //! The solver agent in arena games: from every won or drawn position it does not lose, and
 //! it wins what is won, against minimax and random players (openings of random turns).
 
-use fanorona_env::{Board, Color, Position};
+use fanorona_env::{AgentSpec, Board, Color, Position};
 use fanorona_eval::solver::{TableSource, Value, shared_solution};
-use fanorona_eval::{AgentSpec, Openings, create_agent, play_game};
+use fanorona_eval::{Openings, play_game, registry};
 
 fn check_games(board: (usize, usize), opponent: &str, pairs: usize) {
     let (w, h) = board;
@@ -20,8 +20,8 @@ fn check_games(board: (usize, usize), opponent: &str, pairs: usize) {
             at.play_turn_unchecked(t);
         }
         for solver_colour in Color::BOTH {
-            let mut s = create_agent(&solver, pair as u64).unwrap();
-            let mut o = create_agent(&other, pair as u64).unwrap();
+            let mut s = registry().create(&solver, pair as u64).unwrap();
+            let mut o = registry().create(&other, pair as u64).unwrap();
             let game = if solver_colour == Color::White {
                 play_game(s.as_mut(), o.as_mut(), &opening, 400)
             } else {

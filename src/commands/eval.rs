@@ -4,12 +4,13 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{Board, Fanorona, Position};
+use fanorona_env::{Board, Fanorona, GameId, Position};
 use fanorona_search::SearchConfig;
-use fanorona_train::agent_spec::parse_spec;
 use fanorona_train::io::Checkpoint;
 use fanorona_train::model::{ComputeDevice, NetworkConfig};
 use fanorona_train::run::NetworkMatch;
+
+use super::agent_help::agent_help;
 
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]
@@ -17,8 +18,8 @@ pub struct Args {
     /// The checkpoint file (a run directory's checkpoint-STEP.ckpt).
     #[arg(long)]
     pub checkpoint: PathBuf,
-    /// The opponent: any agent specification (random, greedy, minimax:depth=N, mcts:sims=N...).
-    #[arg(long)]
+    /// The opponent, e.g. minimax:depth=4 or mcts:sims=400.
+    #[arg(long, long_help = agent_help("The opponent."))]
     pub vs: String,
     /// Number of games; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 20)]
@@ -51,27 +52,27 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let opponent = parse_spec(&args.vs).context("bad --vs")?;
+    let opponent = fanorona_train::players::registry()
+        .parse(&args.vs)
+        .context("bad --vs")?;
     let device = args.device.device()?;
     let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
-    let game = &checkpoint.meta.game;
-    let Some(board_text) = game.strip_prefix("fanorona ") else {
+    let Ok(GameId::Fanorona(trained)) = checkpoint.meta.game_id() else {
         bail!(
-            "checkpoint {} was trained on {game}; fanorona eval plays Fanorona boards only",
-            args.checkpoint.display()
+            "checkpoint {} was trained on {}; fanorona eval plays Fanorona boards only",
+            args.checkpoint.display(),
+            checkpoint.meta.game
         );
     };
-    let board_text = args.board.as_deref().unwrap_or(board_text);
-    let board = Board::parse(board_text).with_context(|| format!("bad board {board_text:?}"))?;
+    let board = match args.board.as_deref() {
+        Some(text) => Board::parse(text).with_context(|| format!("bad board {text:?}"))?,
+        None => trained,
+    };
     let expected = NetworkConfig::for_game(
         &Fanorona::new(Position::initial(board)),
         checkpoint.meta.network.architecture.clone(),
     );
-    checkpoint.check_matches(
-        &args.checkpoint,
-        &format!("fanorona {board_text}"),
-        &expected,
-    )?;
+    checkpoint.check_matches(&args.checkpoint, GameId::Fanorona(board), &expected)?;
     let name = format!("checkpoint@{}", checkpoint.meta.step);
     let arena = NetworkMatch {
         board,

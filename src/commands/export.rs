@@ -23,7 +23,7 @@ pub fn run(args: Args) -> Result<()> {
     println!(
         "wrote {}: {} ({}), {}, step {}, encoding version {}",
         args.out.display(),
-        meta.label(),
+        meta.game,
         meta.rules,
         meta.network.architecture.describe(),
         meta.step,

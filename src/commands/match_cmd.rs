@@ -3,20 +3,19 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_env::{Agent, Fanorona};
-use fanorona_eval::{AgentSpec, Match, MatchConfig, Openings, Sprt};
-use fanorona_train::agent_spec::{create_agent, parse_spec};
+use fanorona_env::{Agent, AgentSpec, Fanorona, Registry};
+use fanorona_eval::{Match, MatchConfig, Openings, Sprt};
 
+use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
 
 /// Arguments of `fanorona match`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The first agent (white in odd-numbered games): random, greedy, minimax:depth=N,
-    /// minimax:ms=N, minimax:nodes=N (options joined by commas, e.g. minimax:depth=4,seed=1).
-    #[arg(long)]
+    /// The first agent (white in odd-numbered games), e.g. minimax:depth=4,seed=1.
+    #[arg(long, long_help = agent_help("The first agent (white in odd-numbered games)."))]
     pub white: String,
-    /// The second agent (black in odd-numbered games); same syntax.
+    /// The second agent (black in odd-numbered games); the same kinds as --white.
     #[arg(long)]
     pub black: String,
     /// Number of games; colours alternate, each pair from the same opening.
@@ -49,16 +48,21 @@ pub struct Args {
 }
 
 /// Parses an agent specification and checks that an agent can be built from it.
-fn agent_spec(text: &str, flag: &str) -> Result<AgentSpec> {
-    let spec = parse_spec(text).with_context(|| format!("bad --{flag}"))?;
-    create_agent(&spec, 0).with_context(|| format!("bad --{flag}"))?;
+fn agent_spec(registry: &Registry, text: &str, flag: &str) -> Result<AgentSpec> {
+    let spec = registry
+        .parse(text)
+        .with_context(|| format!("bad --{flag}"))?;
+    registry
+        .create(&spec, 0)
+        .with_context(|| format!("bad --{flag}"))?;
     Ok(spec)
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let first = agent_spec(&args.white, "white")?;
-    let second = agent_spec(&args.black, "black")?;
+    let registry = fanorona_train::players::registry();
+    let first = agent_spec(&registry, &args.white, "white")?;
+    let second = agent_spec(&registry, &args.black, "black")?;
     let start = args.position.position()?;
     let openings = match args.openings.parse::<u32>() {
         Ok(plies) => Openings::Random { plies },
@@ -83,8 +87,11 @@ pub fn run(args: Args) -> Result<()> {
         progress: !args.quiet,
     };
     type Built = Result<Box<dyn Agent<Fanorona>>, String>;
-    let make_first = |seed| -> Built { create_agent(&first, seed).map_err(|e| e.to_string()) };
-    let make_second = |seed| -> Built { create_agent(&second, seed).map_err(|e| e.to_string()) };
+    let make = |spec: &AgentSpec, seed| -> Built {
+        registry.create(spec, seed).map_err(|e| e.to_string())
+    };
+    let make_first = |seed| make(&first, seed);
+    let make_second = |seed| make(&second, seed);
     let report = Match::new(config, &make_first, &make_second).run()?;
     print!("{}", report.text());
     if let Some(dir) = &args.out {

@@ -1,5 +1,6 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod agent_help;
 pub mod engine;
 pub mod eval;
 pub mod export;

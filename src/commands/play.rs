@@ -9,16 +9,19 @@ use anyhow::{Context, Result, bail};
 use fanorona_env::rules::display::render;
 use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
 use fanorona_eval::agent_turn;
-use fanorona_train::agent_spec::{create_agent, parse_spec};
 
+use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
 
 /// Arguments of `fanorona play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The opponent (any agent specification, e.g. minimax:depth=6, mcts:sims=400,
-    /// net:path=agent.safetensors, or just the path of an exported `.safetensors` policy).
-    #[arg(long, default_value = "minimax:depth=4")]
+    /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors.
+    #[arg(
+        long,
+        default_value = "minimax:depth=4",
+        long_help = agent_help("The opponent.")
+    )]
     pub agent: String,
     /// The side the human plays.
     #[arg(long, default_value = "white")]
@@ -287,7 +290,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let mut spec = parse_spec(&args.agent).context("bad --agent")?;
+    let registry = fanorona_train::players::registry();
+    let mut spec = registry.parse(&args.agent).context("bad --agent")?;
     if let Some(sims) = args.sims {
         if sims == 0 {
             bail!("--sims must be at least 1");
@@ -295,7 +299,9 @@ pub fn run(args: Args) -> Result<()> {
         spec.options.retain(|(k, _)| k != "sims");
         spec.options.push(("sims".into(), sims.to_string()));
     }
-    let agent = create_agent(&spec, args.seed).context("bad --agent (or --sims)")?;
+    let agent = registry
+        .create(&spec, args.seed)
+        .context("bad --agent (or --sims)")?;
     let start = args.position.position()?;
     let stdin = io::stdin();
     let mut session = Session {

@@ -4,9 +4,11 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
+use fanorona_env::GameId;
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::run::RunConfig;
-use fanorona_train::run::{CURVES_FILE, TrainOptions, resolve_config, train};
+use fanorona_train::run::{
+    CURVES_FILE, GameSettings, RunConfig, TrainOptions, resolve_config, train,
+};
 
 /// Arguments of `fanorona train`.
 #[derive(clap::Args, Debug)]
@@ -57,19 +59,20 @@ fn requested(args: &Args) -> Result<(Option<RunConfig>, String)> {
         }
     };
     if let Some(game) = &args.game {
-        config.game.name = game.clone();
-        if game == "telo" {
-            config.game.board = "3x3".into();
+        match game.parse::<GameId>() {
+            // `telo` names its board too.
+            Ok(id) => config.game = GameSettings::from(id),
+            // `fanorona` keeps the preset's board; an unknown name fails validation below.
+            Err(_) => config.game.name = game.clone(),
         }
     }
     if let Some(board) = &args.board {
         config.game.board = board.clone();
     }
     config.validate().context("bad --game or --board")?;
-    let suffix = if config.game.name == "telo" {
-        "telo".to_string()
-    } else {
-        config.game.board.clone()
+    let suffix = match config.game.id()? {
+        GameId::Telo => GameId::Telo.name().to_string(),
+        GameId::Fanorona(board) => board.to_string(),
     };
     Ok((explicit.then_some(config), format!("{name}-{suffix}")))
 }
@@ -92,7 +95,7 @@ pub fn run(args: Args) -> Result<()> {
     if !args.quiet {
         eprintln!(
             "training {} ({}) for {} iterations on {} into {}",
-            config.game.label(),
+            config.game.id()?,
             config.network.describe(),
             config.run.iterations,
             config.run.device,

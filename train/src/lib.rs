@@ -5,10 +5,8 @@
 //! (the network as an evaluator and as an agent). The tree search itself is
 //! `fanorona-search`.
 
-pub mod agent_spec;
 pub mod io;
 pub mod model;
-pub mod net_agent;
 pub mod players;
 pub mod replay;
 pub mod rng;

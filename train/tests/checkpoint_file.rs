@@ -8,7 +8,7 @@ use std::fs;
 use burn::tensor::Device;
 use common::test_support::fixed_batch;
 use common::{outputs, trained};
-use fanorona_env::{Board, Fanorona, Game, Position};
+use fanorona_env::{Board, Fanorona, Game, GameId, Position};
 use fanorona_train::io::{Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind};
 use fanorona_train::model::{Architecture, Learner, NetworkConfig};
 use fanorona_train::rng::{RngState, TrainRng};
@@ -36,9 +36,13 @@ fn round_trip(architecture: Architecture) {
     assert_eq!(Checkpoint::latest(dir).unwrap(), path);
 
     let device = Device::flex();
-    let loaded =
-        Checkpoint::load_matching(&path, "fanorona 9x5", original.network().config(), &device)
-            .unwrap();
+    let loaded = Checkpoint::load_matching(
+        &path,
+        GameId::standard(),
+        original.network().config(),
+        &device,
+    )
+    .unwrap();
     assert_eq!(loaded.meta.step, 3);
     assert_eq!(loaded.meta.iteration, 4);
     assert_eq!(loaded.meta.replay_games_added, 123);
@@ -188,14 +192,14 @@ fn a_checkpoint_for_another_network_board_or_game_is_refused() {
         architecture: Architecture::mlp(&[16]),
         ..learner.network().config().clone()
     };
-    let err = Checkpoint::load_matching(&path, "fanorona 9x5", &other_arch, &device)
+    let err = Checkpoint::load_matching(&path, GameId::standard(), &other_arch, &device)
         .err()
         .expect("architecture mismatch");
     assert!(err.to_string().contains("architecture mlp 8"), "{err}");
     let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
     assert_eq!(small.num_actions(), 15 * 24 + 1);
     let small_config = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
-    let err = Checkpoint::load_matching(&path, "fanorona 9x5", &small_config, &device)
+    let err = Checkpoint::load_matching(&path, GameId::standard(), &small_config, &device)
         .err()
         .expect("board mismatch");
     assert!(
@@ -208,7 +212,7 @@ fn a_checkpoint_for_another_network_board_or_game_is_refused() {
         ),
         "{err}"
     );
-    let err = Checkpoint::load_matching(&path, "telo", learner.network().config(), &device)
+    let err = Checkpoint::load_matching(&path, GameId::Telo, learner.network().config(), &device)
         .err()
         .expect("game mismatch");
     assert!(err.to_string().contains("game fanorona 9x5"), "{err}");

@@ -121,8 +121,7 @@ fn a_policy_file_with_denormal_weights_loads_without_them() {
     let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[8]));
     let net = config.init(&device).unwrap();
     let meta = PolicyMeta {
-        game: "fanorona".into(),
-        board: "9x5".into(),
+        game: fanorona_env::GameId::standard(),
         rules: fanorona_env::Rules::default().to_string(),
         encoding_version: fanorona_env::fanorona::action::ENCODING_VERSION,
         network: config.clone(),

@@ -8,8 +8,8 @@ use std::fs;
 
 use common::test_support::fixed_batch;
 use common::{outputs, trained};
-use fanorona_env::Rules;
 use fanorona_env::fanorona::action::ENCODING_VERSION;
+use fanorona_env::{GameId, Rules};
 use fanorona_train::io::POLICY_FORMAT;
 use fanorona_train::io::{
     Checkpoint, CheckpointMeta, FileError, FileKind, PolicyFileError, PolicyMeta,
@@ -23,8 +23,7 @@ use safetensors::tensor::TensorView;
 
 fn meta(net: &PolicyValueNet) -> PolicyMeta {
     PolicyMeta {
-        game: "fanorona".into(),
-        board: "9x5".into(),
+        game: GameId::standard(),
         rules: Rules::default().to_string(),
         encoding_version: ENCODING_VERSION,
         network: net.config().clone(),
@@ -264,10 +263,10 @@ fn files_for_another_encoding_board_or_network_are_refused() {
     );
 
     let loaded = load_policy(&f.good).unwrap();
-    loaded.meta.check_game(&f.good, "fanorona", "9x5").unwrap();
+    loaded.meta.check_game(&f.good, GameId::standard()).unwrap();
     let e = loaded
         .meta
-        .check_game(&f.good, "fanorona", "5x3")
+        .check_game(&f.good, "fanorona 5x3".parse().unwrap())
         .unwrap_err();
     assert_eq!(
         e.to_string(),

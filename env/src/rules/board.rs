@@ -412,6 +412,13 @@ impl Board {
     }
 }
 
+/// Writes the size as `WxH`, the form [`Board::parse`] reads.
+impl std::fmt::Display for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.width, self.height)
+    }
+}
+
 /// Iterates over the points of a bitboard, lowest first.
 #[derive(Clone, Copy, Debug)]
 pub struct Points(pub u64);

@@ -11,4 +11,4 @@ pub mod server;
 
 pub use command::{Command, CommandError, GoLimits, Start};
 pub use info::info_line;
-pub use server::{AgentMaker, Server};
+pub use server::Server;

@@ -11,17 +11,13 @@ use std::thread::JoinHandle;
 
 use fanorona_env::denormals;
 use fanorona_env::rules::display::render;
-use fanorona_env::{Agent, Board, Fanorona, Position, Rules, SearchLimits, Turn};
+use fanorona_env::{
+    Agent, AgentSpec, Board, Fanorona, Position, Registry, Rules, SearchLimits, SpecError, Turn,
+};
 
 use super::command::{Command, GoLimits, Start};
 use super::info::info_line;
 use crate::agents::complete_turn::agent_turn;
-use crate::spec::{AgentSpec, SpecError};
-
-/// Builds an agent from a specification and a seed (e.g. `fanorona_eval::create_agent`, or
-/// a factory that knows more kinds).
-pub type AgentMaker =
-    dyn Fn(&AgentSpec, u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> + Send + Sync;
 
 /// A boxed agent, as the worker thread hands it back.
 type BoxedAgent = Box<dyn Agent<Fanorona>>;
@@ -46,7 +42,7 @@ impl<W> Clone for Output<W> {
 /// An engine session: settings, the current game, the agent, and the search in progress.
 pub struct Server<W: Write + Send + 'static> {
     out: Output<W>,
-    make_agent: Box<AgentMaker>,
+    registry: Arc<Registry>,
     spec: AgentSpec,
     seed: u64,
     board: &'static Board,
@@ -61,13 +57,14 @@ pub struct Server<W: Write + Send + 'static> {
 
 impl<W: Write + Send + 'static> Server<W> {
     /// A session playing with the agent of `spec` (seed 0) on the standard board, writing to
-    /// `out`. Fails if the agent cannot be built.
-    pub fn new(make_agent: Box<AgentMaker>, spec: AgentSpec, out: W) -> Result<Self, SpecError> {
-        let agent = make_agent(&spec, 0)?;
+    /// `out`; `registry` builds it and any agent `setoption name Agent` asks for. Fails if the
+    /// agent cannot be built.
+    pub fn new(registry: Arc<Registry>, spec: AgentSpec, out: W) -> Result<Self, SpecError> {
+        let agent = registry.create(&spec, 0)?;
         let board = Board::standard();
         Ok(Server {
             out: Output(Arc::new(Mutex::new(out))),
-            make_agent,
+            registry,
             spec,
             seed: 0,
             board,
@@ -117,8 +114,12 @@ impl<W: Write + Send + 'static> Server<W> {
         Ok(true)
     }
 
+    /// Sends `message` as one `info string error:` line; the lines of a longer message (a list
+    /// of agent kinds or options) are joined with ` | `.
     fn error(&self, message: &str) -> io::Result<()> {
-        self.out.send(&format!("info string error: {message}"))
+        let lines: Vec<&str> = message.lines().map(str::trim).collect();
+        self.out
+            .send(&format!("info string error: {}", lines.join(" | ")))
     }
 
     /// Answers a command that needs no search running.
@@ -202,15 +203,23 @@ impl<W: Write + Send + 'static> Server<W> {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
         match name.to_ascii_lowercase().as_str() {
             "agent" => {
-                let spec = AgentSpec::parse(value).map_err(|e| e.to_string())?;
-                self.agent = Some((self.make_agent)(&spec, self.seed).map_err(|e| e.to_string())?);
+                let spec = self.registry.parse(value).map_err(|e| e.to_string())?;
+                self.agent = Some(
+                    self.registry
+                        .create(&spec, self.seed)
+                        .map_err(|e| e.to_string())?,
+                );
                 self.spec = spec;
             }
             "seed" => {
                 let seed = value
                     .parse::<u64>()
                     .map_err(|_| format!("Seed {value:?}: expected a whole number"))?;
-                self.agent = Some((self.make_agent)(&self.spec, seed).map_err(|e| e.to_string())?);
+                self.agent = Some(
+                    self.registry
+                        .create(&self.spec, seed)
+                        .map_err(|e| e.to_string())?,
+                );
                 self.seed = seed;
             }
             "board" => {
@@ -271,7 +280,7 @@ impl<W: Write + Send + 'static> Server<W> {
         }
         let mut agent = match self.agent.take() {
             Some(agent) => agent,
-            None => match (self.make_agent)(&self.spec, self.seed) {
+            None => match self.registry.create(&self.spec, self.seed) {
                 Ok(agent) => agent,
                 Err(e) => {
                     self.error(&e.to_string())?;
@@ -328,7 +337,6 @@ impl<W: Write + Send + 'static> Server<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spec::create_agent;
 
     /// A writer whose contents the test can read while the server owns it.
     #[derive(Clone, Default)]
@@ -359,7 +367,7 @@ mod tests {
     fn server(spec: &str) -> (Server<Shared>, Shared) {
         let out = Shared::default();
         let server = Server::new(
-            Box::new(create_agent),
+            Arc::new(crate::registry()),
             AgentSpec::parse(spec).unwrap(),
             out.clone(),
         )
@@ -424,6 +432,11 @@ mod tests {
             assert!(line.starts_with("info string error: "), "{line}");
         }
         assert!(lines[1].contains("move 2"), "{}", lines[1]);
+        assert!(
+            lines[3].contains("known kinds: | random: ") && lines[3].contains(" | minimax: "),
+            "{}",
+            lines[3]
+        );
         assert_eq!(lines[6], "readyok");
         // The failed position changed nothing: still the initial position.
         let lines = session(&mut s, &out, "d\n");

@@ -13,6 +13,7 @@ use burn::module::Module;
 use burn::optim::ModuleOptimizer;
 use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
+use fanorona_env::{GameId, GameIdError};
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Learner, LearnerConfig, OptimizerConfig};
@@ -52,7 +53,7 @@ pub enum CheckpointError {
 /// Everything in a checkpoint besides the tensors.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CheckpointMeta {
-    /// The game and board, e.g. `fanorona 9x5`.
+    /// The game and board as [`GameId`] writes them, e.g. `fanorona 9x5`.
     pub game: String,
     /// The network's configuration.
     pub network: NetworkConfig,
@@ -66,6 +67,13 @@ pub struct CheckpointMeta {
     pub replay_games_added: u64,
     /// The run's random generator.
     pub rng: RngState,
+}
+
+impl CheckpointMeta {
+    /// The game the checkpoint was trained on.
+    pub fn game_id(&self) -> Result<GameId, GameIdError> {
+        self.game.parse()
+    }
 }
 
 /// A loaded checkpoint.
@@ -161,7 +169,7 @@ impl Checkpoint {
     /// Reads the checkpoint at `path` and checks it was made for `game` with `network`.
     pub fn load_matching(
         path: &Path,
-        game: &str,
+        game: GameId,
         network: &NetworkConfig,
         device: &Device,
     ) -> Result<Checkpoint, CheckpointError> {
@@ -174,7 +182,7 @@ impl Checkpoint {
     pub fn check_matches(
         &self,
         path: &Path,
-        game: &str,
+        game: GameId,
         network: &NetworkConfig,
     ) -> Result<(), CheckpointError> {
         let found = &self.meta.network;
@@ -186,7 +194,7 @@ impl Checkpoint {
                 found,
             })
         };
-        if self.meta.game != game {
+        if self.meta.game_id() != Ok(game) {
             return mismatch("game", game.to_string(), self.meta.game.clone());
         }
         if [found.planes, found.height, found.width]

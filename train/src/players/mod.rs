@@ -1,8 +1,13 @@
-//! Players with a trained network: the network as the search's leaf evaluator, and the
-//! adapter that makes any agent an opponent in burn-rl's environment.
+//! Players with a trained network: the network as the search's leaf evaluator, the `net`
+//! agent kind, the registry of every agent kind of the project, and the adapter that makes
+//! any agent an opponent in burn-rl's environment.
 
+mod net_kind;
 mod network_evaluator;
+mod registry;
 mod rl_adapter;
 
+pub use net_kind::{NET_KIND, NetAgent, PolicyAgent};
 pub use network_evaluator::NetworkEvaluator;
+pub use registry::registry;
 pub use rl_adapter::{RlEnv, RlState};

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use fanorona_env::Board;
+use fanorona_env::GameId;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ComputeDevice;
@@ -67,9 +67,19 @@ pub struct GameSettings {
 }
 
 impl GameSettings {
-    /// The game's label in checkpoints and metrics, e.g. `fanorona 9x5`.
-    pub fn label(&self) -> String {
-        format!("{} {}", self.name, self.board)
+    /// The game these settings name, e.g. `fanorona 9x5` (the label checkpoints store).
+    pub fn id(&self) -> Result<GameId, RunConfigError> {
+        GameId::from_parts(&self.name, &self.board)
+            .map_err(|e| RunConfigError::Invalid(e.to_string()))
+    }
+}
+
+impl From<GameId> for GameSettings {
+    fn from(id: GameId) -> GameSettings {
+        GameSettings {
+            name: id.name().to_string(),
+            board: id.board().to_string(),
+        }
     }
 }
 
@@ -183,12 +193,6 @@ impl RunConfig {
         })
     }
 
-    /// The board.
-    pub fn board(&self) -> Result<&'static Board, RunConfigError> {
-        Board::parse(&self.game.board)
-            .map_err(|e| RunConfigError::Invalid(format!("board {:?}: {e}", self.game.board)))
-    }
-
     /// The network configuration for a game with this observation shape and action count.
     pub fn network_config(
         &self,
@@ -208,14 +212,7 @@ impl RunConfig {
     /// Checks values are in range.
     pub fn validate(&self) -> Result<(), RunConfigError> {
         let invalid = |what: String| Err(RunConfigError::Invalid(what));
-        match self.game.name.as_str() {
-            "fanorona" => {
-                self.board()?;
-            }
-            "telo" if self.game.board == "3x3" => {}
-            "telo" => return invalid(format!("telo is played on 3x3, not {}", self.game.board)),
-            other => return invalid(format!("unknown game {other:?}: expected fanorona or telo")),
-        }
+        self.game.id()?;
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;
         let m = &self.mcts;

@@ -2,11 +2,10 @@
 //! ([`MctsAgent`] + [`NetworkEvaluator`]), and arena matches of it against any agent
 //! specification (used by the trainer's periodic evaluation and by `fanorona eval`).
 
-use fanorona_env::{Agent, Board, Fanorona, Position};
-use fanorona_eval::{AgentSpec, ArenaError, Match, MatchConfig, MatchReport, Openings};
+use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position};
+use fanorona_eval::{ArenaError, Match, MatchConfig, MatchReport, Openings};
 use fanorona_search::{MctsAgent, SearchConfig};
 
-use crate::agent_spec::create_agent;
 use crate::model::PolicyValueNet;
 use crate::players::NetworkEvaluator;
 
@@ -61,10 +60,13 @@ impl NetworkMatch {
         name: &str,
         opponent: &AgentSpec,
     ) -> Result<MatchReport, ArenaError> {
-        create_agent(opponent, 0).map_err(|e| ArenaError::Agent {
-            which: "second",
-            reason: e.to_string(),
-        })?;
+        let registry = crate::players::registry();
+        registry
+            .create(opponent, 0)
+            .map_err(|e| ArenaError::Agent {
+                which: "second",
+                reason: e.to_string(),
+            })?;
         let config = MatchConfig {
             games: self.games,
             threads: self.threads,
@@ -81,7 +83,7 @@ impl NetworkMatch {
         type Built = Result<Box<dyn Agent<Fanorona>>, String>;
         let first =
             |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
-        let second = |seed| -> Built { create_agent(opponent, seed).map_err(|e| e.to_string()) };
+        let second = |seed| -> Built { registry.create(opponent, seed).map_err(|e| e.to_string()) };
         Match::new(config, &first, &second).run()
     }
 }

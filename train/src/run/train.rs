@@ -17,8 +17,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use fanorona_env::{Fanorona, Game, Position, Telo};
-use fanorona_eval::{AgentSpec, ArenaError};
+use fanorona_env::{AgentSpec, Fanorona, Game, GameId, Position, Telo};
+use fanorona_eval::ArenaError;
 use fanorona_search::SearchConfig;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rand::SeedableRng;
@@ -163,10 +163,9 @@ pub fn train(
     options: TrainOptions,
 ) -> Result<RunSummary, TrainError> {
     config.validate()?;
-    match config.game.name.as_str() {
-        "telo" => run_game(config, Telo::new(), dir, options, None),
-        _ => {
-            let board = config.board()?;
+    match config.game.id()? {
+        GameId::Telo => run_game(config, Telo::new(), dir, options, None),
+        GameId::Fanorona(board) => {
             let eval = |net: &PolicyValueNet, seed: u64| evaluate(net, config, board, seed);
             let start = Fanorona::new(Position::initial(board));
             run_game(config, start, dir, options, Some(&eval))
@@ -234,7 +233,7 @@ fn open_run<G: Game>(
             resumed: false,
         });
     };
-    let checkpoint = Checkpoint::load_matching(&path, &config.game.label(), network, &device)?;
+    let checkpoint = Checkpoint::load_matching(&path, config.game.id()?, network, &device)?;
     let rng = checkpoint.meta.rng.restore()?;
     let iteration = checkpoint.meta.iteration;
     let replay_path = dir.join(REPLAY_FILE);
@@ -260,7 +259,7 @@ fn save_checkpoint<G: Game>(
 ) -> Result<PathBuf, TrainError> {
     state.replay.save(&dir.join(REPLAY_FILE))?;
     let meta = CheckpointMeta {
-        game: config.game.label(),
+        game: config.game.id()?.to_string(),
         network: state.learner.network().config().clone(),
         optimizer: config.training.learner.optimizer.clone(),
         step: state.learner.step(),

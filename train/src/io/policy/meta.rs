@@ -3,20 +3,19 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use fanorona_env::Rules;
 use fanorona_env::fanorona::action::ENCODING_VERSION;
+use fanorona_env::{GameId, GameIdError, Rules};
 
 use super::PolicyFileError;
-use crate::io::checkpoint::CheckpointMeta;
+use crate::io::checkpoint::{CheckpointError, CheckpointMeta};
+use crate::io::envelope::{FileKind, FileRef};
 use crate::model::NetworkConfig;
 
 /// What an exported policy is for, besides its tensors.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PolicyMeta {
-    /// `fanorona` or `telo`.
-    pub game: String,
-    /// The board, `WxH` (e.g. `9x5`).
-    pub board: String,
+    /// The game and board (metadata keys `game` and `board`).
+    pub game: GameId,
     /// The rules it was trained under, as `--rules` reads them.
     pub rules: String,
     /// The action and observation encoding version it was trained on.
@@ -28,34 +27,33 @@ pub struct PolicyMeta {
 }
 
 impl PolicyMeta {
-    /// The metadata of the network in a training checkpoint (trained under the default rules
-    /// and this build's encoding).
-    pub fn of_checkpoint(meta: &CheckpointMeta) -> PolicyMeta {
-        let (game, board) = meta.game.split_once(' ').unwrap_or((&meta.game, ""));
-        PolicyMeta {
-            game: game.to_string(),
-            board: board.to_string(),
+    /// The metadata of the network in the training checkpoint at `path` (trained under the
+    /// default rules and this build's encoding).
+    pub fn of_checkpoint(
+        meta: &CheckpointMeta,
+        path: &Path,
+    ) -> Result<PolicyMeta, PolicyFileError> {
+        let game = meta.game_id().map_err(|e| {
+            CheckpointError::from(FileRef::new(FileKind::Checkpoint, path).corrupt(e.to_string()))
+        })?;
+        Ok(PolicyMeta {
+            game,
             rules: Rules::default().to_string(),
             encoding_version: ENCODING_VERSION,
             network: meta.network.clone(),
             step: meta.step,
-        }
+        })
     }
 
-    /// The game and board, e.g. `fanorona 9x5` (the label checkpoints use).
-    pub fn label(&self) -> String {
-        format!("{} {}", self.game, self.board)
-    }
-
-    /// An error unless the policy was made for `game` on `board` (`WxH`).
-    pub fn check_game(&self, path: &Path, game: &str, board: &str) -> Result<(), PolicyFileError> {
-        if self.game == game && self.board == board {
+    /// An error unless the policy was made for `game`.
+    pub fn check_game(&self, path: &Path, game: GameId) -> Result<(), PolicyFileError> {
+        if self.game == game {
             return Ok(());
         }
         Err(PolicyFileError::WrongGame {
             path: path.to_path_buf(),
-            expected: format!("{game} {board}"),
-            found: self.label(),
+            expected: game.to_string(),
+            found: self.game.to_string(),
         })
     }
 
@@ -71,8 +69,8 @@ impl PolicyMeta {
                 "producer",
                 format!("fanorona {}", env!("CARGO_PKG_VERSION")),
             ),
-            ("game", self.game.clone()),
-            ("board", self.board.clone()),
+            ("game", self.game.name().to_string()),
+            ("board", self.game.board().to_string()),
             ("rules", self.rules.clone()),
             ("encoding_version", self.encoding_version.to_string()),
             ("observation_shape", self.observation_shape()),
@@ -119,9 +117,12 @@ impl PolicyMeta {
         network
             .validate()
             .map_err(|e| bad("network", e.to_string()))?;
+        let game = GameId::from_parts(get("game")?, get("board")?).map_err(|e| match e {
+            GameIdError::Unknown(_) | GameIdError::MissingBoard => bad("game", e.to_string()),
+            GameIdError::Board(_) | GameIdError::TeloBoard(_) => bad("board", e.to_string()),
+        })?;
         let meta = PolicyMeta {
-            game: get("game")?.to_string(),
-            board: get("board")?.to_string(),
+            game,
             rules: get("rules")?.to_string(),
             encoding_version,
             network,
@@ -157,11 +158,14 @@ impl PolicyMeta {
                 ),
             ));
         }
-        let board_size = format!("{}x{}", self.network.width, self.network.height);
-        if self.board != board_size {
+        let board = self.game.board();
+        if (board.width(), board.height()) != (self.network.width, self.network.height) {
             return Err((
                 "board",
-                format!("{} disagrees with the network's {board_size}", self.board),
+                format!(
+                    "{board} disagrees with the network's {}x{}",
+                    self.network.width, self.network.height
+                ),
             ));
         }
         Ok(())

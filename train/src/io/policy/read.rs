@@ -34,7 +34,7 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Poli
         // Already read: parse it here rather than reading the file again.
         let loaded = Checkpoint::from_bytes(path, &bytes, device)?;
         return Ok(LoadedPolicy {
-            meta: PolicyMeta::of_checkpoint(&loaded.meta),
+            meta: PolicyMeta::of_checkpoint(&loaded.meta, path)?,
             net: loaded.network,
         });
     }

@@ -47,7 +47,7 @@ pub fn export_policy(
 /// written.
 pub fn export_checkpoint(checkpoint: &Path, out: &Path) -> Result<PolicyMeta, PolicyFileError> {
     let loaded = Checkpoint::load(checkpoint, &Device::flex())?;
-    let meta = PolicyMeta::of_checkpoint(&loaded.meta);
+    let meta = PolicyMeta::of_checkpoint(&loaded.meta, checkpoint)?;
     export_policy(&loaded.network, &meta, out)?;
     Ok(meta)
 }

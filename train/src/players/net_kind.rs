@@ -6,26 +6,54 @@
 
 use std::path::Path;
 
-use fanorona_env::{Agent, AgentError, Fanorona, Game, SearchInfo, SearchLimits};
-use fanorona_eval::{AgentSpec, SpecError};
+use fanorona_env::registry::{OptionDefault, SEED, ValueType};
+use fanorona_env::{
+    Agent, AgentError, AgentKind, AgentOptions, Fanorona, Game, GameId, OptionDef, SearchInfo,
+    SearchLimits, SpecError,
+};
 use fanorona_search::{Evaluator, MctsAgent};
 
-use crate::agent_spec::{SEARCH_OPTIONS, search_config};
 use crate::io::{LoadedPolicy, load_policy};
 use crate::model::NetworkConfig;
 use crate::players::NetworkEvaluator;
+use fanorona_search::options::{
+    BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, SIMS, TEMP, search_config,
+};
 
-/// The kind this module adds, with its options.
-pub const KIND: (&str, &str) = (
-    "net",
-    "tree search with a trained network; options: path=FILE (required: an exported \
-     .safetensors policy or a training checkpoint), sims=N (default 800; 0 plays the raw \
-     policy: the legal action the network rates highest), cpuct=X, gumbel=true|false, \
-     considered=N, temp=X, fpu=X, batch=N (leaves per network call, 8), seed=S",
-);
-
-/// Leaves per network call unless the specification gives `batch=N`.
-const DEFAULT_BATCH: usize = 8;
+/// The `net` kind; the bare path of a `.safetensors` or `.ckpt` file means `net:path=FILE`.
+pub const NET_KIND: AgentKind = AgentKind {
+    name: "net",
+    summary: "tree search with a trained network, or its raw policy with sims=0",
+    options: &[
+        OptionDef {
+            name: "path",
+            value: ValueType::Path,
+            default: OptionDefault::Required,
+            help: "an exported .safetensors policy or a training checkpoint",
+        },
+        OptionDef {
+            value: ValueType::Whole {
+                min: 0,
+                max: MAX_SIMS,
+            },
+            help: "simulations per decision (0: the legal action the network rates highest)",
+            ..SIMS
+        },
+        CPUCT,
+        GUMBEL,
+        CONSIDERED,
+        TEMP,
+        FPU,
+        OptionDef {
+            default: OptionDefault::Value("8"),
+            help: "leaves per network call",
+            ..BATCH
+        },
+        SEED,
+    ],
+    path_extensions: &["safetensors", "ckpt"],
+    factory: create_net_agent,
+};
 
 /// Plays the legal action to which the network gives the highest logit (no search).
 pub struct PolicyAgent<G: Game> {
@@ -149,65 +177,59 @@ impl<G: Game> Agent<G> for NetAgent<G> {
     }
 }
 
-/// Builds a `net:path=FILE,...` agent for Fanorona; `seed` is used unless the specification
-/// gives `seed=S`.
-pub fn create_net_agent(
-    spec: &AgentSpec,
+/// The factory of [`NET_KIND`]: a `net:path=FILE,...` agent for Fanorona; `seed` is used unless
+/// the specification gives `seed=S`.
+fn create_net_agent(
+    options: &AgentOptions,
     seed: u64,
 ) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
-    let mut accepted = vec!["path", "batch"];
-    accepted.extend(SEARCH_OPTIONS);
-    spec.check_options(&accepted)?;
-    let name = spec.to_string();
-    let path = spec
-        .option("path")
-        .filter(|p| !p.is_empty())
-        .ok_or_else(|| SpecError::BadValue {
-            kind: spec.kind.clone(),
-            option: "path".into(),
-            value: String::new(),
-            expected: "the path of an exported policy (.safetensors) or a training checkpoint"
-                .into(),
-        })?;
+    let name = options.spec().to_string();
+    let path = options.text("path").expect("path is required");
     let unavailable = |reason: String| SpecError::Unavailable {
         spec: name.clone(),
         reason,
     };
     let LoadedPolicy { net, meta } =
         load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
-    if meta.game != "fanorona" {
+    if !matches!(meta.game, GameId::Fanorona(_)) {
         return Err(unavailable(format!(
             "the file holds a network for {}, and this agent plays fanorona",
-            meta.label()
+            meta.game
         )));
     }
     let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
-    let batch = spec
-        .number_option("batch", 1..=65_536usize)?
-        .unwrap_or(DEFAULT_BATCH);
-    let raw_policy = spec.number_option("sims", 0..=10_000_000u32)? == Some(0);
-    let inner: Box<dyn Agent<Fanorona>> = if raw_policy {
+    let inner: Box<dyn Agent<Fanorona>> = if options.whole::<u32>("sims") == Some(0) {
         Box::new(PolicyAgent::new(evaluator, name))
     } else {
-        let config = search_config(spec, seed)?;
-        Box::new(MctsAgent::new(config, evaluator, batch, name))
+        let batch = options.whole("batch").expect("batch has a default");
+        Box::new(MctsAgent::new(
+            search_config(options, seed),
+            evaluator,
+            batch,
+            name,
+        ))
     };
     Ok(Box::new(NetAgent::new(
         inner,
         net.config().clone(),
-        meta.label(),
+        meta.game.to_string(),
     )))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent_spec::{create_agent, parse_spec};
     use crate::io::{PolicyMeta, export_policy};
     use crate::model::Architecture;
     use burn::tensor::Device;
     use fanorona_env::fanorona::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
+
+    /// The agent of `text`, built through the project's registry.
+    fn create(text: &str) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
+        let registry = crate::players::registry();
+        registry.create(&registry.parse(text)?, 0)
+    }
 
     /// A tiny untrained network for the standard board, exported into a fresh folder.
     fn exported(name: &str) -> (std::path::PathBuf, crate::model::PolicyValueNet) {
@@ -216,8 +238,7 @@ mod tests {
         let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
         let net = config.init(&Device::flex()).unwrap();
         let meta = PolicyMeta {
-            game: "fanorona".into(),
-            board: "9x5".into(),
+            game: GameId::standard(),
             rules: Rules::default().to_string(),
             encoding_version: ENCODING_VERSION,
             network: config,
@@ -232,14 +253,12 @@ mod tests {
     fn net_agents_search_or_play_the_raw_policy_legally() {
         let (path, net) = exported("play");
         let game = Fanorona::standard();
-        let spec = |options: &str| {
-            AgentSpec::parse(&format!("net:path={},{options}", path.display())).unwrap()
-        };
-        let mut searcher = create_agent(&spec("sims=16,seed=3"), 0).unwrap();
+        let spec = |options: &str| format!("net:path={},{options}", path.display());
+        let mut searcher = create(&spec("sims=16,seed=3")).unwrap();
         assert!(game.is_legal(searcher.act(&game).unwrap()));
         assert_eq!(searcher.last_info().unwrap().nodes, 16);
 
-        let mut raw = create_agent(&spec("sims=0"), 0).unwrap();
+        let mut raw = create(&spec("sims=0")).unwrap();
         let chosen = raw.act(&game).unwrap();
         // The raw policy is the legal action the network rates highest.
         let mut logits = vec![0.0; game.num_actions()];
@@ -253,45 +272,43 @@ mod tests {
         assert!(legal.contains(&chosen));
         assert!(legal.iter().all(|&a| logits[a] <= logits[chosen]));
 
-        // The bare path of an existing .safetensors file means net:path=FILE.
-        let parsed = parse_spec(path.to_str().unwrap()).unwrap();
+        // The bare path of a .safetensors file means net:path=FILE.
+        let parsed = crate::players::registry()
+            .parse(path.to_str().unwrap())
+            .unwrap();
         assert_eq!(
             (parsed.kind.as_str(), parsed.option("path")),
             ("net", path.to_str())
         );
-        assert!(parse_spec("missing.safetensors").is_err());
+        assert_eq!(
+            create(path.to_str().unwrap()).unwrap().name(),
+            format!("net:path={}", path.display())
+        );
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]
     fn a_network_for_another_board_or_a_bad_spec_is_refused() {
         let (path, _) = exported("refuse");
-        let spec = AgentSpec::parse(&format!("net:path={},sims=4", path.display())).unwrap();
-        let mut agent = create_agent(&spec, 0).unwrap();
+        let mut agent = create(&format!("net:path={},sims=4", path.display())).unwrap();
         let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
         let err = agent.act(&small).unwrap_err();
         assert!(
             err.reason.contains("made for fanorona 9x5") && err.reason.contains("5x3 board"),
             "{err}"
         );
-        let err = create_agent(&AgentSpec::parse("net:sims=4").unwrap(), 0)
+        let err = create("net:sims=4").err().unwrap();
+        assert!(matches!(err, SpecError::MissingOption { .. }), "{err}");
+        assert!(err.to_string().contains("path"), "{err}");
+        // A missing file, bare or not, is refused by the factory, not as a syntax error.
+        for missing in ["net:path=/nonexistent.safetensors", "/nonexistent/run.ckpt"] {
+            let err = create(missing).err().unwrap();
+            assert!(matches!(err, SpecError::Unavailable { .. }), "{err}");
+            assert!(err.to_string().contains("no policy file"), "{err}");
+        }
+        let err = create(&format!("net:path={},depth=3", path.display()))
             .err()
             .unwrap();
-        assert!(err.to_string().contains("path"), "{err}");
-        let err = create_agent(
-            &AgentSpec::parse("net:path=/nonexistent.safetensors").unwrap(),
-            0,
-        )
-        .err()
-        .unwrap();
-        assert!(matches!(err, SpecError::Unavailable { .. }), "{err}");
-        assert!(err.to_string().contains("no policy file"), "{err}");
-        let err = create_agent(
-            &AgentSpec::parse(&format!("net:path={},depth=3", path.display())).unwrap(),
-            0,
-        )
-        .err()
-        .unwrap();
         assert!(matches!(err, SpecError::UnknownOption { .. }), "{err}");
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }

@@ -1,0 +1,196 @@
+//! [`GameId`]: the name of a game and its board, as run configurations, checkpoints and
+//! exported policies write it: `fanorona WxH` (e.g. `fanorona 9x5`) or `telo` (written
+//! `telo 3x3`, its only board).
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::rules::board::Board;
+use crate::rules::error::BoardError;
+
+/// The name Fanorona goes by.
+const FANORONA: &str = "fanorona";
+/// The name Fanoron-Telo goes by.
+const TELO: &str = "telo";
+/// Columns and rows of Fanoron-Telo's board.
+const TELO_SIDE: usize = 3;
+
+/// A game and its board. Displays as `NAME WxH` (`fanorona 9x5`, `telo 3x3`); parses from that
+/// form, and from `telo` alone.
+#[derive(Clone, Copy, Debug)]
+pub enum GameId {
+    /// Fanorona on this board.
+    Fanorona(&'static Board),
+    /// Fanoron-Telo, on the 3 x 3 board.
+    Telo,
+}
+
+/// Text that names no game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameIdError {
+    /// Neither `fanorona` nor `telo`.
+    #[error("unknown game {0:?}: expected `fanorona WxH` (e.g. `fanorona 9x5`) or `telo`")]
+    Unknown(String),
+    /// `fanorona` without a board.
+    #[error("fanorona needs a board: expected `fanorona WxH`, e.g. `fanorona 9x5`")]
+    MissingBoard,
+    /// A Fanorona board that cannot be built.
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// Telo on another board than 3x3.
+    #[error("telo is played on 3x3, not {0}")]
+    TeloBoard(String),
+}
+
+impl GameId {
+    /// The standard game: Fanorona on the 9 x 5 board.
+    pub fn standard() -> GameId {
+        GameId::Fanorona(Board::standard())
+    }
+
+    /// The game named `name` (`fanorona` or `telo`) on the board written `board` (`WxH`).
+    pub fn from_parts(name: &str, board: &str) -> Result<GameId, GameIdError> {
+        GameId::build(name, Some(board))
+    }
+
+    /// The game named `name`, on `board` if given (Telo needs none).
+    fn build(name: &str, board: Option<&str>) -> Result<GameId, GameIdError> {
+        match (name, board) {
+            (FANORONA, Some(board)) => Ok(GameId::Fanorona(Board::parse(board)?)),
+            (FANORONA, None) => Err(GameIdError::MissingBoard),
+            (TELO, None) => Ok(GameId::Telo),
+            (TELO, Some(board)) => match Board::parse(board) {
+                Ok(b) if (b.width(), b.height()) == (TELO_SIDE, TELO_SIDE) => Ok(GameId::Telo),
+                _ => Err(GameIdError::TeloBoard(board.to_string())),
+            },
+            (other, _) => Err(GameIdError::Unknown(other.to_string())),
+        }
+    }
+
+    /// The game's name: `fanorona` or `telo`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameId::Fanorona(_) => FANORONA,
+            GameId::Telo => TELO,
+        }
+    }
+
+    /// The board the game is played on.
+    pub fn board(self) -> &'static Board {
+        match self {
+            GameId::Fanorona(board) => board,
+            GameId::Telo => Board::new(TELO_SIDE, TELO_SIDE).expect("3x3 is a valid board"),
+        }
+    }
+}
+
+/// Boards are compared by size (there is one board of each size).
+impl PartialEq for GameId {
+    fn eq(&self, other: &GameId) -> bool {
+        match (self, other) {
+            (GameId::Fanorona(a), GameId::Fanorona(b)) => {
+                (a.width(), a.height()) == (b.width(), b.height())
+            }
+            (GameId::Telo, GameId::Telo) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for GameId {}
+
+impl fmt::Display for GameId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.name(), self.board())
+    }
+}
+
+impl FromStr for GameId {
+    type Err = GameIdError;
+
+    fn from_str(text: &str) -> Result<GameId, GameIdError> {
+        let text = text.trim();
+        match text.split_once(' ') {
+            Some((name, board)) => GameId::build(name, Some(board.trim())),
+            None => GameId::build(text, None),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fanorona(width: usize, height: usize) -> GameId {
+        GameId::Fanorona(Board::new(width, height).unwrap())
+    }
+
+    #[test]
+    fn every_game_round_trips_through_its_text() {
+        for id in [
+            GameId::standard(),
+            fanorona(5, 5),
+            fanorona(3, 3),
+            fanorona(7, 3),
+        ] {
+            assert_eq!(id.to_string().parse::<GameId>(), Ok(id));
+        }
+        assert_eq!(GameId::Telo.to_string().parse::<GameId>(), Ok(GameId::Telo));
+    }
+
+    #[test]
+    fn games_display_as_name_and_board() {
+        assert_eq!(GameId::standard().to_string(), "fanorona 9x5");
+        assert_eq!(fanorona(7, 3).to_string(), "fanorona 7x3");
+        assert_eq!(GameId::Telo.to_string(), "telo 3x3");
+        assert_eq!(GameId::Telo.name(), "telo");
+        assert_eq!(GameId::Telo.board().to_string(), "3x3");
+        assert_eq!(fanorona(5, 3).name(), "fanorona");
+    }
+
+    #[test]
+    fn telo_alone_and_separate_parts_parse() {
+        assert_eq!("telo".parse(), Ok(GameId::Telo));
+        assert_eq!(" fanorona 5x3 ".parse(), Ok(fanorona(5, 3)));
+        assert_eq!(
+            GameId::from_parts("fanorona", "9x5"),
+            Ok(GameId::standard())
+        );
+        assert_eq!(GameId::from_parts("telo", "3x3"), Ok(GameId::Telo));
+    }
+
+    #[test]
+    fn games_differ_by_name_and_board() {
+        assert_ne!(fanorona(3, 3), GameId::Telo);
+        assert_ne!(fanorona(5, 3), fanorona(3, 5));
+    }
+
+    #[test]
+    fn bad_names_and_boards_are_refused_with_what_is_expected() {
+        let err = |text: &str| text.parse::<GameId>().unwrap_err();
+        assert_eq!(err("checkers"), GameIdError::Unknown("checkers".into()));
+        assert_eq!(err("checkers 9x5"), GameIdError::Unknown("checkers".into()));
+        assert!(err("chess").to_string().contains("expected `fanorona WxH`"));
+        assert_eq!(err("fanorona"), GameIdError::MissingBoard);
+        assert!(matches!(
+            err("fanorona 4x4"),
+            GameIdError::Board(BoardError::NotOdd { .. })
+        ));
+        assert!(matches!(
+            err("fanorona 9"),
+            GameIdError::Board(BoardError::Syntax(_))
+        ));
+        assert!(matches!(
+            err("fanorona 11x7"),
+            GameIdError::Board(BoardError::TooLarge { .. })
+        ));
+        assert_eq!(err("telo 5x5"), GameIdError::TeloBoard("5x5".into()));
+        assert_eq!(err("telo 3"), GameIdError::TeloBoard("3".into()));
+        assert_eq!(err(""), GameIdError::Unknown(String::new()));
+        assert!(
+            err("telo 5x5")
+                .to_string()
+                .contains("telo is played on 3x3")
+        );
+    }
+}

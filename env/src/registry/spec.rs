@@ -1,0 +1,109 @@
+//! Agent specifications: short strings such as `random`, `minimax:depth=4` or
+//! `minimax:ms=200,seed=7`, read generically into a kind and `key=value` options. Which kinds
+//! and options exist is the [`Registry`](super::Registry)'s business.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::SpecError;
+
+/// A parsed agent specification: `kind[:key=value,key=value...]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The agent kind, lower case (`random`, `greedy`, `minimax`, ...).
+    pub kind: String,
+    /// The options in the order given, keys lower case.
+    pub options: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    /// Parses `kind[:key=value,...]`. Only the syntax is checked here; the registry checks the
+    /// kind and its options.
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(SpecError::Empty);
+        }
+        let syntax = |reason: String| SpecError::Syntax {
+            spec: text.to_string(),
+            reason,
+        };
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        let kind = kind.trim().to_ascii_lowercase();
+        if kind.is_empty() || !kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+            return Err(syntax(format!(
+                "the kind {kind:?} must be a word of letters, digits or '-'"
+            )));
+        }
+        let mut options: Vec<(String, String)> = Vec::new();
+        for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let (key, value) = item
+                .split_once('=')
+                .ok_or_else(|| syntax(format!("option {item:?} is not key=value")))?;
+            let key = key.trim().to_ascii_lowercase();
+            if key.is_empty() {
+                return Err(syntax(format!("option {item:?} has no name")));
+            }
+            if options.iter().any(|(k, _)| *k == key) {
+                return Err(SpecError::DuplicateOption { kind, option: key });
+            }
+            options.push((key, value.trim().to_string()));
+        }
+        Ok(AgentSpec { kind, options })
+    }
+
+    /// The value of an option, if given.
+    pub fn option(&self, key: &str) -> Option<&str> {
+        self.options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl FromStr for AgentSpec {
+    type Err = SpecError;
+
+    fn from_str(text: &str) -> Result<AgentSpec, SpecError> {
+        AgentSpec::parse(text)
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.kind)?;
+        for (i, (k, v)) in self.options.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_kind_and_options() {
+        let spec = AgentSpec::parse(" Minimax:depth=4, seed = 7 ").unwrap();
+        assert_eq!(spec.kind, "minimax");
+        assert_eq!(
+            spec.options,
+            vec![("depth".into(), "4".into()), ("seed".into(), "7".into())]
+        );
+        assert_eq!(spec.to_string(), "minimax:depth=4,seed=7");
+        assert_eq!(spec.option("seed"), Some("7"));
+        assert_eq!("random".parse::<AgentSpec>().unwrap().options, vec![]);
+    }
+
+    #[test]
+    fn syntax_errors_say_what_is_expected() {
+        assert_eq!(AgentSpec::parse("  "), Err(SpecError::Empty));
+        let e = AgentSpec::parse("minimax:depth").unwrap_err();
+        assert!(e.to_string().contains("not key=value"), "{e}");
+        let e = AgentSpec::parse("mini max").unwrap_err();
+        assert!(matches!(e, SpecError::Syntax { .. }), "{e}");
+        let e = AgentSpec::parse("minimax:depth=2,depth=3").unwrap_err();
+        assert!(matches!(e, SpecError::DuplicateOption { .. }), "{e}");
+    }
+}

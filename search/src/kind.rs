@@ -1,0 +1,109 @@
+//! The `mcts` agent kind: tree search valued by random playouts
+//! ([`MctsAgent`] with a [`RolloutEvaluator`]).
+
+use fanorona_env::registry::{OptionDefault, SEED, ValueType};
+use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, Registry, SpecError};
+
+use crate::options::{BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, SIMS, TEMP, search_config};
+use crate::{MctsAgent, RolloutEvaluator};
+
+/// The `mcts` kind.
+pub const MCTS_KIND: AgentKind = AgentKind {
+    name: "mcts",
+    summary: "tree search with random-playout values",
+    options: &[
+        SIMS,
+        CPUCT,
+        GUMBEL,
+        CONSIDERED,
+        TEMP,
+        FPU,
+        BATCH,
+        OptionDef {
+            name: "playouts",
+            value: ValueType::Whole {
+                min: 1,
+                max: 10_000,
+            },
+            default: OptionDefault::Value("1"),
+            help: "random playouts per leaf",
+        },
+        OptionDef {
+            name: "steps",
+            value: ValueType::Whole {
+                min: 1,
+                max: 100_000,
+            },
+            default: OptionDefault::Value("400"),
+            help: "longest playout, in steps",
+        },
+        SEED,
+    ],
+    path_extensions: &[],
+    factory: create,
+};
+
+/// The factory of [`MCTS_KIND`].
+fn create(options: &AgentOptions, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
+    let config = search_config(options, seed);
+    let whole = |name| options.whole(name).expect("mcts options have defaults");
+    let evaluator = RolloutEvaluator::new(whole("playouts"), whole("steps"), config.seed);
+    Ok(Box::new(MctsAgent::new(
+        config,
+        evaluator,
+        options.whole("batch").expect("batch has a default"),
+        options.spec().to_string(),
+    )))
+}
+
+/// Registers this crate's agent kind, `mcts`.
+pub fn register(registry: &mut Registry) {
+    registry.register(MCTS_KIND);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_options_are_read_and_checked() {
+        let mut registry = Registry::new();
+        register(&mut registry);
+        let config = |text: &str, seed| {
+            let spec = registry.parse(text).unwrap();
+            registry.options(&spec).map(|o| search_config(&o, seed))
+        };
+        let c = config("mcts:sims=64,cpuct=2,gumbel=true,seed=5,temp=0.5", 0).unwrap();
+        assert_eq!(
+            (c.simulations, c.c_puct, c.gumbel, c.seed, c.temperature),
+            (64, 2.0, true, 5, 0.5)
+        );
+        let c = config("mcts", 9).unwrap();
+        assert_eq!((c.simulations, c.seed, c.fpu_reduction), (800, 9, 0.25));
+        for bad in [
+            "mcts:sims=0",
+            "mcts:gumbel=yes",
+            "mcts:cpuct=-1",
+            "mcts:temp=nan",
+        ] {
+            assert!(
+                matches!(config(bad, 0), Err(SpecError::BadValue { .. })),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn mcts_agents_are_built_and_unknown_options_refused() {
+        let mut registry = Registry::new();
+        register(&mut registry);
+        let spec = registry.parse("mcts:sims=16,batch=4").unwrap();
+        assert_eq!(
+            registry.create(&spec, 1).unwrap().name(),
+            "mcts:sims=16,batch=4"
+        );
+        let spec = registry.parse("mcts:depth=3").unwrap();
+        let err = registry.create(&spec, 0).err().unwrap();
+        assert!(matches!(err, SpecError::UnknownOption { .. }), "{err}");
+    }
+}

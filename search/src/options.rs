@@ -1,0 +1,99 @@
+//! The options shared by the searching agent kinds, this crate's `mcts` ([`MCTS_KIND`]) and
+//! `fanorona-train`'s `net`, e.g. `mcts:sims=800,cpuct=1.5,gumbel=true,seed=1`, and
+//! the search settings they make.
+
+#[cfg(doc)]
+use crate::MCTS_KIND;
+use crate::SearchConfig;
+use fanorona_env::AgentOptions;
+use fanorona_env::registry::{OptionDef, OptionDefault, ValueType};
+
+/// The most simulations per decision.
+pub const MAX_SIMS: u64 = 10_000_000;
+
+/// `sims=N` (`net` also accepts 0).
+pub const SIMS: OptionDef = OptionDef {
+    name: "sims",
+    value: ValueType::Whole {
+        min: 1,
+        max: MAX_SIMS,
+    },
+    default: OptionDefault::Value("800"),
+    help: "simulations per decision",
+};
+
+/// `cpuct=X`.
+pub const CPUCT: OptionDef = OptionDef {
+    name: "cpuct",
+    value: ValueType::Real {
+        min: 0.001,
+        max: 100.0,
+    },
+    default: OptionDefault::Value("1.5"),
+    help: "PUCT exploration constant",
+};
+
+/// `gumbel=true|false`.
+pub const GUMBEL: OptionDef = OptionDef {
+    name: "gumbel",
+    value: ValueType::Bool,
+    default: OptionDefault::Value("false"),
+    help: "Gumbel root search (sequential halving) instead of PUCT",
+};
+
+/// `considered=N`.
+pub const CONSIDERED: OptionDef = OptionDef {
+    name: "considered",
+    value: ValueType::Whole { min: 1, max: 4096 },
+    default: OptionDefault::Value("16"),
+    help: "root actions Gumbel search considers",
+};
+
+/// `temp=X`.
+pub const TEMP: OptionDef = OptionDef {
+    name: "temp",
+    value: ValueType::Real {
+        min: 0.0,
+        max: 100.0,
+    },
+    default: OptionDefault::Value("0"),
+    help: "move choice temperature (0: the most visited)",
+};
+
+/// `fpu=X`.
+pub const FPU: OptionDef = OptionDef {
+    name: "fpu",
+    value: ValueType::Real { min: 0.0, max: 2.0 },
+    default: OptionDefault::Value("0.25"),
+    help: "first-play urgency reduction",
+};
+
+/// `batch=N` (`net` sends more by default).
+pub const BATCH: OptionDef = OptionDef {
+    name: "batch",
+    value: ValueType::Whole {
+        min: 1,
+        max: 65_536,
+    },
+    default: OptionDefault::Value("1"),
+    help: "leaves per evaluation",
+};
+
+/// The search settings of checked options (a searching kind declares [`SIMS`], [`CPUCT`],
+/// [`GUMBEL`], [`CONSIDERED`], [`TEMP`], [`FPU`] and `seed`); `seed` is used unless the
+/// specification gives `seed=S`.
+pub fn search_config(options: &AgentOptions, seed: u64) -> SearchConfig {
+    let real = |name| options.real(name).expect("search options have defaults") as f32;
+    SearchConfig {
+        simulations: options.whole("sims").expect("sims has a default"),
+        c_puct: real("cpuct"),
+        gumbel: options.flag("gumbel").expect("gumbel has a default"),
+        gumbel_considered: options
+            .whole("considered")
+            .expect("considered has a default"),
+        temperature: real("temp"),
+        fpu_reduction: real("fpu"),
+        seed: options.seed_or(seed),
+        ..SearchConfig::default()
+    }
+}
