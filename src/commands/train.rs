@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use fanorona_env::GameId;
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::{
-    CURVES_FILE, GameSettings, RunConfig, TrainOptions, resolve_config, train,
+    CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
 };
 
 /// Arguments of `fanorona train`.
@@ -61,7 +61,7 @@ fn requested(args: &Args) -> Result<(Option<RunConfig>, String)> {
     if let Some(game) = &args.game {
         match game.parse::<GameId>() {
             // `telo` names its board too.
-            Ok(id) => config.game = GameSettings::from(id),
+            Ok(id) => config.game = GameConfig::from(id),
             // `fanorona` keeps the preset's board; an unknown name fails validation below.
             Err(_) => config.game.name = game.clone(),
         }

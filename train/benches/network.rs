@@ -10,7 +10,9 @@ use fanorona_env::{Fanorona, Game};
 use fanorona_train::model::{
     Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
 };
-use fanorona_train::replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig};
+use fanorona_train::replay::{
+    Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
+};
 use fanorona_train::rng::TrainRng;
 use rand::{Rng, SeedableRng};
 
@@ -73,7 +75,7 @@ fn random_buffer(games: usize) -> ReplayBuffer<Fanorona> {
     let mut legal = Vec::new();
     for _ in 0..games {
         let mut state = game.clone();
-        let mut recorder = GameRecorder::new(&state);
+        let mut recorder = TrajectoryRecorder::new(&state);
         while !state.is_terminal() {
             state.legal_actions(&mut legal);
             let mut target = vec![0.0; state.num_actions()];
@@ -83,7 +85,7 @@ fn random_buffer(games: usize) -> ReplayBuffer<Fanorona> {
             recorder.record(&state, &target, true);
             state.apply_unchecked(legal[rng.random_range(0..legal.len())]);
         }
-        buffer.add_game(recorder.finish(GameMeta::default(), state.returns()));
+        buffer.add_game(recorder.finish(TrajectoryMeta::default(), state.returns()));
     }
     buffer
 }

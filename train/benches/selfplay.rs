@@ -9,7 +9,7 @@ use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use fanorona_env::Fanorona;
 use fanorona_train::model::NetworkConfig;
 use fanorona_train::players::NetworkEvaluator;
-use fanorona_train::replay::GameMeta;
+use fanorona_train::replay::TrajectoryMeta;
 use fanorona_train::rng::TrainRng;
 use fanorona_train::run::RunConfig;
 use fanorona_train::selfplay::SelfPlay;
@@ -34,7 +34,7 @@ fn selfplay(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(positions as u64));
     group.bench_function("9x5-mlp-256-256-32-games-40-actions", |b| {
-        b.iter(|| play.play(&mut evaluator, &mut rng, &GameMeta::default(), |_| {}))
+        b.iter(|| play.play(&mut evaluator, &mut rng, &TrajectoryMeta::default(), |_| {}))
     });
     group.finish();
 }

@@ -17,6 +17,6 @@ mod test_support;
 // The names `test_support` reaches through `super` (it is shared with `train/tests/`).
 #[cfg(test)]
 use crate::{
-    replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig},
+    replay::{Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder},
     rng::TrainRng,
 };

@@ -5,7 +5,7 @@
 use fanorona_env::{Fanorona, Game};
 use rand::{Rng, SeedableRng};
 
-use super::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig, TrainRng};
+use super::{Batch, ReplayBuffer, ReplayConfig, TrainRng, TrajectoryMeta, TrajectoryRecorder};
 
 /// Plays seeded random games, recording every position with a random target; returns the
 /// buffer and, per game, each position's FEN.
@@ -21,7 +21,7 @@ pub fn random_games(games: usize, window: usize) -> (ReplayBuffer<Fanorona>, Vec
     let mut legal = Vec::new();
     for _ in 0..games {
         let mut state = proto.clone();
-        let mut recorder = GameRecorder::new(&state);
+        let mut recorder = TrajectoryRecorder::new(&state);
         let mut game_fens = Vec::new();
         let mut plies = 0;
         while !state.is_terminal() && plies < 60 {
@@ -39,9 +39,9 @@ pub fn random_games(games: usize, window: usize) -> (ReplayBuffer<Fanorona>, Vec
                 .unwrap();
             plies += 1;
         }
-        let meta = GameMeta {
+        let meta = TrajectoryMeta {
             final_state: state.to_text(),
-            ..GameMeta::default()
+            ..TrajectoryMeta::default()
         };
         buffer.add_game(recorder.finish(meta, state.returns()));
         fens.push(game_fens);

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::envelope::{FileError, FileKind, FileRef};
 use super::safetensors_seal::{SafetensorsFormat, is_sealed, read_metadata};
-use crate::replay::{GameMeta, ReplayBuffer, ReplayConfig, StoredGame};
+use crate::replay::{ReplayBuffer, ReplayConfig, Trajectory, TrajectoryMeta};
 
 /// The version written.
 const FORMAT_VERSION: u32 = 2;
@@ -58,7 +58,7 @@ struct Header {
     observation_shape: [usize; 3],
     num_actions: usize,
     games_added: u64,
-    games: Vec<GameMeta>,
+    games: Vec<TrajectoryMeta>,
 }
 
 /// The window's positions as the file's arrays, game after game.
@@ -110,7 +110,7 @@ fn from_le_bytes<const N: usize, T>(data: &[u8], from: impl Fn([u8; N]) -> T) ->
 
 impl Columns {
     /// The arrays of `games`.
-    fn of<'a>(games: impl Iterator<Item = &'a StoredGame>) -> Columns {
+    fn of<'a>(games: impl Iterator<Item = &'a Trajectory>) -> Columns {
         let mut columns = Columns::default();
         for g in games {
             columns.plane_constant.extend_from_slice(&g.plane_constant);
@@ -199,7 +199,7 @@ impl Columns {
     fn check_lengths(
         &self,
         file: FileRef,
-        games: &[GameMeta],
+        games: &[TrajectoryMeta],
         planes: usize,
     ) -> Result<(), FileError> {
         let positions = self.values.len();
@@ -220,15 +220,15 @@ impl Columns {
     fn game(
         &self,
         file: FileRef,
-        meta: GameMeta,
+        meta: TrajectoryMeta,
         sizes: Sizes,
         at: &mut Cursor,
-    ) -> Result<StoredGame, FileError> {
-        let mut game = StoredGame {
+    ) -> Result<Trajectory, FileError> {
+        let mut game = Trajectory {
             meta,
             obs_offsets: vec![0],
             action_offsets: vec![0],
-            ..StoredGame::default()
+            ..Trajectory::default()
         };
         for _ in 0..game.meta.length {
             let flags = &self.plane_constant[at.position * sizes.planes..][..sizes.planes];

@@ -6,10 +6,10 @@
 //! checkpoint and loaded to resume a run.
 
 mod batch;
-mod game;
+mod trajectory;
 
 pub use batch::{Batch, PositionRef};
-pub use game::{GameMeta, GameRecorder, StoredGame};
+pub use trajectory::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
 
 use std::collections::VecDeque;
 
@@ -40,7 +40,7 @@ pub struct ReplayBuffer<G: Game> {
     pub(crate) planes: usize,
     pub(crate) cells: usize,
     pub(crate) num_actions: usize,
-    pub(crate) games: VecDeque<StoredGame>,
+    pub(crate) games: VecDeque<Trajectory>,
     positions: usize,
     pub(crate) games_added: u64,
 }
@@ -67,7 +67,7 @@ impl<G: Game> ReplayBuffer<G> {
     }
 
     /// Adds a finished game, dropping the oldest beyond the window.
-    pub fn add_game(&mut self, game: StoredGame) {
+    pub fn add_game(&mut self, game: Trajectory) {
         self.positions += game.len();
         self.games.push_back(game);
         self.games_added += 1;
@@ -93,7 +93,7 @@ impl<G: Game> ReplayBuffer<G> {
     }
 
     /// The stored games, oldest first.
-    pub fn iter_games(&self) -> impl Iterator<Item = &StoredGame> {
+    pub fn iter_games(&self) -> impl Iterator<Item = &Trajectory> {
         self.games.iter()
     }
 
@@ -133,7 +133,7 @@ impl<G: Game> ReplayBuffer<G> {
 
     fn write_position(
         &self,
-        game: &StoredGame,
+        game: &Trajectory,
         ply: usize,
         symmetry: usize,
         batch: &mut Batch,
@@ -273,7 +273,7 @@ mod tests {
         let (buffer, _) = random_games(7, 3);
         assert_eq!(buffer.games(), 3);
         assert_eq!(buffer.games_added(), 7);
-        let total: usize = buffer.iter_games().map(StoredGame::len).sum();
+        let total: usize = buffer.iter_games().map(Trajectory::len).sum();
         assert_eq!(buffer.positions(), total);
         let mut rng = TrainRng::seed_from_u64(5);
         let mut batch = Batch::default();
@@ -292,7 +292,7 @@ mod tests {
     #[test]
     fn compact_observations_decode_exactly() {
         let mut state = Fanorona::standard();
-        let mut recorder = GameRecorder::new(&state);
+        let mut recorder = TrajectoryRecorder::new(&state);
         let mut expected = Vec::new();
         let mut legal = Vec::new();
         let mut rng = TrainRng::seed_from_u64(4);
@@ -307,7 +307,7 @@ mod tests {
                 .apply(legal[rng.random_range(0..legal.len())])
                 .unwrap();
         }
-        let game = recorder.finish(GameMeta::default(), state.returns());
+        let game = recorder.finish(TrajectoryMeta::default(), state.returns());
         let mut out = vec![0.0; 18 * 45];
         for (ply, obs) in expected.iter().enumerate() {
             game.write_observation(ply, 18, 45, &mut out);

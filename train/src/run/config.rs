@@ -59,14 +59,14 @@ impl From<NetworkConfigError> for RunConfigError {
 /// The game played.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct GameSettings {
+pub struct GameConfig {
     /// `fanorona` (any odd board) or `telo` (Fanoron-Telo, 3x3).
     pub name: String,
     /// The board, `WxH` (e.g. `9x5`, `5x3`).
     pub board: String,
 }
 
-impl GameSettings {
+impl GameConfig {
     /// The game these settings name, e.g. `fanorona 9x5` (the label checkpoints store).
     pub fn id(&self) -> Result<GameId, RunConfigError> {
         GameId::from_parts(&self.name, &self.board)
@@ -74,9 +74,9 @@ impl GameSettings {
     }
 }
 
-impl From<GameId> for GameSettings {
-    fn from(id: GameId) -> GameSettings {
-        GameSettings {
+impl From<GameId> for GameConfig {
+    fn from(id: GameId) -> GameConfig {
+        GameConfig {
             name: id.name().to_string(),
             board: id.board().to_string(),
         }
@@ -86,7 +86,7 @@ impl From<GameId> for GameSettings {
 /// Training with minibatches.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct TrainingSettings {
+pub struct TrainingConfig {
     /// Positions per minibatch.
     pub batch_size: usize,
     /// Learner steps per iteration.
@@ -100,7 +100,7 @@ pub struct TrainingSettings {
 /// The run's length, seed, device and bookkeeping.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RunSettings {
+pub struct LoopConfig {
     /// Self-play + training iterations.
     pub iterations: u64,
     /// Seed of the run's random generator.
@@ -126,7 +126,7 @@ pub struct RunSettings {
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// The game.
-    pub game: GameSettings,
+    pub game: GameConfig,
     /// The network architecture (sizes of input and output come from the game).
     pub network: Architecture,
     /// Tree search.
@@ -136,9 +136,9 @@ pub struct RunConfig {
     /// The replay window.
     pub replay: ReplayConfig,
     /// The learner.
-    pub training: TrainingSettings,
+    pub training: TrainingConfig,
     /// Length, seed, device, checkpoints and evaluation.
-    pub run: RunSettings,
+    pub run: LoopConfig,
 }
 
 impl RunConfig {

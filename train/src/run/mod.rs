@@ -8,7 +8,7 @@ mod plot;
 mod train;
 
 pub use config::{
-    CONFIG_FILE, GameSettings, PRESETS, RunConfig, RunConfigError, RunSettings, TrainingSettings,
+    CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
 };
 pub use evaluation::{NetworkMatch, network_agent};
 pub use metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};

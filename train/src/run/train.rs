@@ -29,7 +29,7 @@ use crate::model::DeviceError;
 use crate::model::Learner;
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::players::NetworkEvaluator;
-use crate::replay::{Batch, GameMeta, ReplayBuffer};
+use crate::replay::{Batch, ReplayBuffer, TrajectoryMeta};
 use crate::rng::{RngState, RngStateError, TrainRng};
 use crate::run::NetworkMatch;
 use crate::run::{CONFIG_FILE, RunConfig, RunConfigError};
@@ -363,10 +363,10 @@ fn run_game<G: Game>(
         state.iteration += 1;
         evaluator.set_network(&state.learner.inference_network());
         progress.games.reset();
-        let meta = GameMeta {
+        let meta = TrajectoryMeta {
             iteration: state.iteration,
             network_step: state.learner.step(),
-            ..GameMeta::default()
+            ..TrajectoryMeta::default()
         };
         let played = selfplay.play(&mut evaluator, &mut state.rng, &meta, |_| {
             progress.games.inc(1)

@@ -22,7 +22,7 @@ use fanorona_env::Game;
 use fanorona_search::{Evaluator, SearchConfig, SearchDriver, sample_with_temperature};
 use rand::Rng;
 
-use crate::replay::{GameMeta, GameRecorder, StoredGame};
+use crate::replay::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
 use crate::rng::TrainRng;
 
 /// What one batch of self-play produced, besides the games.
@@ -61,7 +61,7 @@ impl SelfPlayStats {
 #[derive(Clone, Debug, Default)]
 pub struct SelfPlayOutput {
     /// The finished games, in the order they ended.
-    pub games: Vec<StoredGame>,
+    pub games: Vec<Trajectory>,
     /// Throughput and sizes.
     pub stats: SelfPlayStats,
 }
@@ -76,7 +76,7 @@ pub struct SelfPlay<G: Game> {
 
 /// One game slot of the driver.
 struct Slot {
-    recorder: Option<GameRecorder>,
+    recorder: Option<TrajectoryRecorder>,
     actions: usize,
 }
 
@@ -112,8 +112,8 @@ impl<G: Game> SelfPlay<G> {
         &self,
         evaluator: &mut E,
         rng: &mut TrainRng,
-        meta: &GameMeta,
-        mut on_game: impl FnMut(&StoredGame),
+        meta: &TrajectoryMeta,
+        mut on_game: impl FnMut(&Trajectory),
     ) -> SelfPlayOutput {
         let start_time = Instant::now();
         let total = self.selfplay.games_per_iteration;
@@ -125,7 +125,7 @@ impl<G: Game> SelfPlay<G> {
         );
         let mut slots: Vec<Slot> = (0..parallel)
             .map(|_| Slot {
-                recorder: Some(GameRecorder::new(&self.start)),
+                recorder: Some(TrajectoryRecorder::new(&self.start)),
                 actions: 0,
             })
             .collect();
@@ -189,7 +189,7 @@ impl<G: Game> SelfPlay<G> {
                 if started < total {
                     started += 1;
                     driver.reset(i, &self.start);
-                    slot.recorder = Some(GameRecorder::new(&self.start));
+                    slot.recorder = Some(TrajectoryRecorder::new(&self.start));
                     slot.actions = 0;
                 } else if !state.is_terminal() {
                     retired_unfinished = true;
@@ -258,15 +258,15 @@ mod tests {
         let start = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
         let play = SelfPlay::new(start, mcts, selfplay);
         let mut rng = TrainRng::seed_from_u64(7);
-        let meta = GameMeta {
+        let meta = TrajectoryMeta {
             iteration: 3,
             network_step: 40,
-            ..GameMeta::default()
+            ..TrajectoryMeta::default()
         };
         let mut seen = 0;
         let out = play.play(&mut UniformEvaluator, &mut rng, &meta, |_| seen += 1);
         assert_eq!((out.games.len(), seen, out.stats.games), (10, 10, 10));
-        let positions: usize = out.games.iter().map(StoredGame::len).sum();
+        let positions: usize = out.games.iter().map(Trajectory::len).sum();
         assert_eq!(out.stats.positions, positions as u64);
         assert!(out.stats.policy_positions > 0 && out.stats.policy_positions < positions as u64);
         for game in &out.games {
@@ -292,7 +292,7 @@ mod tests {
             play.play(
                 &mut UniformEvaluator,
                 &mut rng,
-                &GameMeta::default(),
+                &TrajectoryMeta::default(),
                 |_| {},
             )
             .games

@@ -10,7 +10,9 @@ use fanorona_train::model::{
     Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
     PolicyValueNet,
 };
-use fanorona_train::replay::{Batch, GameMeta, GameRecorder, ReplayBuffer, ReplayConfig};
+use fanorona_train::replay::{
+    Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
+};
 use fanorona_train::rng::TrainRng;
 
 #[path = "../../src/test_support.rs"]

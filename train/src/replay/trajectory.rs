@@ -1,4 +1,4 @@
-//! One finished self-play game as the replay buffer keeps it, and the recorder that collects it
+//! One finished self-play game (a trajectory) as the replay buffer keeps it, and the recorder that collects it
 //! while it is played. Observations are stored compactly: a plane whose cells are all equal
 //! (Fanorona's counters and flags) keeps one value, other planes keep every cell; lossless.
 
@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Facts about a game kept with its positions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct GameMeta {
+pub struct TrajectoryMeta {
     /// The self-play iteration that produced the game.
     pub iteration: u64,
     /// The learner step of the network that played it.
@@ -23,9 +23,9 @@ pub struct GameMeta {
 /// One finished game: per position a compact observation, the legal mover-frame actions with
 /// their target probabilities, the result from the mover's view and the policy weight.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct StoredGame {
+pub struct Trajectory {
     /// The game's metadata.
-    pub meta: GameMeta,
+    pub meta: TrajectoryMeta,
     /// Per position and plane, 1 if the plane is constant (one value stored), else 0.
     pub(crate) plane_constant: Vec<u8>,
     /// The stored plane values, position after position.
@@ -44,7 +44,7 @@ pub struct StoredGame {
     pub(crate) policy_weights: Vec<f32>,
 }
 
-impl StoredGame {
+impl Trajectory {
     /// The number of positions.
     pub fn len(&self) -> usize {
         self.values.len()
@@ -107,10 +107,10 @@ impl StoredGame {
     }
 }
 
-/// Collects the positions of one game while it is played, then becomes a [`StoredGame`].
+/// Collects the positions of one game while it is played, then becomes a [`Trajectory`].
 #[derive(Clone, Debug)]
-pub struct GameRecorder {
-    game: StoredGame,
+pub struct TrajectoryRecorder {
+    game: Trajectory,
     movers: Vec<Color>,
     legal: Vec<usize>,
     scratch: Vec<f32>,
@@ -118,14 +118,14 @@ pub struct GameRecorder {
     cells: usize,
 }
 
-impl GameRecorder {
+impl TrajectoryRecorder {
     /// A recorder for a game like `game`.
-    pub fn new<G: Game>(game: &G) -> GameRecorder {
+    pub fn new<G: Game>(game: &G) -> TrajectoryRecorder {
         let [planes, h, w] = game.observation_shape();
-        let mut stored = StoredGame::default();
+        let mut stored = Trajectory::default();
         stored.obs_offsets.push(0);
         stored.action_offsets.push(0);
-        GameRecorder {
+        TrajectoryRecorder {
             game: stored,
             movers: Vec::new(),
             legal: Vec::new(),
@@ -166,7 +166,7 @@ impl GameRecorder {
 
     /// The finished game: `returns` (per player, from `Game::returns`) become each position's
     /// value target from its mover's view.
-    pub fn finish(mut self, mut meta: GameMeta, returns: [f32; 2]) -> StoredGame {
+    pub fn finish(mut self, mut meta: TrajectoryMeta, returns: [f32; 2]) -> Trajectory {
         for (value, mover) in self.game.values.iter_mut().zip(&self.movers) {
             *value = returns[mover.index()];
         }
