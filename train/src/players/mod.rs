@@ -7,7 +7,7 @@ mod network_evaluator;
 mod registry;
 mod rl_adapter;
 
-pub use net_kind::{NET_KIND, NetAgent, PolicyAgent};
+pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, network_agent};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;
 pub use rl_adapter::{RlEnv, RlState};

@@ -11,10 +11,10 @@ use fanorona_env::{
     Agent, AgentError, AgentKind, AgentOptions, Fanorona, Game, GameId, OptionDef, SearchInfo,
     SearchLimits, SpecError,
 };
-use fanorona_search::{Evaluator, MctsAgent};
+use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 
 use crate::io::{LoadedPolicy, load_policy};
-use crate::model::NetworkConfig;
+use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::players::NetworkEvaluator;
 use fanorona_search::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, SIMS, TEMP, search_config,
@@ -45,6 +45,7 @@ pub const NET_KIND: AgentKind = AgentKind {
         TEMP,
         FPU,
         OptionDef {
+            // AGENT_BATCH
             default: OptionDefault::Value("8"),
             help: "leaves per network call",
             ..BATCH
@@ -54,6 +55,29 @@ pub const NET_KIND: AgentKind = AgentKind {
     path_extensions: &["safetensors", "ckpt"],
     factory: create_net_agent,
 };
+
+/// Leaves a network player's search sends to the network at once.
+const AGENT_BATCH: usize = 8;
+
+/// The network's search player of the arena and the run's evaluation: searches with `search`,
+/// seeded by `seed`, [`AGENT_BATCH`] leaves per network call.
+pub fn network_agent(
+    net: &PolicyValueNet,
+    search: &SearchConfig,
+    seed: u64,
+    name: String,
+) -> Box<dyn Agent<Fanorona>> {
+    let config = SearchConfig {
+        seed,
+        ..search.clone()
+    };
+    Box::new(MctsAgent::new(
+        config,
+        NetworkEvaluator::<Fanorona>::new(net),
+        AGENT_BATCH,
+        name,
+    ))
+}
 
 /// Plays the legal action to which the network gives the highest logit (no search).
 pub struct PolicyAgent<G: Game> {

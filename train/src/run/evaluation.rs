@@ -1,35 +1,17 @@
-//! A trained network as a player: tree search with the network's evaluations
-//! ([`MctsAgent`] + [`NetworkEvaluator`]), and arena matches of it against any agent
-//! specification (used by the trainer's periodic evaluation and by `fanorona eval`).
+//! Arena matches of a network (searching with [`network_agent`]) against any agent
+//! specification: the run's periodic evaluation against [`EVAL_OPPONENTS`], and `fanorona
+//! eval`.
 
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position};
 use fanorona_eval::{ArenaError, Match, MatchConfig, MatchReport, Openings};
-use fanorona_search::{MctsAgent, SearchConfig};
+use fanorona_search::SearchConfig;
 
+use super::{RunConfig, TrainError};
 use crate::model::PolicyValueNet;
-use crate::players::NetworkEvaluator;
+use crate::players::network_agent;
 
-/// Leaves a network player's search sends to the network at once.
-const AGENT_BATCH: usize = 8;
-
-/// The network's search player: searches with `search`, seeded by `seed`.
-pub fn network_agent(
-    net: &PolicyValueNet,
-    search: &SearchConfig,
-    seed: u64,
-    name: String,
-) -> Box<dyn Agent<Fanorona>> {
-    let config = SearchConfig {
-        seed,
-        ..search.clone()
-    };
-    Box::new(MctsAgent::new(
-        config,
-        NetworkEvaluator::<Fanorona>::new(net),
-        AGENT_BATCH,
-        name,
-    ))
-}
+/// The opponents of the periodic evaluation matches.
+pub const EVAL_OPPONENTS: [&str; 2] = ["minimax:depth=1", "minimax:depth=2"];
 
 /// How a network is matched against an opponent.
 #[derive(Clone, Debug)]
@@ -86,4 +68,33 @@ impl NetworkMatch {
         let second = |seed| -> Built { registry.create(opponent, seed).map_err(|e| e.to_string()) };
         Match::new(config, &first, &second).run()
     }
+}
+
+/// The network's scores against [`EVAL_OPPONENTS`] in quick arena matches on `board`, as
+/// `config.run` sets them.
+pub(super) fn evaluate(
+    net: &PolicyValueNet,
+    config: &RunConfig,
+    board: &'static Board,
+    seed: u64,
+) -> Result<[f64; 2], TrainError> {
+    let arena = NetworkMatch {
+        board,
+        games: config.run.eval_games,
+        search: SearchConfig {
+            simulations: config.run.eval_simulations as u32,
+            ..SearchConfig::default()
+        },
+        threads: rayon::current_num_threads().max(1),
+        opening_turns: 2,
+        max_turns: config.selfplay.max_actions,
+        seed,
+        progress: false,
+    };
+    let mut scores = [0.0; 2];
+    for (score, opponent) in scores.iter_mut().zip(EVAL_OPPONENTS) {
+        let spec = AgentSpec::parse(opponent).expect("the evaluation opponents parse");
+        *score = arena.run(net, "network", &spec)?.tally.score();
+    }
+    Ok(scores)
 }

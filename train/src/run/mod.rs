@@ -5,15 +5,15 @@ mod config;
 mod evaluation;
 mod metrics;
 mod plot;
+mod progress;
+mod state;
 mod train;
 
 pub use config::{
     CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
 };
-pub use evaluation::{NetworkMatch, network_agent};
+pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
 pub use metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 pub use plot::{PlotError, plot_metrics};
-pub use train::{
-    CURVES_FILE, EVAL_OPPONENTS, REPLAY_FILE, RunSummary, TrainError, TrainOptions, resolve_config,
-    train,
-};
+pub use state::REPLAY_FILE;
+pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};

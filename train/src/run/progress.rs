@@ -1,0 +1,78 @@
+//! How a run shows progress: a bar of iterations and one of the games of the iteration, and a
+//! log line per iteration above them (plain lines where standard error is no terminal).
+
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::{MetricsRow, TrainOptions};
+
+/// The progress bars of a run: iterations, and games within the iteration.
+pub(super) struct Progress {
+    bars: MultiProgress,
+    pub iterations: ProgressBar,
+    pub games: ProgressBar,
+    /// Whether log lines are wanted (off with `--quiet`).
+    verbose: bool,
+}
+
+impl Progress {
+    pub fn new(options: TrainOptions, done: u64, total: u64, games: usize) -> Progress {
+        let bars = MultiProgress::with_draw_target(if options.progress {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        });
+        let style = |template: &str| {
+            ProgressStyle::with_template(template)
+                .expect("the progress templates are valid")
+                .progress_chars("=> ")
+        };
+        let iterations = bars.add(ProgressBar::new(total).with_position(done));
+        iterations.set_style(style(
+            "{elapsed_precise} iteration [{bar:30}] {pos}/{len} eta {eta} {msg}",
+        ));
+        let games = bars.add(ProgressBar::new(games as u64));
+        games.set_style(style(
+            "         self-play [{bar:30}] {pos}/{len} games {msg}",
+        ));
+        Progress {
+            bars,
+            iterations,
+            games,
+            verbose: options.progress,
+        }
+    }
+
+    /// Prints a log line above the bars, or plainly where stderr is no terminal (a log file).
+    pub fn log(&self, line: String) {
+        if !self.verbose {
+            return;
+        }
+        if self.bars.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            let _ = self.bars.println(line);
+        }
+    }
+}
+
+/// The log line of one iteration.
+pub(super) fn log_line(row: &MetricsRow) -> String {
+    let mut line = format!(
+        "iter {:>4} step {:>6} | {} games, length {:.1}, {:.0} pos/s | loss {:.3} (policy {:.3} \
+         value {:.3}) entropy {:.2} | replay {}",
+        row.iteration,
+        row.step,
+        row.games,
+        row.mean_game_length,
+        row.positions_per_s,
+        row.loss_total,
+        row.loss_policy,
+        row.loss_value,
+        row.policy_entropy,
+        row.replay_positions
+    );
+    if let (Some(m1), Some(m2)) = (row.score_vs_minimax1, row.score_vs_minimax2) {
+        line.push_str(&format!(" | vs minimax1 {m1:.2} minimax2 {m2:.2}"));
+    }
+    line
+}

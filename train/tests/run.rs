@@ -1,0 +1,142 @@
+//! Whole training runs: a tiny run on 3x3 learns a winning opening (checked against the exact
+//! solver), a resumed run goes on where it stopped, and Fanoron-Telo trains too.
+
+use burn::tensor::Device;
+use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position};
+use fanorona_eval::solver::{Solution, Value};
+use fanorona_search::SearchConfig;
+use fanorona_train::io::Checkpoint;
+use fanorona_train::players::network_agent;
+use fanorona_train::run::{
+    CONFIG_FILE, CURVES_FILE, METRICS_FILE, RunConfig, TrainError, TrainOptions, read_metrics,
+    resolve_config, train,
+};
+
+const QUIET: TrainOptions = TrainOptions { progress: false };
+
+/// Whether playing `action` first on `board` wins under perfect play.
+fn wins(solution: &Solution, board: &'static Board, action: usize) -> bool {
+    let mut game = Fanorona::new(Position::initial(board));
+    game.apply(action).unwrap();
+    let value = solution.value(game.position()).unwrap();
+    match game.current_player() {
+        Color::White => matches!(value, Value::Win(_)),
+        Color::Black => matches!(value, Value::Loss(_)),
+    }
+}
+
+#[test]
+fn a_tiny_run_on_3x3_learns_a_winning_opening() {
+    let board = Board::parse("3x3").unwrap();
+    let solution = Solution::solve(board).unwrap();
+    let start = Fanorona::new(Position::initial(board));
+    let mut legal = Vec::new();
+    start.legal_actions(&mut legal);
+    let winning: Vec<usize> = legal
+        .iter()
+        .copied()
+        .filter(|&a| wins(&solution, board, a))
+        .collect();
+    // The test means something only if some first actions lose.
+    assert!(
+        !winning.is_empty() && winning.len() < legal.len(),
+        "{winning:?} of {legal:?}"
+    );
+
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.game.board = "3x3".into();
+    config.run.iterations = 30;
+    config.mcts.search.simulations = 48;
+    config.selfplay.games_per_iteration = 16;
+    config.selfplay.parallel_games = 16;
+    config.training.steps_per_iteration = 16;
+    config.replay.window_games = 200;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let summary = train(&config, dir, QUIET).unwrap();
+    assert_eq!(summary.iterations, config.run.iterations);
+    assert!(dir.join(CURVES_FILE).exists() && dir.join(CONFIG_FILE).exists());
+    let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
+    assert_eq!(checkpoint.meta.step, summary.step);
+
+    // The raw policy prefers a winning first action...
+    let net = &checkpoint.network;
+    let mut obs = vec![0.0; net.config().observation_len()];
+    start.write_observation(&mut obs);
+    let mut logits = vec![0.0; net.config().num_actions];
+    let mut value = [0.0];
+    net.infer(&obs, &mut logits, &mut value);
+    let best = *legal
+        .iter()
+        .max_by(|&&a, &&b| {
+            logits[start.to_mover_action(a)].total_cmp(&logits[start.to_mover_action(b)])
+        })
+        .unwrap();
+    assert!(
+        winning.contains(&best),
+        "policy prefers {best}, winning {winning:?}"
+    );
+    // The first player wins 3x3: the value head has learnt it.
+    assert!(value[0] > 0.3, "value of the start {}", value[0]);
+    // ...and so does its search.
+    let search = SearchConfig {
+        simulations: 32,
+        ..SearchConfig::default()
+    };
+    let mut agent = network_agent(net, &search, 1, "trained".into());
+    let action = agent.act(&start).unwrap();
+    assert!(
+        winning.contains(&action),
+        "search plays {action}, winning {winning:?}"
+    );
+}
+
+#[test]
+fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let first = train(&config, dir, QUIET).unwrap();
+    assert!(!first.resumed);
+    let steps = config.training.steps_per_iteration as u64;
+    assert_eq!((first.iterations, first.step), (1, steps));
+    let games = config.selfplay.games_per_iteration as u64;
+    assert_eq!(first.replay_games_added, games);
+
+    let mut again = resolve_config(dir, None).unwrap();
+    assert_eq!(again, config);
+    again.run.iterations = 2;
+    let second = train(&again, dir, QUIET).unwrap();
+    assert!(second.resumed);
+    assert_eq!((second.iterations, second.step), (2, 2 * steps));
+    assert_eq!(second.replay_games_added, 2 * games);
+    assert!(second.replay_positions > first.replay_positions);
+    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let iterations: Vec<u64> = rows.iter().map(|r| r.iteration).collect();
+    assert_eq!(iterations, [1, 2]);
+    assert_eq!(rows[1].step, 2 * steps);
+
+    // A different configuration is refused on the same directory.
+    let mut other = config.clone();
+    other.game.board = "3x3".into();
+    let err = resolve_config(dir, Some(other)).unwrap_err();
+    assert!(
+        matches!(err, TrainError::ConfigMismatch { what: "game", .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn telo_trains_too() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.game.name = "telo".into();
+    config.game.board = "3x3".into();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let summary = train(&config, dir, QUIET).unwrap();
+    assert_eq!(summary.step, config.training.steps_per_iteration as u64);
+    let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
+    assert_eq!(checkpoint.meta.game, "telo 3x3");
+}
