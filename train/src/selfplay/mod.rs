@@ -74,12 +74,6 @@ pub struct SelfPlay<G: Game> {
     selfplay: SelfPlayConfig,
 }
 
-/// One game slot of the driver.
-struct Slot {
-    recorder: Option<TrajectoryRecorder>,
-    actions: usize,
-}
-
 impl<G: Game> SelfPlay<G> {
     /// Self-play from `start` (every game begins there) with these settings.
     pub fn new(start: G, mcts: MctsConfig, selfplay: SelfPlayConfig) -> SelfPlay<G> {
@@ -116,120 +110,185 @@ impl<G: Game> SelfPlay<G> {
         mut on_game: impl FnMut(&Trajectory),
     ) -> SelfPlayOutput {
         let start_time = Instant::now();
-        let total = self.selfplay.games_per_iteration;
-        let parallel = self.selfplay.parallel_games.min(total).max(1);
-        let mut driver = SearchDriver::new(
-            self.search_config(true, rng.random()),
-            parallel,
-            &vec![self.start.clone(); parallel],
-        );
-        let mut slots: Vec<Slot> = (0..parallel)
-            .map(|_| Slot {
-                recorder: Some(TrajectoryRecorder::new(&self.start)),
-                actions: 0,
-            })
-            .collect();
-        let mut started = parallel;
-        let mut output = SelfPlayOutput::default();
-        let mut batch_calls = 0u64;
-        let mut batch_states = 0u64;
-        while slots.iter().any(|s| s.recorder.is_some()) {
+        let mut session = Session::new(self, rng);
+        while session.slots.iter().any(|s| s.recorder.is_some()) {
             let full = match &self.mcts.playout_cap {
                 Some(cap) => rng.random_bool(cap.full_probability),
                 None => true,
             };
-            let seed = driver.config().seed;
-            *driver.config_mut() = self.search_config(full, seed);
-            driver.search(evaluator);
+            let seed = session.driver.config().seed;
+            *session.driver.config_mut() = self.search_config(full, seed);
+            session.driver.search(evaluator);
             let mut retired_unfinished = false;
-            for (i, slot) in slots.iter_mut().enumerate() {
-                let Some(recorder) = slot.recorder.as_mut() else {
-                    continue;
-                };
-                let state = driver.state(i);
-                let ended = state.is_terminal() || slot.actions >= self.selfplay.max_actions;
-                if !ended {
-                    let result = driver.result(i).expect("an unfinished game was searched");
-                    let target = if self.mcts.search.gumbel {
-                        &result.improved_policy
-                    } else {
-                        &result.visit_policy
-                    };
-                    recorder.record(state, target, full);
-                    output.stats.policy_positions += full as u64;
-                    let action = if self.mcts.search.gumbel {
-                        result.action
-                    } else {
-                        let temperature = if slot.actions < self.mcts.temperature_actions {
-                            self.mcts.search.temperature
-                        } else {
-                            self.mcts.final_temperature
-                        };
-                        sample_with_temperature(&result.visit_policy, None, temperature, rng)
-                    };
-                    driver
-                        .play(i, action)
-                        .expect("search only plays legal actions");
-                    slot.actions += 1;
+            for i in 0..session.slots.len() {
+                if session.slots[i].recorder.is_none() {
                     continue;
                 }
-                let returns = if state.is_terminal() {
-                    state.returns()
+                let state = session.driver.state(i);
+                if state.is_terminal() || session.slots[i].actions >= self.selfplay.max_actions {
+                    retired_unfinished |= session.end_game(i, meta, &mut on_game);
                 } else {
-                    [0.0, 0.0]
-                };
-                let mut game_meta = meta.clone();
-                game_meta.final_state = state.to_text();
-                let recorder = slot.recorder.take().expect("checked above");
-                let game = recorder.finish(game_meta, returns);
-                output.stats.games += 1;
-                output.stats.positions += game.len() as u64;
-                on_game(&game);
-                output.games.push(game);
-                if started < total {
-                    started += 1;
-                    driver.reset(i, &self.start);
-                    slot.recorder = Some(TrajectoryRecorder::new(&self.start));
-                    slot.actions = 0;
-                } else if !state.is_terminal() {
-                    retired_unfinished = true;
+                    session.play_move(i, full, rng);
                 }
             }
             if retired_unfinished {
                 // A capped game is not over for the search: rebuild the driver without it.
-                let stats = driver.stats();
-                batch_calls += stats.calls;
-                batch_states += stats.states;
-                (driver, slots) = compact(driver, slots, rng);
+                session.compact(rng);
             }
         }
-        let stats = driver.stats();
-        batch_calls += stats.calls;
-        batch_states += stats.states;
-        output.stats.seconds = start_time.elapsed().as_secs_f64();
-        output.stats.mean_batch = batch_states as f64 / batch_calls.max(1) as f64;
-        output
+        session.finish(start_time)
     }
 }
 
-/// A driver holding only the games still being played (their trees are dropped).
-fn compact<G: Game>(
-    driver: SearchDriver<G>,
-    slots: Vec<Slot>,
-    rng: &mut TrainRng,
-) -> (SearchDriver<G>, Vec<Slot>) {
-    let mut states = Vec::new();
-    let mut kept = Vec::new();
-    for (i, slot) in slots.into_iter().enumerate() {
-        if slot.recorder.is_some() {
-            states.push(driver.state(i).clone());
-            kept.push(slot);
+/// One game slot of the driver.
+struct Slot {
+    recorder: Option<TrajectoryRecorder>,
+    actions: usize,
+}
+
+impl Slot {
+    /// A slot whose game starts at `start`.
+    fn new<G: Game>(start: &G) -> Slot {
+        Slot {
+            recorder: Some(TrajectoryRecorder::new(start)),
+            actions: 0,
         }
     }
-    let mut config = driver.config().clone();
-    config.seed = rng.random();
-    let batch = kept.len().max(1);
-    (SearchDriver::new(config, batch, &states), kept)
+}
+
+/// One [`SelfPlay::play`] call in progress: the driver searching the games being played, their
+/// slots and what has been produced so far.
+struct Session<'a, G: Game> {
+    selfplay: &'a SelfPlay<G>,
+    driver: SearchDriver<G>,
+    slots: Vec<Slot>,
+    /// Games started so far.
+    started: usize,
+    output: SelfPlayOutput,
+    /// Network calls and states of drivers already dropped by [`Session::compact`].
+    batch_calls: u64,
+    batch_states: u64,
+}
+
+impl<'a, G: Game> Session<'a, G> {
+    /// The first `parallel_games` games, all at the start.
+    fn new(selfplay: &'a SelfPlay<G>, rng: &mut TrainRng) -> Session<'a, G> {
+        let total = selfplay.selfplay.games_per_iteration;
+        let parallel = selfplay.selfplay.parallel_games.min(total).max(1);
+        let driver = SearchDriver::new(
+            selfplay.search_config(true, rng.random()),
+            parallel,
+            &vec![selfplay.start.clone(); parallel],
+        );
+        Session {
+            selfplay,
+            driver,
+            slots: (0..parallel).map(|_| Slot::new(&selfplay.start)).collect(),
+            started: parallel,
+            output: SelfPlayOutput::default(),
+            batch_calls: 0,
+            batch_states: 0,
+        }
+    }
+
+    /// Records the searched position of game `i` with its target and plays its move: Gumbel's
+    /// choice, or a visit count sampled at the temperature of the game's stage.
+    fn play_move(&mut self, i: usize, full: bool, rng: &mut TrainRng) {
+        let mcts = &self.selfplay.mcts;
+        let slot = &mut self.slots[i];
+        let result = self
+            .driver
+            .result(i)
+            .expect("an unfinished game was searched");
+        let target = if mcts.search.gumbel {
+            &result.improved_policy
+        } else {
+            &result.visit_policy
+        };
+        let recorder = slot.recorder.as_mut().expect("the game is being played");
+        recorder.record(self.driver.state(i), target, full);
+        self.output.stats.policy_positions += full as u64;
+        let action = if mcts.search.gumbel {
+            result.action
+        } else {
+            let temperature = if slot.actions < mcts.temperature_actions {
+                mcts.search.temperature
+            } else {
+                mcts.final_temperature
+            };
+            sample_with_temperature(&result.visit_policy, None, temperature, rng)
+        };
+        self.driver
+            .play(i, action)
+            .expect("search only plays legal actions");
+        slot.actions += 1;
+    }
+
+    /// Finishes game `i` (over, or capped: a draw) into the output and starts the next game in
+    /// its slot if any is left; returns whether an unfinished game left the driver.
+    fn end_game(
+        &mut self,
+        i: usize,
+        meta: &TrajectoryMeta,
+        on_game: &mut impl FnMut(&Trajectory),
+    ) -> bool {
+        let state = self.driver.state(i);
+        let over = state.is_terminal();
+        let returns = if over { state.returns() } else { [0.0, 0.0] };
+        let mut game_meta = meta.clone();
+        game_meta.final_state = state.to_text();
+        let recorder = self.slots[i]
+            .recorder
+            .take()
+            .expect("the game was being played");
+        let game = recorder.finish(game_meta, returns);
+        self.output.stats.games += 1;
+        self.output.stats.positions += game.len() as u64;
+        on_game(&game);
+        self.output.games.push(game);
+        let start = &self.selfplay.start;
+        if self.started < self.selfplay.selfplay.games_per_iteration {
+            self.started += 1;
+            self.driver.reset(i, start);
+            self.slots[i] = Slot::new(start);
+            return false;
+        }
+        !over
+    }
+
+    /// Rebuilds the driver with only the games still being played (their trees are dropped).
+    fn compact(&mut self, rng: &mut TrainRng) {
+        self.add_driver_stats();
+        let mut states = Vec::new();
+        let mut kept = Vec::new();
+        for (i, slot) in std::mem::take(&mut self.slots).into_iter().enumerate() {
+            if slot.recorder.is_some() {
+                states.push(self.driver.state(i).clone());
+                kept.push(slot);
+            }
+        }
+        let mut config = self.driver.config().clone();
+        config.seed = rng.random();
+        let batch = kept.len().max(1);
+        self.driver = SearchDriver::new(config, batch, &states);
+        self.slots = kept;
+    }
+
+    /// Adds the current driver's network calls to the session's count.
+    fn add_driver_stats(&mut self) {
+        let stats = self.driver.stats();
+        self.batch_calls += stats.calls;
+        self.batch_states += stats.states;
+    }
+
+    /// The output, with the time taken since `start_time` and the mean batch.
+    fn finish(mut self, start_time: Instant) -> SelfPlayOutput {
+        self.add_driver_stats();
+        let stats = &mut self.output.stats;
+        stats.seconds = start_time.elapsed().as_secs_f64();
+        stats.mean_batch = self.batch_states as f64 / self.batch_calls.max(1) as f64;
+        self.output
+    }
 }
 
 #[cfg(test)]
