@@ -2,7 +2,7 @@
 //! batch sizes the driver achieves with 64 games searched together (it records every
 //! evaluator call, as a network evaluator would receive it).
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_main};
 use fanorona_env::Fanorona;
 use fanorona_search::{SearchConfig, SearchDriver, UniformEvaluator};
 
@@ -68,5 +68,7 @@ fn batched_games(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, single_search, batched_games);
-criterion_main!(benches);
+mod group {
+    criterion::criterion_group!(benches, super::single_search, super::batched_games);
+}
+criterion_main!(group::benches);

@@ -5,7 +5,7 @@
 
 use burn::module::Module;
 use burn::tensor::Device;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use fanorona_env::{Fanorona, Game};
 use fanorona_train::model::{
     Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
@@ -125,5 +125,12 @@ fn replay_sampling(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, inference, training, replay_sampling);
-criterion_main!(benches);
+mod group {
+    criterion::criterion_group!(
+        benches,
+        super::inference,
+        super::training,
+        super::replay_sampling
+    );
+}
+criterion_main!(group::benches);

@@ -5,7 +5,7 @@
 //! `cargo bench -p fanorona-train --bench selfplay -- --warm-up-time 1 --measurement-time 5`
 
 use burn::tensor::Device;
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_main};
 use fanorona_env::Fanorona;
 use fanorona_train::model::NetworkConfig;
 use fanorona_train::players::NetworkEvaluator;
@@ -39,5 +39,7 @@ fn selfplay(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, selfplay);
-criterion_main!(benches);
+mod group {
+    criterion::criterion_group!(benches, super::selfplay);
+}
+criterion_main!(group::benches);
