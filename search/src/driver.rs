@@ -32,6 +32,7 @@ impl BatchStats {
         }
     }
 
+    /// Counts one evaluator call of `batch` states.
     fn record(&mut self, batch: usize) {
         self.calls += 1;
         self.states += batch as u64;
@@ -129,82 +130,103 @@ impl<G: Game> SearchDriver<G> {
     /// Runs one search in every game that is not over, with `evaluator` for the leaves.
     /// Afterwards [`SearchDriver::result`] holds each game's move and policy targets.
     pub fn search<E: Evaluator<G> + ?Sized>(&mut self, evaluator: &mut E) {
-        let config = &self.config;
-        let parallel = self.searches.len() > 1;
         for search in &mut self.searches {
-            search.begin(config);
+            search.begin(&self.config);
         }
         loop {
-            let active = self.searches.iter().filter(|s| !s.is_done(config)).count();
+            let active = self
+                .searches
+                .iter()
+                .filter(|s| !s.is_done(&self.config))
+                .count();
             if active == 0 {
                 break;
             }
             let per_search = (self.batch_size / active).max(1);
-            let needed = per_search * self.searches.len();
-            while self.states.len() < needed {
-                self.states.push(self.searches[0].state().clone());
-            }
-            let slots = &mut self.states[..needed];
-            if parallel {
-                self.searches
-                    .par_iter_mut()
-                    .zip(slots.par_chunks_mut(per_search))
-                    .zip(self.spans.par_iter_mut())
-                    .for_each(|((search, chunk), span)| gather(search, chunk, span, config));
-            } else {
-                self.searches
-                    .iter_mut()
-                    .zip(slots.chunks_mut(per_search))
-                    .zip(self.spans.iter_mut())
-                    .for_each(|((search, chunk), span)| gather(search, chunk, span, config));
-            }
-            // Move the leaves to the front, keeping their order.
-            let mut total = 0;
-            for (i, span) in self.spans.iter_mut().enumerate() {
-                span.0 = total;
-                for j in 0..span.1 {
-                    self.states.swap(total, i * per_search + j);
-                    total += 1;
-                }
-            }
-            if total == 0 {
-                continue;
-            }
-            let num_actions = self.states[0].num_actions();
-            self.policy.resize(total * num_actions, 0.0);
-            self.values.resize(total, 0.0);
-            let (states, policy, values) = (
-                &self.states[..total],
-                &mut self.policy[..total * num_actions],
-                &mut self.values[..total],
-            );
-            evaluator.evaluate(states, policy, values);
-            self.stats.record(total);
-            let (policy, values) = (&*policy, &*values);
-            let complete = |(search, &(start, count)): (&mut Search<G>, &(usize, usize))| {
-                if count > 0 {
-                    search.complete(
-                        &states[start..start + count],
-                        &policy[start * num_actions..(start + count) * num_actions],
-                        &values[start..start + count],
-                        config,
-                    );
-                }
-            };
-            if parallel {
-                self.searches
-                    .par_iter_mut()
-                    .zip(self.spans.par_iter())
-                    .for_each(complete);
-            } else {
-                self.searches
-                    .iter_mut()
-                    .zip(self.spans.iter())
-                    .for_each(complete);
+            self.gather_leaves(per_search);
+            let total = self.move_leaves_to_front(per_search);
+            if total > 0 {
+                self.evaluate_leaves(evaluator, total);
             }
         }
         for search in &mut self.searches {
-            search.finish(config);
+            search.finish(&self.config);
+        }
+    }
+
+    /// Lets every unfinished search (in parallel if there are several) write up to
+    /// `per_search` leaves into its slots, recording how many in its span.
+    fn gather_leaves(&mut self, per_search: usize) {
+        let needed = per_search * self.searches.len();
+        while self.states.len() < needed {
+            self.states.push(self.searches[0].state().clone());
+        }
+        let config = &self.config;
+        let slots = &mut self.states[..needed];
+        if self.searches.len() > 1 {
+            self.searches
+                .par_iter_mut()
+                .zip(slots.par_chunks_mut(per_search))
+                .zip(self.spans.par_iter_mut())
+                .for_each(|((search, chunk), span)| gather(search, chunk, span, config));
+        } else {
+            self.searches
+                .iter_mut()
+                .zip(slots.chunks_mut(per_search))
+                .zip(self.spans.iter_mut())
+                .for_each(|((search, chunk), span)| gather(search, chunk, span, config));
+        }
+    }
+
+    /// Moves the gathered leaves to the front of the slots, keeping their order, and sets
+    /// where each search's leaves start; the number of leaves.
+    fn move_leaves_to_front(&mut self, per_search: usize) -> usize {
+        let mut total = 0;
+        for (i, span) in self.spans.iter_mut().enumerate() {
+            span.0 = total;
+            for j in 0..span.1 {
+                self.states.swap(total, i * per_search + j);
+                total += 1;
+            }
+        }
+        total
+    }
+
+    /// Evaluates the first `total` slots in one call to `evaluator`, and lets each search
+    /// (in parallel if there are several) expand and back up its leaves with the answers.
+    fn evaluate_leaves<E: Evaluator<G> + ?Sized>(&mut self, evaluator: &mut E, total: usize) {
+        let config = &self.config;
+        let num_actions = self.states[0].num_actions();
+        self.policy.resize(total * num_actions, 0.0);
+        self.values.resize(total, 0.0);
+        let (states, policy, values) = (
+            &self.states[..total],
+            &mut self.policy[..total * num_actions],
+            &mut self.values[..total],
+        );
+        evaluator.evaluate(states, policy, values);
+        self.stats.record(total);
+        let (policy, values) = (&*policy, &*values);
+        let complete = |(search, &(start, count)): (&mut Search<G>, &(usize, usize))| {
+            if count > 0 {
+                search.complete(
+                    &states[start..start + count],
+                    &policy[start * num_actions..(start + count) * num_actions],
+                    &values[start..start + count],
+                    config,
+                );
+            }
+        };
+        if self.searches.len() > 1 {
+            self.searches
+                .par_iter_mut()
+                .zip(self.spans.par_iter())
+                .for_each(complete);
+        } else {
+            self.searches
+                .iter_mut()
+                .zip(self.spans.iter())
+                .for_each(complete);
         }
     }
 }

@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use fanorona_env::{
-    Agent, AgentError, Board, Fanorona, Game, Position, Rules, SearchInfo, SearchLimits,
+    Agent, AgentError, Board, Fanorona, Game, Position, Rules, SearchInfo, SearchLimits, Turn,
 };
 
 use crate::protocol::info::parse_info;
@@ -109,6 +109,7 @@ impl EngineAgent {
         Ok(agent)
     }
 
+    /// The error `reason`, naming this agent.
     fn error(&self, reason: impl Into<String>) -> AgentError {
         AgentError {
             agent: self.name.clone(),
@@ -123,6 +124,7 @@ impl EngineAgent {
         self.error(reason)
     }
 
+    /// Sends one line; a failed write breaks the engine.
     fn send(&mut self, line: &str) -> Result<(), AgentError> {
         let sent = writeln!(self.stdin, "{line}").and_then(|()| self.stdin.flush());
         sent.map_err(|e| {
@@ -131,6 +133,7 @@ impl EngineAgent {
         })
     }
 
+    /// "; it exited with STATUS" if the program has exited, else nothing.
     fn exit_status(&mut self) -> String {
         match self.child.try_wait() {
             Ok(Some(status)) => format!("; it exited with {status}"),
@@ -189,6 +192,27 @@ impl EngineAgent {
     fn plan_turn(&mut self, game: &Fanorona) -> Result<(), AgentError> {
         let pos = *game.position();
         self.follow(&pos);
+        self.send_setup(&pos)?;
+        self.send_position()?;
+        self.send_go()?;
+        let (best, complaint) = self.read_bestmove()?;
+        if best == "(none)" || best.is_empty() {
+            return Err(self.error(format!(
+                "the engine found no move in {}{complaint}",
+                pos.to_fen()
+            )));
+        }
+        let turn = pos
+            .parse_turn(&best)
+            .map_err(|e| self.error(format!("the engine sent an illegal move: {e}{complaint}")))?;
+        self.moves.push(turn.notation(pos.board()));
+        self.plan_steps(game, pos, &turn);
+        Ok(())
+    }
+
+    /// Sends `ucinewgame` if a new game was announced, and the board and rules of `pos` if
+    /// they are not the ones last sent.
+    fn send_setup(&mut self, pos: &Position) -> Result<(), AgentError> {
         if self.new_game {
             self.send("ucinewgame")?;
             self.new_game = false;
@@ -206,13 +230,22 @@ impl EngineAgent {
             self.send(&format!("setoption name Rules value {}", pos.rules()))?;
             self.sent = Some(settings);
         }
+        Ok(())
+    }
+
+    /// Sends the game as followed: `position fen START moves ...`.
+    fn send_position(&mut self) -> Result<(), AgentError> {
         let start = self.start.expect("followed").to_fen();
         let mut position = format!("position fen {start}");
         if !self.moves.is_empty() {
             position.push_str(" moves ");
             position.push_str(&self.moves.join(" "));
         }
-        self.send(&position)?;
+        self.send(&position)
+    }
+
+    /// Sends `go` with the configured limits.
+    fn send_go(&mut self) -> Result<(), AgentError> {
         let mut go = String::from("go");
         if let Some(t) = self.config.movetime {
             go.push_str(&format!(" movetime {}", t.as_millis()));
@@ -223,16 +256,23 @@ impl EngineAgent {
         if let Some(n) = self.config.nodes {
             go.push_str(&format!(" nodes {n}"));
         }
-        self.send(&go)?;
+        self.send(&go)
+    }
+
+    /// Reads the engine's lines until `bestmove`, keeping the last `info` line of the search;
+    /// the move sent and, if the engine reported an error, a note quoting it.
+    fn read_bestmove(&mut self) -> Result<(String, String), AgentError> {
         let deadline =
             Instant::now() + self.config.timeout + self.config.movetime.unwrap_or_default();
         self.info = None;
         let mut complaint = String::new();
-        let best = loop {
+        loop {
             let line = self.read_line(deadline)?;
             let mut words = line.split_whitespace();
             match words.next() {
-                Some("bestmove") => break words.next().unwrap_or("").to_string(),
+                Some("bestmove") => {
+                    return Ok((words.next().unwrap_or("").to_string(), complaint));
+                }
                 Some("info") if line.contains("string error") => {
                     complaint = format!(" (it said: {})", line.trim());
                 }
@@ -243,26 +283,20 @@ impl EngineAgent {
                 }
                 _ => {}
             }
-        };
-        if best == "(none)" || best.is_empty() {
-            return Err(self.error(format!(
-                "the engine found no move in {}{complaint}",
-                pos.to_fen()
-            )));
         }
-        let turn = pos
-            .parse_turn(&best)
-            .map_err(|e| self.error(format!("the engine sent an illegal move: {e}{complaint}")))?;
-        self.moves.push(turn.notation(pos.board()));
+    }
+
+    /// Plans the steps of `turn` from `pos`, each with the position it is played in, and
+    /// follows the game to the position after it.
+    fn plan_steps(&mut self, game: &Fanorona, pos: Position, turn: &Turn) {
         let mut at = pos;
         self.plan.clear();
-        for step in pos.turn_steps(&turn) {
+        for step in pos.turn_steps(turn) {
             self.plan.push((at, game.step_to_action(step)));
             at.play_step_unchecked(step);
         }
         self.current = Some(at);
         self.next = 0;
-        Ok(())
     }
 }
 

@@ -111,12 +111,40 @@ fn label_class(
     class: &MaterialClass,
     solved: &[u16],
 ) -> Result<Vec<u16>, SolverError> {
-    let board = index.board();
     let (codes, counts): (Vec<u16>, Vec<u16>) = class
         .keys
         .par_iter()
         .map(|&key| initial_label(index, solved, key))
         .unzip();
+    let mut levels = initial_levels(&codes);
+    let labels = ClassLabels {
+        codes: codes.into_iter().map(AtomicU16::new).collect(),
+        counts: counts.into_iter().map(AtomicU16::new).collect(),
+    };
+    let mut d = 0;
+    while d < levels.len() {
+        let level = std::mem::take(&mut levels[d]);
+        if !level.is_empty() {
+            let next = labels.label_predecessors(index.board(), class, &level, d)?;
+            if !next.is_empty() {
+                if levels.len() <= d + 1 {
+                    levels.resize_with(d + 2, Vec::new);
+                }
+                levels[d + 1].extend(next);
+            }
+        }
+        d += 1;
+    }
+    Ok(labels
+        .codes
+        .into_iter()
+        .map(AtomicU16::into_inner)
+        .collect())
+}
+
+/// The labelled positions of a class (those with a code other than 0), by distance: entry
+/// `d` holds the indices of those at distance `d`.
+fn initial_levels(codes: &[u16]) -> Vec<Vec<u32>> {
     let mut levels: Vec<Vec<u32>> = Vec::new();
     for (i, &code) in codes.iter().enumerate() {
         if code != 0 {
@@ -127,22 +155,34 @@ fn label_class(
             levels[d].push(i as u32);
         }
     }
-    let codes: Vec<AtomicU16> = codes.into_iter().map(AtomicU16::new).collect();
-    let counts: Vec<AtomicU16> = counts.into_iter().map(AtomicU16::new).collect();
-    let mut d = 0;
-    while d < levels.len() {
-        let level = std::mem::take(&mut levels[d]);
-        if level.is_empty() {
-            d += 1;
-            continue;
-        }
+    levels
+}
+
+/// The labels of one class while it is being solved, shared by the parallel tasks: each
+/// position's value code (0 while unknown) and its count of successors not yet known to be
+/// wins for the opponent (0 for positions that do not play paika).
+struct ClassLabels {
+    codes: Vec<AtomicU16>,
+    counts: Vec<AtomicU16>,
+}
+
+impl ClassLabels {
+    /// Labels the paika predecessors of the positions of `level` (all at distance `d`) that
+    /// this level decides, and returns their indices: the next level.
+    fn label_predecessors(
+        &self,
+        board: &Board,
+        class: &MaterialClass,
+        level: &[u32],
+        d: usize,
+    ) -> Result<Vec<u32>, SolverError> {
         if d + 1 > Value::MAX_DISTANCE as usize {
             return Err(SolverError::DistanceOverflow {
                 max: Value::MAX_DISTANCE,
             });
         }
         // Distances of wins are odd and of losses even, so a level holds one kind only.
-        let from_loss = d % 2 == 0;
+        let from_loss = d.is_multiple_of(2);
         let next_code = if from_loss {
             Value::Win(d as u16 + 1).encode()
         } else {
@@ -155,22 +195,9 @@ fn label_class(
                 for &i in chunk {
                     let (pieces, side) = unpack_parts(board, class.keys[i as usize]);
                     for_each_paika_predecessor(board, pieces, side, |key| {
-                        let Some(q) = class.find(key) else { return };
-                        // Only unlabelled positions that play paika have a count.
-                        if counts[q].load(Relaxed) == 0 || codes[q].load(Relaxed) != 0 {
-                            return;
-                        }
-                        let labelled = if from_loss {
-                            codes[q]
-                                .compare_exchange(0, next_code, Relaxed, Relaxed)
-                                .is_ok()
-                        } else if counts[q].fetch_sub(1, Relaxed) == 1 {
-                            codes[q].store(next_code, Relaxed);
-                            true
-                        } else {
-                            false
-                        };
-                        if labelled {
+                        if let Some(q) = class.find(key)
+                            && self.label(q, from_loss, next_code)
+                        {
                             out.push(q as u32);
                         }
                     });
@@ -178,14 +205,27 @@ fn label_class(
                 out
             })
             .collect();
-        let next: Vec<u32> = next.into_iter().flatten().collect();
-        if !next.is_empty() {
-            if levels.len() <= d + 1 {
-                levels.resize_with(d + 2, Vec::new);
-            }
-            levels[d + 1].extend(next);
-        }
-        d += 1;
+        Ok(next.into_iter().flatten().collect())
     }
-    Ok(codes.into_iter().map(AtomicU16::into_inner).collect())
+
+    /// Labels position `q` with `next_code` if a successor at the level before decides it:
+    /// any successor lost for the opponent (`from_loss`), or the last of its successors won
+    /// for the opponent. Whether it was labelled now.
+    #[inline]
+    fn label(&self, q: usize, from_loss: bool, next_code: u16) -> bool {
+        // Only unlabelled positions that play paika have a count.
+        if self.counts[q].load(Relaxed) == 0 || self.codes[q].load(Relaxed) != 0 {
+            return false;
+        }
+        if from_loss {
+            self.codes[q]
+                .compare_exchange(0, next_code, Relaxed, Relaxed)
+                .is_ok()
+        } else if self.counts[q].fetch_sub(1, Relaxed) == 1 {
+            self.codes[q].store(next_code, Relaxed);
+            true
+        } else {
+            false
+        }
+    }
 }

@@ -135,6 +135,7 @@ struct TableReader {
 }
 
 impl TableReader {
+    /// The error for a table that is not well formed, with `reason`.
     fn bad(&self, reason: impl Into<String>) -> SolverError {
         SolverError::BadTable {
             path: self.path.clone(),
@@ -142,25 +143,33 @@ impl TableReader {
         }
     }
 
+    /// The error for a failed read of the `what`: a file that ends too early is a bad table.
+    fn read_error(&self, e: std::io::Error, what: &str) -> SolverError {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            self.bad(format!("the file ends inside the {what}"))
+        } else {
+            SolverError::Io {
+                path: self.path.clone(),
+                source: e,
+            }
+        }
+    }
+
+    /// Reads `N` bytes of the `what`.
     fn bytes<const N: usize>(&mut self, what: &str) -> Result<[u8; N], SolverError> {
         let mut buf = [0u8; N];
-        self.input.read_exact(&mut buf).map_err(|e| {
-            if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                self.bad(format!("the file ends inside the {what}"))
-            } else {
-                SolverError::Io {
-                    path: self.path.clone(),
-                    source: e,
-                }
-            }
-        })?;
+        self.input
+            .read_exact(&mut buf)
+            .map_err(|e| self.read_error(e, what))?;
         Ok(buf)
     }
 
+    /// Reads a little-endian `u32` of the `what`.
     fn u32(&mut self, what: &str) -> Result<u32, SolverError> {
         Ok(u32::from_le_bytes(self.bytes(what)?))
     }
 
+    /// Reads a little-endian `u64` of the `what`.
     fn u64(&mut self, what: &str) -> Result<u64, SolverError> {
         Ok(u64::from_le_bytes(self.bytes(what)?))
     }
@@ -178,14 +187,7 @@ impl TableReader {
             let n = (len - out.len()).min(CHUNK);
             let bytes = &mut buf[..n * N];
             if let Err(e) = self.input.read_exact(bytes) {
-                return Err(if e.kind() == std::io::ErrorKind::UnexpectedEof {
-                    self.bad(format!("the file ends inside the {what}"))
-                } else {
-                    SolverError::Io {
-                        path: self.path.clone(),
-                        source: e,
-                    }
-                });
+                return Err(self.read_error(e, what));
             }
             out.extend(
                 bytes
@@ -196,7 +198,38 @@ impl TableReader {
         Ok(out)
     }
 
+    /// Reads the whole file: header, class table, keys, values and checksum, checking each
+    /// part and then the whole.
     fn read_solution(&mut self) -> Result<Solution, SolverError> {
+        let board = self.read_board()?;
+        let roots = self.read_roots()?;
+        let class_count = self.read_class_count(board)?;
+        let len = self.u64("header")?;
+        let counts = OutcomeCounts {
+            wins: self.u64("header")?,
+            losses: self.u64("header")?,
+            draws: self.u64("header")?,
+        };
+        let class_lens = self.read_class_table(board, class_count, len, &counts)?;
+        let classes = self.read_keys(board, &class_lens)?;
+        let values = self.array(len as usize, "values", u16::from_le_bytes)?;
+        self.read_checksum()?;
+        if OutcomeCounts::of_codes(&values) != counts {
+            return Err(self.bad("the outcome counts in the header do not match the values"));
+        }
+        let index = PositionIndex::new(board, classes);
+        if let Some(root) = roots.iter().find(|&&r| index.find(r).is_none()) {
+            return Err(self.bad(format!("root key {root:#x} is not in the table")));
+        }
+        Ok(Solution {
+            index,
+            values,
+            roots,
+        })
+    }
+
+    /// Reads the magic bytes, the format version and the board, checking each.
+    fn read_board(&mut self) -> Result<&'static Board, SolverError> {
         let magic: [u8; 8] = self.bytes("header")?;
         if &magic != MAGIC {
             return Err(self.bad("wrong magic bytes: not written by `fanorona solve --save`"));
@@ -211,25 +244,43 @@ impl TableReader {
         let board = Board::new(width as usize, height as usize)
             .map_err(|e| self.bad(format!("bad board: {e}")))?;
         check_board(board).map_err(|e| self.bad(e.to_string()))?;
-        let points = board.points();
+        Ok(board)
+    }
+
+    /// Reads the number of roots (1 to 2^20) and their keys.
+    fn read_roots(&mut self) -> Result<Vec<u64>, SolverError> {
         let root_count = self.u32("header")? as usize;
         if root_count == 0 || root_count > 1 << 20 {
             return Err(self.bad(format!("{root_count} roots: expected 1 to 2^20")));
         }
-        let roots = self.array(root_count, "roots", u64::from_le_bytes)?;
+        self.array(root_count, "roots", u64::from_le_bytes)
+    }
+
+    /// Reads the number of material classes, at most one per piece count pair of `board`.
+    fn read_class_count(&mut self, board: &Board) -> Result<usize, SolverError> {
+        let slots = (board.points() + 1) * (board.points() + 1);
         let class_count = self.u32("header")? as usize;
-        if class_count > (points + 1) * (points + 1) {
+        if class_count > slots {
             return Err(self.bad(format!(
-                "{class_count} material classes: a {width}x{height} board has at most {}",
-                (points + 1) * (points + 1)
+                "{class_count} material classes: a {}x{} board has at most {slots}",
+                board.width(),
+                board.height()
             )));
         }
-        let len = self.u64("header")?;
-        let counts = OutcomeCounts {
-            wins: self.u64("header")?,
-            losses: self.u64("header")?,
-            draws: self.u64("header")?,
-        };
+        Ok(class_count)
+    }
+
+    /// Reads the class table (white and black pieces and length of each class), checking
+    /// that no class is impossible or repeated and that the lengths add up to `len`, as the
+    /// outcome `counts` must.
+    fn read_class_table(
+        &mut self,
+        board: &Board,
+        class_count: usize,
+        len: u64,
+        counts: &OutcomeCounts,
+    ) -> Result<Vec<(u8, u8, usize)>, SolverError> {
+        let points = board.points();
         let mut class_lens = Vec::with_capacity(class_count);
         let mut seen = vec![false; (points + 1) * (points + 1)];
         let mut sum = 0u64;
@@ -239,7 +290,9 @@ impl TableReader {
             let slot = white as usize * (points + 1) + black as usize;
             if white as usize > points || black as usize > points || seen[slot] {
                 return Err(self.bad(format!(
-                    "class {white}v{black} is impossible or repeated on {width}x{height}"
+                    "class {white}v{black} is impossible or repeated on {}x{}",
+                    board.width(),
+                    board.height()
                 )));
             }
             seen[slot] = true;
@@ -252,24 +305,32 @@ impl TableReader {
                 counts.total()
             )));
         }
-        let mut classes = Vec::with_capacity(class_count);
-        for &(white, black, class_len) in &class_lens {
+        Ok(class_lens)
+    }
+
+    /// Reads the keys of every class of `class_lens`, checking that they are valid keys of
+    /// their class in index order.
+    fn read_keys(
+        &mut self,
+        board: &Board,
+        class_lens: &[(u8, u8, usize)],
+    ) -> Result<Vec<(u8, u8, Vec<u64>)>, SolverError> {
+        let mut classes = Vec::with_capacity(class_lens.len());
+        for &(white, black, class_len) in class_lens {
             let keys = self.array(class_len, "keys", u64::from_le_bytes)?;
-            let valid = keys_sorted(&keys)
-                && keys.iter().all(|&k| {
-                    k >> (2 * points + 1) == 0 && material(board, k) == (white, black) && {
-                        let (p, _) = super::index::unpack_parts(board, k);
-                        p[0] & p[1] == 0
-                    }
-                });
-            if !valid {
+            if !class_keys_valid(board, white, black, &keys) {
                 return Err(self.bad(format!(
                     "the keys of class {white}v{black} are not sorted, overlapping or of another class"
                 )));
             }
             classes.push((white, black, keys));
         }
-        let values = self.array(len as usize, "values", u16::from_le_bytes)?;
+        Ok(classes)
+    }
+
+    /// Reads the stored CRC-32, checks it against the bytes read, and checks that nothing
+    /// follows it.
+    fn read_checksum(&mut self) -> Result<(), SolverError> {
         let expected = self.input.crc.clone().finalize();
         let stored = self.u32("checksum")?;
         if stored != expected {
@@ -279,26 +340,25 @@ impl TableReader {
         }
         let mut rest = [0u8; 1];
         match self.input.read(&mut rest) {
-            Ok(0) => {}
-            Ok(_) => return Err(self.bad("unexpected bytes after the checksum")),
-            Err(source) => {
-                return Err(SolverError::Io {
-                    path: self.path.clone(),
-                    source,
-                });
-            }
+            Ok(0) => Ok(()),
+            Ok(_) => Err(self.bad("unexpected bytes after the checksum")),
+            Err(source) => Err(SolverError::Io {
+                path: self.path.clone(),
+                source,
+            }),
         }
-        if OutcomeCounts::of_codes(&values) != counts {
-            return Err(self.bad("the outcome counts in the header do not match the values"));
-        }
-        let index = PositionIndex::new(board, classes);
-        if let Some(root) = roots.iter().find(|&&r| index.find(r).is_none()) {
-            return Err(self.bad(format!("root key {root:#x} is not in the table")));
-        }
-        Ok(Solution {
-            index,
-            values,
-            roots,
-        })
     }
+}
+
+/// Whether `keys` are in index order and each is the key of a position of class
+/// `white`v`black` on `board` (no stray bits, no point taken by both sides).
+fn class_keys_valid(board: &Board, white: u8, black: u8, keys: &[u64]) -> bool {
+    let points = board.points();
+    keys_sorted(keys)
+        && keys.iter().all(|&k| {
+            k >> (2 * points + 1) == 0 && material(board, k) == (white, black) && {
+                let (p, _) = super::index::unpack_parts(board, k);
+                p[0] & p[1] == 0
+            }
+        })
 }

@@ -7,6 +7,7 @@ use std::ops::Range;
 use std::path::Path;
 use std::sync::OnceLock;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::run::MetricsRow;
@@ -56,6 +57,90 @@ struct Curve {
     points: Vec<(f64, f64)>,
 }
 
+impl Curve {
+    /// The curve of `y` against `x` over the rows where `y` is known.
+    fn new(
+        name: &'static str,
+        color: RGBColor,
+        rows: &[MetricsRow],
+        x: fn(&MetricsRow) -> f64,
+        y: fn(&MetricsRow) -> Option<f64>,
+    ) -> Curve {
+        Curve {
+            name,
+            color,
+            points: rows
+                .iter()
+                .filter_map(|r| y(r).map(|v| (x(r), v)))
+                .collect(),
+        }
+    }
+}
+
+/// One panel: a title, the name of its x axis and its curves.
+struct Panel {
+    title: &'static str,
+    x_name: &'static str,
+    curves: Vec<Curve>,
+}
+
+/// The x of a row on panels over learner steps.
+fn step(r: &MetricsRow) -> f64 {
+    r.step as f64
+}
+
+/// The x of a row on panels over iterations.
+fn iteration(r: &MetricsRow) -> f64 {
+    r.iteration as f64
+}
+
+/// The total, policy and value losses over learner steps.
+fn losses_panel(rows: &[MetricsRow]) -> Panel {
+    Panel {
+        title: "losses",
+        x_name: "learner step",
+        curves: vec![
+            Curve::new("total", BLACK, rows, step, |r| Some(r.loss_total)),
+            Curve::new("policy", BLUE, rows, step, |r| Some(r.loss_policy)),
+            Curve::new("value", RED, rows, step, |r| Some(r.loss_value)),
+        ],
+    }
+}
+
+/// The policy entropy over learner steps.
+fn entropy_panel(rows: &[MetricsRow]) -> Panel {
+    Panel {
+        title: "policy entropy",
+        x_name: "learner step",
+        curves: vec![Curve::new("entropy", MAGENTA, rows, step, |r| {
+            Some(r.policy_entropy)
+        })],
+    }
+}
+
+/// The scores against minimax of depths 1 and 2 over iterations.
+fn minimax_panel(rows: &[MetricsRow]) -> Panel {
+    Panel {
+        title: "score vs minimax",
+        x_name: "iteration",
+        curves: vec![
+            Curve::new("depth 1", BLUE, rows, iteration, |r| r.score_vs_minimax1),
+            Curve::new("depth 2", RED, rows, iteration, |r| r.score_vs_minimax2),
+        ],
+    }
+}
+
+/// The self-play speed over iterations.
+fn speed_panel(rows: &[MetricsRow]) -> Panel {
+    Panel {
+        title: "self-play positions/s",
+        x_name: "iteration",
+        curves: vec![Curve::new("positions/s", GREEN, rows, iteration, |r| {
+            Some(r.positions_per_s)
+        })],
+    }
+}
+
 /// The range covering `values`, padded a little (and never empty).
 fn range(values: impl Iterator<Item = f64>) -> Range<f64> {
     let (lo, hi) = values
@@ -79,95 +164,70 @@ pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
     let text = font_available();
     let root = BitMapBackend::new(path, (1280, 900)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| error(e.to_string()))?;
-    let panels = root.split_evenly((2, 2));
-    let step = |r: &MetricsRow| r.step as f64;
-    let iteration = |r: &MetricsRow| r.iteration as f64;
-    let curve = |name,
-                 color,
-                 x: &dyn Fn(&MetricsRow) -> f64,
-                 y: &dyn Fn(&MetricsRow) -> Option<f64>| Curve {
-        name,
-        color,
-        points: rows
-            .iter()
-            .filter_map(|r| y(r).map(|v| (x(r), v)))
-            .collect(),
-    };
-    let specs: [(&str, &str, Vec<Curve>); 4] = [
-        (
-            "losses",
-            "learner step",
-            vec![
-                curve("total", BLACK, &step, &|r| Some(r.loss_total)),
-                curve("policy", BLUE, &step, &|r| Some(r.loss_policy)),
-                curve("value", RED, &step, &|r| Some(r.loss_value)),
-            ],
-        ),
-        (
-            "policy entropy",
-            "learner step",
-            vec![curve("entropy", MAGENTA, &step, &|r| {
-                Some(r.policy_entropy)
-            })],
-        ),
-        (
-            "score vs minimax",
-            "iteration",
-            vec![
-                curve("depth 1", BLUE, &iteration, &|r| r.score_vs_minimax1),
-                curve("depth 2", RED, &iteration, &|r| r.score_vs_minimax2),
-            ],
-        ),
-        (
-            "self-play positions/s",
-            "iteration",
-            vec![curve("positions/s", GREEN, &iteration, &|r| {
-                Some(r.positions_per_s)
-            })],
-        ),
+    let specs = [
+        losses_panel(rows),
+        entropy_panel(rows),
+        minimax_panel(rows),
+        speed_panel(rows),
     ];
-    for (panel, (title, x_name, curves)) in panels.iter().zip(specs) {
-        let x = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)));
-        let y = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)));
-        let mut builder = ChartBuilder::on(panel);
-        builder.margin(12);
-        if text {
-            builder
-                .caption(title, ("sans-serif", 22))
-                .x_label_area_size(36)
-                .y_label_area_size(56);
-        }
-        let mut chart = builder
-            .build_cartesian_2d(x, y)
-            .map_err(|e| error(e.to_string()))?;
-        let mut mesh = chart.configure_mesh();
-        if text {
-            mesh.x_desc(x_name);
-        } else {
-            mesh.x_labels(0).y_labels(0);
-        }
-        mesh.draw().map_err(|e| error(e.to_string()))?;
-        for c in curves {
-            let color = c.color;
-            let series = chart
-                .draw_series(LineSeries::new(c.points, color.stroke_width(2)))
-                .map_err(|e| error(e.to_string()))?;
-            if text {
-                series
-                    .label(c.name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
-            }
-        }
-        if text {
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()
-                .map_err(|e| error(e.to_string()))?;
-        }
+    for (area, panel) in root.split_evenly((2, 2)).iter().zip(specs) {
+        draw_panel(area, panel, text).map_err(error)?;
     }
     root.present().map_err(|e| error(e.to_string()))
+}
+
+/// Draws one panel into `area`: axes, curves and, when there is a font (`text`), the
+/// caption, axis name and legend.
+fn draw_panel(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    panel: Panel,
+    text: bool,
+) -> Result<(), String> {
+    let Panel {
+        title,
+        x_name,
+        curves,
+    } = panel;
+    let x = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)));
+    let y = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)));
+    let mut builder = ChartBuilder::on(area);
+    builder.margin(12);
+    if text {
+        builder
+            .caption(title, ("sans-serif", 22))
+            .x_label_area_size(36)
+            .y_label_area_size(56);
+    }
+    let mut chart = builder
+        .build_cartesian_2d(x, y)
+        .map_err(|e| e.to_string())?;
+    let mut mesh = chart.configure_mesh();
+    if text {
+        mesh.x_desc(x_name);
+    } else {
+        mesh.x_labels(0).y_labels(0);
+    }
+    mesh.draw().map_err(|e| e.to_string())?;
+    for c in curves {
+        let color = c.color;
+        let series = chart
+            .draw_series(LineSeries::new(c.points, color.stroke_width(2)))
+            .map_err(|e| e.to_string())?;
+        if text {
+            series
+                .label(c.name)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+        }
+    }
+    if text {
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
