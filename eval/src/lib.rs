@@ -23,5 +23,5 @@ pub use arena::{
 };
 pub use kinds::{register, registry};
 pub use minimax::player::MinimaxChooser;
-pub use minimax::search::{Limits, SearchResult, Searcher};
+pub use minimax::search::{Limits, MinimaxResult, Searcher};
 pub use record::{GameRecord, RecordError};

@@ -74,7 +74,7 @@ fn random_small_position(rng: &mut StdRng) -> Position {
     Position::from_fen_with_rules(&format!("{} w", rows.join("/")), Rules::pure()).unwrap()
 }
 
-fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::SearchResult {
+fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::MinimaxResult {
     Searcher::new(Limits::depth(depth), 1, seed)
         .search_position(pos, &[])
         .expect("a legal turn")

@@ -2,7 +2,7 @@
 
 use fanorona_env::{AgentError, Fanorona, SearchInfo, SearchLimits, Turn};
 
-use super::search::{Limits, MAX_DEPTH, SearchResult, Searcher};
+use super::search::{Limits, MAX_DEPTH, MinimaxResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
 
 /// Score (hundredths of a piece) whose value is tanh(1) ~ 0.76 in [`value_of_score`].
@@ -15,7 +15,7 @@ pub struct MinimaxChooser {
     searcher: Searcher,
     /// The limits of the specification, used when the caller sets none.
     configured: Limits,
-    last: Option<SearchResult>,
+    last: Option<MinimaxResult>,
     /// The expected continuation of the last search, in notation.
     pv: Vec<String>,
 }
@@ -33,7 +33,7 @@ impl MinimaxChooser {
     }
 
     /// The result of the last search.
-    pub fn last_result(&self) -> Option<&SearchResult> {
+    pub fn last_result(&self) -> Option<&MinimaxResult> {
         self.last.as_ref()
     }
 }
@@ -53,7 +53,7 @@ pub fn limits_for(limits: &SearchLimits, configured: Limits) -> Limits {
 
 /// A score in hundredths of a piece as an expected result in `[-1, 1]`: a forced win or
 /// loss is ±1, otherwise `tanh(score / 300)` (a rough scale: one piece ahead ~ 0.32).
-pub fn value_of_score(result: &SearchResult) -> f32 {
+pub fn value_of_score(result: &MinimaxResult) -> f32 {
     match result.mate_in() {
         Some(n) => n.signum() as f32,
         None => (result.score as f32 / VALUE_SCALE).tanh(),

@@ -78,7 +78,7 @@ impl Limits {
 
 /// What a search found.
 #[derive(Clone, Copy, Debug)]
-pub struct SearchResult {
+pub struct MinimaxResult {
     /// The best turn.
     pub turn: Turn,
     /// Its score for the side to move, in hundredths of a piece (beyond ±(`MATE` - 1000) a
@@ -92,7 +92,7 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-impl SearchResult {
+impl MinimaxResult {
     /// In how many turns the side to move wins (positive) or loses (negative), if the score
     /// says so.
     pub fn mate_in(&self) -> Option<i32> {
@@ -204,7 +204,7 @@ impl Searcher {
 
     /// Searches the current state of a game (its earlier positions count for repetitions).
     /// `None` when the side to move has no legal turn.
-    pub fn search(&mut self, game: &Fanorona) -> Option<SearchResult> {
+    pub fn search(&mut self, game: &Fanorona) -> Option<MinimaxResult> {
         let pos = *game.position();
         let keys = game.turn_start_keys();
         // The current position is the last key at a turn start; the path holds its ancestors.
@@ -218,7 +218,7 @@ impl Searcher {
 
     /// Searches `pos`, given the keys of the turn-start positions before it since the last
     /// capture (oldest first). `None` when the side to move has no legal turn.
-    pub fn search_position(&mut self, pos: &Position, ancestors: &[u64]) -> Option<SearchResult> {
+    pub fn search_position(&mut self, pos: &Position, ancestors: &[u64]) -> Option<MinimaxResult> {
         self.start = Instant::now();
         self.nodes = 0;
         self.completed_depth = 0;
@@ -232,7 +232,7 @@ impl Searcher {
         root.shuffle(&mut self.rng);
         // Stable: equal captures keep the seeded order.
         root.sort_by_key(|(_, t)| std::cmp::Reverse(t.captured().count_ones()));
-        let mut best = SearchResult {
+        let mut best = MinimaxResult {
             turn: root.first()?.1,
             score: evaluate(pos),
             depth: 0,
@@ -246,7 +246,7 @@ impl Searcher {
             self.completed_depth = depth;
             let turn = root.remove(index).1;
             root.insert(0, (0, turn));
-            best = SearchResult {
+            best = MinimaxResult {
                 turn,
                 score,
                 depth,
