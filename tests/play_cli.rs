@@ -1,13 +1,14 @@
 //! End-to-end: `fanorona play` driven by a scripted stdin: an illegal turn and its error, an
 //! ambiguous turn resolved by answering the question, the agent's reply and evaluation, undo,
-//! hint, the legal turns, resignation and the result line.
+//! hint, the legal turns, resignation and the result line; a line that is not UTF-8 is refused
+//! and the game goes on.
 
 mod common;
 
 use common::fanorona_with_stdin;
 
 /// The output of `fanorona play` with `args`, after it succeeded on `script`.
-fn play(args: &[&str], script: &str) -> String {
+fn play(args: &[&str], script: impl AsRef<[u8]>) -> String {
     let run = fanorona_with_stdin(["play"].iter().chain(args), script);
     run.assert_success();
     format!("{}{}", run.stdout, run.stderr)
@@ -57,4 +58,20 @@ fn the_human_may_play_black_and_illegal_turns_are_explained() {
     assert!(out.contains("game abandoned"), "{out}");
     fanorona_with_stdin(["play", "--agent", "minimax", "--sims", "5"], "")
         .assert_failure("unknown option \"sims\"");
+}
+
+#[test]
+fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
+    let out = play(
+        &["--agent", "random", "--board", "5x5"],
+        b"\xffe2\nresign\n",
+    );
+    assert!(
+        out.contains("white> error: the line is not valid UTF-8 (invalid byte at position 0)"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end().ends_with("Result: 0-1 (white resigns)"),
+        "{out}"
+    );
 }

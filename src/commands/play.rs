@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use fanorona_env::rules::display::render;
 use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
 use fanorona_eval::agent_turn;
+use fanorona_eval::protocol::read_line;
 
 use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
@@ -112,16 +113,21 @@ struct Session<R, W> {
 }
 
 impl<R: BufRead, W: Write> Session<R, W> {
-    /// The next input line, after a prompt; `None` at the end of the input.
+    /// The next input line, after a prompt; `None` at the end of the input. A line that is
+    /// not UTF-8 is refused with a message and the prompt is repeated.
     fn ask(&mut self, prompt: &str) -> Result<Option<String>> {
-        write!(self.out, "{prompt}")?;
-        self.out.flush()?;
-        let mut line = String::new();
-        if self.input.read_line(&mut line)? == 0 {
-            writeln!(self.out)?;
-            return Ok(None);
+        loop {
+            write!(self.out, "{prompt}")?;
+            self.out.flush()?;
+            match read_line(&mut self.input)? {
+                Some(Ok(line)) => return Ok(Some(line.trim().to_string())),
+                Some(Err(e)) => writeln!(self.out, "error: {e}")?,
+                None => {
+                    writeln!(self.out)?;
+                    return Ok(None);
+                }
+            }
         }
-        Ok(Some(line.trim().to_string()))
     }
 
     /// Draws the board with the last turn marked.

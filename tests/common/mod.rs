@@ -64,8 +64,12 @@ pub fn fanorona<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Run {
     fanorona_with_stdin(args, "")
 }
 
-/// Runs the binary with `args`, writing `stdin` to its standard input and closing it.
-pub fn fanorona_with_stdin<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>, stdin: &str) -> Run {
+/// Runs the binary with `args`, writing `stdin` (text, or any bytes) to its standard input and
+/// closing it.
+pub fn fanorona_with_stdin<S: AsRef<OsStr>>(
+    args: impl IntoIterator<Item = S>,
+    stdin: impl AsRef<[u8]>,
+) -> Run {
     let mut child = command(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -74,7 +78,7 @@ pub fn fanorona_with_stdin<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>, s
         .expect("the binary runs");
     let mut pipe = child.stdin.take().expect("stdin is piped");
     // A binary that ends without reading its input fails this write; its output tells why.
-    let _ = pipe.write_all(stdin.as_bytes());
+    let _ = pipe.write_all(stdin.as_ref());
     drop(pipe);
     let output = child.wait_with_output().expect("the binary runs");
     Run {

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use super::clock::Clocks;
+
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -20,6 +22,11 @@ pub struct GoLimits {
     pub depth: Option<u32>,
     /// `nodes N`.
     pub nodes: Option<u64>,
+    /// `infinite`: search until `stop` (never given with other limits).
+    pub infinite: bool,
+    /// `wtime MS btime MS winc MS binc MS movestogo N`: a time budget where `movetime` is not
+    /// given.
+    pub clocks: Clocks,
 }
 
 /// One command of the protocol.
@@ -45,7 +52,8 @@ pub enum Command {
         /// The complete turns played since, in notation.
         moves: Vec<String>,
     },
-    /// `go [movetime MS] [depth N] [nodes N]`.
+    /// `go [movetime MS] [depth N] [nodes N] [wtime MS] [btime MS] [winc MS] [binc MS]
+    /// [movestogo N]` or `go infinite`.
     Go(GoLimits),
     /// `stop`: end the search now and answer its best move.
     Stop,
@@ -164,28 +172,59 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
     let mut limits = GoLimits::default();
     let mut it = words.iter();
     while let Some(&key) = it.next() {
+        if key == "infinite" {
+            limits.infinite = true;
+            continue;
+        }
         let value = it
             .next()
             .ok_or_else(|| syntax("go", format!("{key} needs a number")))?;
-        let number = || {
-            value.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
-                syntax(
-                    "go",
-                    format!("{key} {value:?}: expected a whole number above 0"),
-                )
-            })
+        let bad = |what: &str| syntax("go", format!("{key} {value:?}: expected {what}"));
+        let whole = || value.parse::<u64>().map_err(|_| bad("a whole number"));
+        let positive = || {
+            Some(whole()?)
+                .filter(|&n| n > 0)
+                .ok_or_else(|| bad("a whole number above 0"))
         };
+        // A GUI may send a negative time left once the clock has run out.
+        let time_left = || {
+            value
+                .parse::<i64>()
+                .map(|ms| Duration::from_millis(ms.max(0).unsigned_abs()))
+                .map_err(|_| bad("a number of milliseconds"))
+        };
+        let clocks = &mut limits.clocks;
         match key {
-            "movetime" => limits.movetime = Some(Duration::from_millis(number()?)),
-            "depth" => limits.depth = Some(number()?.min(u32::MAX as u64) as u32),
-            "nodes" => limits.nodes = Some(number()?),
+            "movetime" => limits.movetime = Some(Duration::from_millis(positive()?)),
+            "depth" => limits.depth = Some(positive()?.min(u32::MAX as u64) as u32),
+            "nodes" => limits.nodes = Some(positive()?),
+            "wtime" => clocks.wtime = Some(time_left()?),
+            "btime" => clocks.btime = Some(time_left()?),
+            "winc" => clocks.winc = Duration::from_millis(whole()?),
+            "binc" => clocks.binc = Duration::from_millis(whole()?),
+            "movestogo" => clocks.movestogo = Some(positive()?.min(u32::MAX as u64) as u32),
             other => {
                 return Err(syntax(
                     "go",
-                    format!("unknown limit {other:?}; expected movetime MS, depth N or nodes N"),
+                    format!(
+                        "unknown limit {other:?}; expected movetime MS, depth N, nodes N, wtime \
+                         MS, btime MS, winc MS, binc MS, movestogo N or infinite"
+                    ),
                 ));
             }
         }
+    }
+    if limits.infinite
+        && limits
+            != (GoLimits {
+                infinite: true,
+                ..GoLimits::default()
+            })
+    {
+        return Err(syntax(
+            "go",
+            "infinite searches until stop and takes no other limit",
+        ));
     }
     Ok(limits)
 }
@@ -263,10 +302,41 @@ mod tests {
             Command::Go(GoLimits {
                 movetime: Some(Duration::from_millis(250)),
                 depth: Some(3),
-                nodes: Some(1000)
+                nodes: Some(1000),
+                ..GoLimits::default()
             })
         );
-        for bad in ["go depth", "go depth x", "go depth 0", "go wtime 100"] {
+        assert_eq!(
+            parse("go wtime 60000 btime -20 winc 1000 binc 0 movestogo 30 depth 8"),
+            Command::Go(GoLimits {
+                depth: Some(8),
+                clocks: Clocks {
+                    wtime: Some(Duration::from_millis(60_000)),
+                    btime: Some(Duration::ZERO),
+                    winc: Duration::from_millis(1000),
+                    binc: Duration::ZERO,
+                    movestogo: Some(30),
+                },
+                ..GoLimits::default()
+            })
+        );
+        assert_eq!(
+            parse("go infinite"),
+            Command::Go(GoLimits {
+                infinite: true,
+                ..GoLimits::default()
+            })
+        );
+        for bad in [
+            "go depth",
+            "go depth x",
+            "go depth 0",
+            "go wtime",
+            "go winc -5",
+            "go movestogo 0",
+            "go ponder",
+            "go infinite depth 3",
+        ] {
             assert!(Command::parse(bad).is_err(), "{bad}");
         }
     }

@@ -1,43 +1,20 @@
 //! The engine side of the protocol: a [`Server`] reads commands line by line, keeps the game
 //! the GUI describes, and answers `go` with `info` lines and a `bestmove`. The search runs on
 //! a worker thread, so `isready` and `stop` are answered while it thinks; any other command
-//! waits for the search to end first. A bad line is answered `info string error: ...` and the
-//! session goes on.
+//! waits for the search to end first (during `go infinite`, which ends only when stopped, it
+//! is refused instead). A bad line, one that is not UTF-8 included, is answered `info string
+//! error: ...` and the session goes on.
 
 use std::io::{self, BufRead, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 
-use fanorona_env::denormals;
 use fanorona_env::rules::display::render;
-use fanorona_env::{
-    Agent, AgentSpec, Board, Fanorona, Position, Registry, Rules, SearchLimits, SpecError, Turn,
-};
+use fanorona_env::{AgentSpec, Board, Fanorona, Position, Registry, Rules, SpecError, Turn};
 
 use super::command::{Command, GoLimits, Start};
-use super::info::info_line;
-use crate::agents::complete_turn::agent_turn;
-
-/// A boxed agent, as the worker thread hands it back.
-type BoxedAgent = Box<dyn Agent<Fanorona>>;
-
-/// The output, shared with the search thread; each line is written and flushed whole.
-struct Output<W>(Arc<Mutex<W>>);
-
-impl<W: Write> Output<W> {
-    fn send(&self, line: &str) -> io::Result<()> {
-        let mut out = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        writeln!(out, "{line}")?;
-        out.flush()
-    }
-}
-
-impl<W> Clone for Output<W> {
-    fn clone(&self) -> Self {
-        Output(self.0.clone())
-    }
-}
+use super::input::read_line;
+use super::output::{Output, error_line};
+use super::search::{BoxedAgent, Search, failure};
 
 /// An engine session: settings, the current game, the agent, and the search in progress.
 pub struct Server<W: Write + Send + 'static> {
@@ -51,8 +28,7 @@ pub struct Server<W: Write + Send + 'static> {
     agent: Option<BoxedAgent>,
     game: Fanorona,
     last_turn: Option<Turn>,
-    search: Option<JoinHandle<BoxedAgent>>,
-    stop: Arc<AtomicBool>,
+    search: Option<Search>,
 }
 
 impl<W: Write + Send + 'static> Server<W> {
@@ -63,7 +39,7 @@ impl<W: Write + Send + 'static> Server<W> {
         let agent = registry.create(&spec, 0)?;
         let board = Board::standard();
         Ok(Server {
-            out: Output(Arc::new(Mutex::new(out))),
+            out: Output::new(out),
             registry,
             spec,
             seed: 0,
@@ -73,19 +49,29 @@ impl<W: Write + Send + 'static> Server<W> {
             game: Fanorona::new(Position::initial(board)),
             last_turn: None,
             search: None,
-            stop: Arc::new(AtomicBool::new(false)),
         })
     }
 
-    /// Reads and answers commands until `quit` or the end of the input; a search still going
-    /// then is stopped and its best move written.
-    pub fn run<R: BufRead>(&mut self, input: R) -> io::Result<()> {
-        for line in input.lines() {
-            if !self.handle(&line?)? {
+    /// Reads and answers commands until `quit` or the end of the input. At the end of the
+    /// input a search still going is finished (`go infinite` is stopped) and its best move
+    /// written; `quit` stops it first.
+    pub fn run<R: BufRead>(&mut self, mut input: R) -> io::Result<()> {
+        while let Some(line) = read_line(&mut input)? {
+            let go_on = match line {
+                Ok(line) => self.handle(&line)?,
+                Err(e) => {
+                    self.error(&e.to_string())?;
+                    true
+                }
+            };
+            if !go_on {
                 return Ok(());
             }
         }
-        self.stop_search();
+        match &self.search {
+            Some(search) if search.is_infinite() => self.stop_search(),
+            _ => self.wait_for_search(),
+        }
         Ok(())
     }
 
@@ -106,6 +92,9 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.stop_search();
                 return Ok(false);
             }
+            _ if self.search.as_ref().is_some_and(Search::is_infinite) => {
+                self.error("go infinite is searching until stop; send stop first")?;
+            }
             other => {
                 self.wait_for_search();
                 self.answer(other)?;
@@ -114,12 +103,9 @@ impl<W: Write + Send + 'static> Server<W> {
         Ok(true)
     }
 
-    /// Sends `message` as one `info string error:` line; the lines of a longer message (a list
-    /// of agent kinds or options) are joined with ` | `.
+    /// Sends `message` as one `info string error:` line.
     fn error(&self, message: &str) -> io::Result<()> {
-        let lines: Vec<&str> = message.lines().map(str::trim).collect();
-        self.out
-            .send(&format!("info string error: {}", lines.join(" | ")))
+        self.out.send(&error_line(message))
     }
 
     /// Answers a command that needs no search running.
@@ -271,71 +257,43 @@ impl<W: Write + Send + 'static> Server<W> {
     }
 
     /// Starts a search on the worker thread, or answers `bestmove (none)` at once when the
-    /// game is over.
+    /// game is over (and `bestmove (error)` when there is no agent to search).
     fn go(&mut self, limits: GoLimits) -> io::Result<()> {
         if let Some(outcome) = self.game.outcome() {
             self.out
                 .send(&format!("info string game over: {outcome}"))?;
             return self.out.send("bestmove (none)");
         }
-        let mut agent = match self.agent.take() {
+        let agent = match self.agent.take() {
             Some(agent) => agent,
             None => match self.registry.create(&self.spec, self.seed) {
                 Ok(agent) => agent,
-                Err(e) => {
-                    self.error(&e.to_string())?;
-                    return self.out.send("bestmove (none)");
-                }
+                Err(e) => return self.out.send_all(&failure(&e.to_string())),
             },
         };
-        self.stop.store(false, Ordering::Relaxed);
-        agent.set_limits(&SearchLimits {
-            movetime: limits.movetime,
-            depth: limits.depth,
-            nodes: limits.nodes,
-            stop: Some(self.stop.clone()),
-        });
-        let mut game = self.game.clone();
-        let out = self.out.clone();
-        self.search = Some(denormals::spawn(move || {
-            let board = game.board();
-            // The output may be gone (the GUI quit): nothing is left to tell then.
-            let _ = match agent_turn(&mut agent, &mut game) {
-                Ok(turn) => agent
-                    .last_info()
-                    .map_or(Ok(()), |info| out.send(&info_line(&info)))
-                    .and_then(|()| out.send(&format!("bestmove {}", turn.notation(board)))),
-                Err(e) => out
-                    .send(&format!("info string error: {e}"))
-                    .and_then(|()| out.send("bestmove (none)")),
-            };
-            agent
-        }));
+        self.search = Some(Search::start(agent, self.game.clone(), &limits, &self.out));
         Ok(())
     }
 
     /// Waits for the search in progress (if any) to end and takes the agent back.
     fn wait_for_search(&mut self) {
-        if let Some(handle) = self.search.take() {
-            match handle.join() {
-                Ok(agent) => self.agent = Some(agent),
-                Err(_) => {
-                    let _ = self.error("the search failed; the agent is rebuilt");
-                    self.agent = None;
-                }
-            }
+        if let Some(search) = self.search.take() {
+            self.agent = search.finish(&self.out);
         }
     }
 
-    /// Asks the search in progress to stop and waits for its best move.
+    /// Asks the search in progress (if any) to stop and waits for its best move.
     fn stop_search(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        self.wait_for_search();
+        if let Some(search) = self.search.take() {
+            self.agent = search.stop(&self.out);
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Mutex;
+
     use super::*;
 
     /// A writer whose contents the test can read while the server owns it.
