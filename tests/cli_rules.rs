@@ -82,3 +82,48 @@ fn bad_input_gets_a_clear_error_and_exit_code() {
     fanorona(["perft", "--depth", "1", "--rules", "fast"]).assert_failure("unknown rule");
     fanorona(["perft"]).assert_failure("--depth");
 }
+
+#[test]
+fn rules_settings_are_read_strictly() {
+    // White d3 may stop after d3e3A, unless a chain must go on while it can.
+    let fen = "BBBB1BBBB/BBBBB1BBB/BWBW1B1BW/WWWW1WW1W/WWWWWWWW1 w 0 2";
+    let moves = |rules: &str| {
+        let out = fanorona(["moves", "--fen", fen, "--rules", rules]);
+        out.assert_success().lines().any(|m| m == "d3e3A")
+    };
+    assert!(moves(""));
+    for off in [
+        "mandatory=false",
+        "mandatory=off",
+        "mandatory=off,first-turn=off",
+    ] {
+        assert!(moves(off), "{off}");
+    }
+    for on in [
+        "mandatory",
+        "mandatory=true",
+        "mandatory=on",
+        "mandatory=on,first-turn=on",
+    ] {
+        assert!(!moves(on), "{on}");
+    }
+    for (rules, message) in [
+        (
+            "mandatory=no",
+            "rule mandatory: \"no\" is not valid: expected on, off, true or false",
+        ),
+        (
+            "mandatory=false,mandatory",
+            "rule mandatory is given more than once",
+        ),
+        (
+            "first-turn=bogus",
+            "rule first-turn: \"bogus\" is not valid",
+        ),
+        ("no-capture=0", "expected a number from 1 to 65535, or off"),
+        ("repetition=1", "expected a number from 2 to 255, or off"),
+        ("vela=white,vela=black", "rule vela is given more than once"),
+    ] {
+        fanorona(["perft", "--depth", "1", "--rules", rules]).assert_failure(message);
+    }
+}

@@ -171,7 +171,7 @@ fn tag_error(tag: &str, reason: String) -> RecordError {
 /// describe: the FEN's, else the initial position of the board (standard by default).
 fn read_start(tags: &mut Vec<(String, String)>) -> Result<Position, RecordError> {
     let rules = match take_tag(tags, "Rules") {
-        Some(r) => Rules::parse(&r).map_err(|e| tag_error("Rules", e))?,
+        Some(r) => Rules::parse(&r).map_err(|e| tag_error("Rules", e.to_string()))?,
         None => Rules::default(),
     };
     let board = match take_tag(tags, "Board") {
