@@ -46,12 +46,45 @@ fn perft_on_another_board_by_size_or_fen() {
 fn moves_lists_sorted_legal_turns() {
     let out = fanorona(["moves"]);
     assert_eq!(out.assert_success(), "d2e3A\nd3e3A\nd3e3W\ne2e3A\nf2e3A\n");
-    let out = fanorona(["moves", "--fen", "9/9/9/9/W8 b"]);
-    assert_eq!(
-        out.assert_success(),
-        "",
-        "a side without pieces has no moves"
+}
+
+#[test]
+fn moves_of_a_finished_position_say_why_the_game_is_over() {
+    for (fen, why) in [
+        (
+            "9/9/9/9/W8 b",
+            "game over: white wins (black has no pieces left)",
+        ),
+        (
+            "W8/9/9/9/9 w",
+            "game over: white wins (black has no pieces left)",
+        ),
+        ("BBB/B1W/WWW w 500 1", "game over: draw (no-capture limit)"),
+        (
+            "BW7/WW7/9/9/9 b",
+            "game over: white wins (black has no legal move)",
+        ),
+    ] {
+        let out = fanorona(["moves", "--fen", fen]);
+        assert_eq!(
+            out.assert_success(),
+            "",
+            "{fen}: a finished game has no moves"
+        );
+        assert!(out.stderr.contains(why), "{fen}: {}", out.stderr);
+    }
+}
+
+#[test]
+fn perft_at_depth_0_is_one_leaf_and_divide_refuses_it() {
+    let out = fanorona(["perft", "--depth", "0"]);
+    assert!(
+        out.assert_success().contains("perft 0 = 1"),
+        "{}",
+        out.stdout
     );
+    fanorona(["perft", "--depth", "0", "--divide"])
+        .assert_failure("--divide needs --depth 1 or more");
 }
 
 #[test]
