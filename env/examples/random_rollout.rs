@@ -75,7 +75,7 @@ fn main() -> Result<(), String> {
     let started = Instant::now();
     let (name, stats) = match args.game {
         GameId::Fanorona(board) => {
-            let rules = Rules::parse(&args.rules)?;
+            let rules = Rules::parse(&args.rules).map_err(|e| e.to_string())?;
             let start = Fanorona::new(Position::initial(board).with_rules(rules));
             (format!("Fanorona {board}"), play(start, &args))
         }

@@ -7,7 +7,7 @@ pub mod rules;
 
 pub use rules::board::{Board, Direction, Point, Points};
 pub use rules::color::Color;
-pub use rules::error::{BoardError, FenError, FenField, MoveError};
+pub use rules::error::{BoardError, FenError, FenField, MoveError, RulesError};
 pub use rules::history::History;
 pub use rules::movegen::StepList;
 pub use rules::outcome::{DrawReason, Outcome, WinReason};

@@ -154,13 +154,31 @@ fn capture_is_compulsory() {
 
 #[test]
 fn a_side_without_pieces_has_lost() {
-    let p = pos("9/9/9/9/W8 b");
+    let white_wins = Some(Outcome::Win {
+        winner: Color::White,
+        reason: WinReason::NoPieces,
+    });
+    assert_eq!(pos("9/9/9/9/W8 b").outcome(1), white_wins);
+}
+
+#[test]
+fn a_side_without_pieces_has_lost_whoever_is_to_move() {
+    // White to move still has moves, but black has nothing left to play with.
+    let p = pos("W8/9/9/9/9 w");
     assert_eq!(
         p.outcome(1),
         Some(Outcome::Win {
             winner: Color::White,
             reason: WinReason::NoPieces
         })
+    );
+    assert_eq!(
+        pos("9/9/9/9/8B b 500 1").outcome(1),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::NoPieces
+        }),
+        "a loss comes before the no-capture draw"
     );
 }
 

@@ -18,7 +18,10 @@
 //! Tags are `[Name "value"]` with `\"` and `\\` escapes; the seven standard tags come first,
 //! others (Round, Termination, Opening, ...) follow in their order. Moves are complete turns in
 //! the notation of RULES.md, numbered per turn pair (`1...` when black moves first), and the
-//! result closes the move text. Reading checks every move against the rules.
+//! result closes the move text. Reading checks every move against the rules, and the result
+//! against the end of the moves: a game the rules end carries their result; another result
+//! than `*` for a game they do not end needs a Termination tag (forfeit, turn limit,
+//! adjudication). A text with neither moves nor a result is refused.
 
 use fanorona_env::{Board, Color, History, Position, Rules};
 
@@ -49,6 +52,17 @@ pub enum RecordError {
         /// The move as written.
         text: String,
         /// What is wrong.
+        reason: String,
+    },
+    /// Neither moves nor a result: nothing is recorded.
+    #[error("no moves and no result: not a game record (expected [Result \"...\"] and/or moves)")]
+    Empty,
+    /// The result disagrees with the position the moves reach.
+    #[error("the result {result} does not fit the game: {reason}")]
+    ResultContradicted {
+        /// The Result tag.
+        result: String,
+        /// How the final position disagrees.
         reason: String,
     },
     /// The result token after the moves disagrees with the Result tag.
@@ -171,7 +185,7 @@ fn tag_error(tag: &str, reason: String) -> RecordError {
 /// describe: the FEN's, else the initial position of the board (standard by default).
 fn read_start(tags: &mut Vec<(String, String)>) -> Result<Position, RecordError> {
     let rules = match take_tag(tags, "Rules") {
-        Some(r) => Rules::parse(&r).map_err(|e| tag_error("Rules", e))?,
+        Some(r) => Rules::parse(&r).map_err(|e| tag_error("Rules", e.to_string()))?,
         None => Rules::default(),
     };
     let board = match take_tag(tags, "Board") {
@@ -303,7 +317,12 @@ impl GameRecord {
         let date = take_tag(&mut tags, "Date").unwrap_or_default();
         let white = take_tag(&mut tags, "White").unwrap_or_default();
         let black = take_tag(&mut tags, "Black").unwrap_or_default();
-        let result = take_tag(&mut tags, "Result").unwrap_or_else(|| "*".into());
+        let result_tag = take_tag(&mut tags, "Result");
+        let (moves, closing) = read_moves(&movetext)?;
+        if moves.is_empty() && result_tag.is_none() && closing.is_none() {
+            return Err(RecordError::Empty);
+        }
+        let result = result_tag.unwrap_or_else(|| "*".into());
         if !RESULTS.contains(&result.as_str()) {
             return Err(tag_error(
                 "Result",
@@ -311,7 +330,6 @@ impl GameRecord {
             ));
         }
         let start = read_start(&mut tags)?;
-        let (moves, closing) = read_moves(&movetext)?;
         if let Some(found) = closing
             && found != result
         {
@@ -327,8 +345,31 @@ impl GameRecord {
             moves,
             extra: tags,
         };
-        record.replay()?;
+        let history = record.replay()?;
+        record.check_result(&history)?;
         Ok(record)
+    }
+
+    /// Checks the result against the position the moves reach (`history`): a game the rules
+    /// have ended carries their result; a result for a game they have not ended needs a
+    /// Termination tag saying why (a forfeit, a turn limit, an adjudication).
+    fn check_result(&self, history: &History) -> Result<(), RecordError> {
+        let contradicted = |reason: String| {
+            Err(RecordError::ResultContradicted {
+                result: self.result.clone(),
+                reason,
+            })
+        };
+        match history.outcome() {
+            Some(outcome) if outcome.result_string() != self.result => contradicted(format!(
+                "the moves end the game: {outcome}, which is {}",
+                outcome.result_string()
+            )),
+            None if self.result != "*" && self.tag("Termination").is_none() => contradicted(
+                "the moves do not end the game and no Termination tag says why it ended".into(),
+            ),
+            _ => Ok(()),
+        }
     }
 
     /// Plays the moves from the start position.
@@ -426,5 +467,42 @@ mod tests {
         ));
         let bad_board = text.replace("[Board \"5x5\"]", "[Board \"9x5\"]");
         assert!(GameRecord::parse(&bad_board).is_err());
+    }
+
+    /// A record from `fen` with `result`, `moves` and the `extra` tag lines.
+    fn record_text(fen: &str, result: &str, extra: &str, moves: &str) -> String {
+        format!("[Result \"{result}\"]\n[FEN \"{fen}\"]\n{extra}\n{moves} {result}\n")
+    }
+
+    #[test]
+    fn empty_records_are_refused() {
+        for text in ["", "\n\n", "[Event \"x\"]\n"] {
+            assert_eq!(GameRecord::parse(text), Err(RecordError::Empty), "{text:?}");
+        }
+        let no_moves = GameRecord::parse("[Result \"*\"]\n").unwrap();
+        assert!(no_moves.moves.is_empty());
+    }
+
+    #[test]
+    fn the_result_must_fit_the_end_of_the_moves() {
+        // White a1 takes black's last piece c1: the rules end the game, 1-0.
+        let won = "9/9/9/9/W1B6 w";
+        assert!(GameRecord::parse(&record_text(won, "1-0", "", "1. a1b1A")).is_ok());
+        for result in ["0-1", "1/2-1/2", "*"] {
+            let e = GameRecord::parse(&record_text(won, result, "", "1. a1b1A")).unwrap_err();
+            assert!(matches!(e, RecordError::ResultContradicted { .. }), "{e}");
+            assert!(e.to_string().contains("white wins"), "{e}");
+        }
+        // Black to move, walled in, has lost before any move.
+        let lost = "BW7/WW7/9/9/9 b";
+        assert!(GameRecord::parse(&record_text(lost, "1-0", "", "")).is_ok());
+        assert!(GameRecord::parse(&record_text(lost, "0-1", "", "")).is_err());
+        // An open game: a result needs a Termination tag saying why.
+        let open = "9/9/9/9/W7B w";
+        assert!(GameRecord::parse(&record_text(open, "*", "", "1. a1a2")).is_ok());
+        let e = GameRecord::parse(&record_text(open, "0-1", "", "1. a1a2")).unwrap_err();
+        assert!(e.to_string().contains("no Termination tag"), "{e}");
+        let forfeit = "[Termination \"black forfeits: timeout\"]";
+        assert!(GameRecord::parse(&record_text(open, "1-0", forfeit, "1. a1a2")).is_ok());
     }
 }

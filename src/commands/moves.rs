@@ -11,9 +11,15 @@ pub struct Args {
     pub position: PositionArgs,
 }
 
-/// Runs the command: one turn per line, sorted.
+/// Runs the command: one turn per line, sorted. A finished position (the position occurring
+/// for the first time) has no legal turn: nothing is listed, and standard error says how the
+/// game ended.
 pub fn run(args: Args) -> Result<()> {
     let pos = args.position.position()?;
+    if let Some(outcome) = pos.outcome(1) {
+        eprintln!("game over: {outcome}");
+        return Ok(());
+    }
     for name in pos.legal_turn_names() {
         println!("{name}");
     }

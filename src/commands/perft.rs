@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 use fanorona_env::{divide, perft};
 
 use super::position_args::PositionArgs;
@@ -22,6 +22,12 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
+    if args.divide && args.depth == 0 {
+        bail!(
+            "--divide needs --depth 1 or more: at depth 0 the only leaf is the position itself, \
+             reached by no first turn (perft 0 = 1)"
+        );
+    }
     let pos = args.position.position()?;
     let started = Instant::now();
     let total = if args.divide {

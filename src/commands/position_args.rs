@@ -12,8 +12,9 @@ pub struct PositionArgs {
     /// Board size WxH (odd sides, at most 64 points) for the initial position.
     #[arg(long)]
     pub board: Option<String>,
-    /// Rule settings, comma-separated: no-capture=N|off, repetition=N|off, mandatory,
-    /// first-turn, vela[=white|black].
+    /// Rule settings, comma-separated, each at most once: no-capture=N|off (1-65535),
+    /// repetition=N|off (2-255), mandatory[=on|off], first-turn[=on|off],
+    /// vela[=white|black|off].
     #[arg(long, default_value = "")]
     pub rules: String,
 }
@@ -21,9 +22,7 @@ pub struct PositionArgs {
 impl PositionArgs {
     /// The rules asked for.
     pub fn rules(&self) -> Result<Rules> {
-        Rules::parse(&self.rules)
-            .map_err(anyhow::Error::msg)
-            .context("bad --rules")
+        Rules::parse(&self.rules).context("bad --rules")
     }
 
     /// The position asked for.

@@ -68,6 +68,35 @@ pub struct FenError {
     pub reason: String,
 }
 
+/// Rule settings (`--rules`, the `Rules` option and record tag) that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// A key that names no setting.
+    #[error(
+        "unknown rule {key:?}: expected no-capture=N|off, repetition=N|off, mandatory[=on|off], first-turn[=on|off], vela[=white|black|off]"
+    )]
+    UnknownSetting {
+        /// The key as written.
+        key: String,
+    },
+    /// A value the setting does not take.
+    #[error("rule {setting}: {value:?} is not valid: expected {expected}")]
+    BadValue {
+        /// The setting.
+        setting: &'static str,
+        /// The value as written (empty for a bare key).
+        value: String,
+        /// What the setting takes.
+        expected: &'static str,
+    },
+    /// The same setting given twice.
+    #[error("rule {setting} is given more than once")]
+    Repeated {
+        /// The setting.
+        setting: &'static str,
+    },
+}
+
 /// A move (turn or step) that cannot be played in a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {

@@ -99,21 +99,24 @@ impl Position {
 
     /// The outcome at this point, given how many times this position (pieces and side to
     /// move) has occurred at the start of a turn, this time included. Losses come first: a
-    /// side without pieces or moves has lost even where a draw limit is also reached.
+    /// side without pieces has lost, whoever is to move (the side to move first, should
+    /// both have none), and so has a side to move without moves, even where a draw limit is
+    /// also reached.
     pub fn outcome(&self, occurrences: u32) -> Option<Outcome> {
         if self.chain.is_some() {
             return None;
         }
-        let loser = self.side;
-        if self.pieces(loser) == 0 {
-            return Some(Outcome::Win {
-                winner: loser.other(),
-                reason: WinReason::NoPieces,
-            });
+        for loser in [self.side, self.side.other()] {
+            if self.pieces(loser) == 0 {
+                return Some(Outcome::Win {
+                    winner: loser.other(),
+                    reason: WinReason::NoPieces,
+                });
+            }
         }
         if !self.has_legal_move() {
             return Some(Outcome::Win {
-                winner: loser.other(),
+                winner: self.side.other(),
                 reason: WinReason::NoMoves,
             });
         }

@@ -59,8 +59,8 @@ pub enum Openings {
 }
 
 impl Openings {
-    /// Reads an opening file; FENs are read under the rules of `base`, move lists start from
-    /// `base`.
+    /// Reads an opening file; FENs are read under the rules of `base` and must be on its
+    /// board, move lists start from `base`.
     pub fn from_file(path: &Path, base: &Position) -> Result<Openings, OpeningError> {
         let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io {
             path: path.display().to_string(),
@@ -85,6 +85,15 @@ impl Openings {
                 let (fen, moves) = line.split_once(';').unwrap_or((line, ""));
                 let pos = Position::from_fen_with_rules(fen.trim(), *base.rules())
                     .map_err(|e| err(e.to_string()))?;
+                if !std::ptr::eq(pos.board(), base.board()) {
+                    return Err(err(format!(
+                        "the FEN's board is {}x{}, the match is played on {}x{}",
+                        pos.board().width(),
+                        pos.board().height(),
+                        base.board().width(),
+                        base.board().height()
+                    )));
+                }
                 (pos, moves)
             } else {
                 (*base, line)
@@ -161,8 +170,8 @@ mod tests {
 
     #[test]
     fn opening_files_are_read_and_checked() {
-        let base = Position::standard();
-        let text = "# two openings\nd2e3A\n\nBBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1 ; c2c3\n";
+        let base = Position::initial(Board::new(5, 5).unwrap());
+        let text = "# two openings\nc2c3\n\nBBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1 ; c2c3\n";
         let Openings::List(list) = Openings::parse(text, &base).unwrap() else {
             panic!("a list");
         };
@@ -175,5 +184,15 @@ mod tests {
             Openings::parse("# nothing\n", &base),
             Err(OpeningError::Empty)
         ));
+    }
+
+    #[test]
+    fn an_opening_on_another_board_is_refused() {
+        let base = Position::initial(Board::new(5, 3).unwrap());
+        let e = Openings::parse("# 3x3\n\nBBB/B1W/WWW w 0 1\n", &base).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "opening line 3: the FEN's board is 3x3, the match is played on 5x3"
+        );
     }
 }

@@ -214,7 +214,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.last_turn = None;
             }
             "rules" => {
-                self.rules = Rules::parse(value)?;
+                self.rules = Rules::parse(value).map_err(|e| e.to_string())?;
                 self.game = Fanorona::new(self.start_position());
                 self.last_turn = None;
             }
