@@ -22,6 +22,7 @@
 //! eight symmetries (the square's rotations and mirrors, all of which keep the lines) make
 //! both sides' views equivalent; mover-frame actions are the absolute ones.
 
+use crate::excerpt::Excerpt;
 use crate::game::{ActionError, Game};
 use crate::rules::board::{Board, Direction, Point, Points};
 use crate::rules::color::Color;
@@ -64,7 +65,7 @@ const LINES: [u16; 8] = [
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TeloError {
     /// The text form could not be read.
-    #[error("cannot read Telo position {text:?}: {reason}")]
+    #[error("cannot read Telo position {}: {reason}", Excerpt(.text))]
     Syntax {
         /// The input.
         text: String,
@@ -462,7 +463,7 @@ impl Game for Telo {
         let point = |s: &str| {
             board
                 .parse_point(s)
-                .ok_or_else(|| error(format!("{s:?} is not a point a1..c3")))
+                .ok_or_else(|| error(format!("{} is not a point a1..c3", Excerpt(s))))
         };
         let action = match clean.len() {
             2 => point(&clean)? as usize,

@@ -20,13 +20,13 @@
 //! the notation of RULES.md, numbered per turn pair (`1...` when black moves first), and the
 //! result closes the move text. Reading checks every move against the rules.
 
-use fanorona_env::{Board, Color, History, Position, Rules};
+use fanorona_env::{Board, Color, Excerpt, History, Position, Rules};
 
 /// A record that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     /// A tag line is malformed.
-    #[error("line {line}: bad tag {text:?}: expected [Name \"value\"]")]
+    #[error("line {line}: bad tag {}: expected [Name \"value\"]", Excerpt(.text))]
     Tag {
         /// Line number, from 1.
         line: usize,
@@ -42,7 +42,7 @@ pub enum RecordError {
         reason: String,
     },
     /// A move is not legal or cannot be read.
-    #[error("move {number} ({text:?}): {reason}")]
+    #[error("move {number} ({}): {reason}", Excerpt(.text))]
     Move {
         /// Move number in the record, from 1 (one per turn).
         number: usize,
@@ -52,7 +52,11 @@ pub enum RecordError {
         reason: String,
     },
     /// The result token after the moves disagrees with the Result tag.
-    #[error("the move text ends with {found:?} but the Result tag says {tag:?}")]
+    #[error(
+        "the move text ends with {} but the Result tag says {}",
+        Excerpt(.found),
+        Excerpt(.tag)
+    )]
     ResultMismatch {
         /// The Result tag.
         tag: String,
@@ -307,7 +311,11 @@ impl GameRecord {
         if !RESULTS.contains(&result.as_str()) {
             return Err(tag_error(
                 "Result",
-                format!("{result:?}: expected one of {}", RESULTS.join(", ")),
+                format!(
+                    "{}: expected one of {}",
+                    Excerpt(&result),
+                    RESULTS.join(", ")
+                ),
             ));
         }
         let start = read_start(&mut tags)?;

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use fanorona_env::Excerpt;
+
 /// Where a `position` command starts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Start {
@@ -62,7 +64,8 @@ pub enum Command {
 pub enum CommandError {
     /// The first word names no command.
     #[error(
-        "unknown command {0:?}; expected uci, isready, ucinewgame, setoption, position, go, stop, quit, d or moves"
+        "unknown command {}; expected uci, isready, ucinewgame, setoption, position, go, stop, quit, d or moves",
+        Excerpt(.0)
     )]
     Unknown(String),
     /// The command's arguments are wrong.
@@ -95,7 +98,7 @@ impl Command {
             } else {
                 Err(syntax(
                     name,
-                    format!("takes no arguments, got {:?}", rest.join(" ")),
+                    format!("takes no arguments, got {}", Excerpt(&rest.join(" "))),
                 ))
             }
         };
@@ -141,8 +144,8 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
             return Err(syntax(
                 "position",
                 format!(
-                    "unexpected {:?} after startpos; expected moves",
-                    extra.join(" ")
+                    "unexpected {} after startpos; expected moves",
+                    Excerpt(&extra.join(" "))
                 ),
             ));
         }
@@ -171,7 +174,11 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
             value.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| {
                 syntax(
                     "go",
-                    format!("{key} {value:?}: expected a whole number above 0"),
+                    format!(
+                        "{key} {}: expected a whole number from 1 to {}",
+                        Excerpt(value),
+                        u64::MAX
+                    ),
                 )
             })
         };
@@ -182,7 +189,10 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
             other => {
                 return Err(syntax(
                     "go",
-                    format!("unknown limit {other:?}; expected movetime MS, depth N or nodes N"),
+                    format!(
+                        "unknown limit {}; expected movetime MS, depth N or nodes N",
+                        Excerpt(other)
+                    ),
                 ));
             }
         }

@@ -12,7 +12,8 @@ use std::thread::JoinHandle;
 use fanorona_env::denormals;
 use fanorona_env::rules::display::render;
 use fanorona_env::{
-    Agent, AgentSpec, Board, Fanorona, Position, Registry, Rules, SearchLimits, SpecError, Turn,
+    Agent, AgentSpec, Board, Excerpt, Fanorona, Position, Registry, Rules, SearchLimits, SpecError,
+    Turn,
 };
 
 use super::command::{Command, GoLimits, Start};
@@ -212,9 +213,13 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.spec = spec;
             }
             "seed" => {
-                let seed = value
-                    .parse::<u64>()
-                    .map_err(|_| format!("Seed {value:?}: expected a whole number"))?;
+                let seed = value.parse::<u64>().map_err(|_| {
+                    format!(
+                        "Seed {}: expected a whole number from 0 to {}",
+                        Excerpt(value),
+                        u64::MAX
+                    )
+                })?;
                 self.agent = Some(
                     self.registry
                         .create(&self.spec, seed)
@@ -234,7 +239,8 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {name:?}; options: Agent, Board, Rules, Seed"
+                    "unknown option {}; options: Agent, Board, Rules, Seed",
+                    Excerpt(name)
                 ));
             }
         }
