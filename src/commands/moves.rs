@@ -3,6 +3,7 @@
 use anyhow::Result;
 
 use super::position_args::PositionArgs;
+use crate::output::outln;
 
 /// Arguments of `fanorona moves`.
 #[derive(clap::Args, Debug)]
@@ -15,7 +16,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let pos = args.position.position()?;
     for name in pos.legal_turn_names() {
-        println!("{name}");
+        outln!("{name}")?;
     }
     Ok(())
 }
