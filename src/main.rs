@@ -1,6 +1,7 @@
 //! `fanorona`: the command-line tool of the Fanorona reinforcement-learning toolkit.
 
 mod commands;
+mod output;
 
 use clap::{Parser, Subcommand};
 use fanorona_env::denormals;
@@ -47,7 +48,14 @@ fn main() {
         Err(e) => Err(anyhow::anyhow!("cannot start the worker threads: {e}")),
     };
     if let Err(error) = result {
-        eprintln!("error: {error:#}");
+        // A reader that stopped reading (`| head`) wanted no more: not a failure.
+        if error
+            .downcast_ref::<output::OutputError>()
+            .is_some_and(output::OutputError::is_closed_pipe)
+        {
+            return;
+        }
+        output::logln!("error: {error:#}");
         std::process::exit(2);
     }
 }

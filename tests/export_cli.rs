@@ -124,21 +124,38 @@ fn a_network_for_another_board_or_a_damaged_file_is_refused() {
 #[test]
 fn an_unreadable_checkpoint_names_the_os_error_once() {
     let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("file");
+    std::fs::write(&file, "x").unwrap();
+    // Below a file: "Not a directory".
+    let checkpoint = file.join("checkpoint-0000000001.ckpt");
     let out = fanorona([
         "export",
         "--checkpoint",
-        dir.path().to_str().unwrap(),
+        checkpoint.to_str().unwrap(),
         "--out",
         dir.path().join("agent.safetensors").to_str().unwrap(),
     ]);
-    let stderr = &out.stderr;
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr.contains(&format!(
-            "cannot read checkpoint {}: ",
-            dir.path().display()
-        )),
-        "{stderr}"
-    );
+    let stderr = out.assert_failure(&format!(
+        "cannot read checkpoint {}: ",
+        checkpoint.display()
+    ));
+    assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unwritable_policy_file_is_named_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = tiny_checkpoint(dir.path());
+    // Nobody may create files in /proc, not even root.
+    let out = fanorona([
+        "export",
+        "--checkpoint",
+        checkpoint.to_str().unwrap(),
+        "--out",
+        "/proc/a.safetensors",
+    ]);
+    let stderr = out.assert_failure("cannot write policy file /proc/a.safetensors: ");
+    assert_eq!(stderr.matches("/proc").count(), 1, "{stderr}");
     assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
 }

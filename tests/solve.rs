@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::fanorona;
+use common::{Stream, fanorona, fanorona_closed};
 
 /// The line of the output that starts with `label`.
 fn line<'a>(text: &'a str, label: &str) -> &'a str {
@@ -39,4 +39,35 @@ fn bad_board_sizes_and_files_give_clear_errors() {
     std::fs::write(&junk, b"not a table at all").unwrap();
     fanorona(["solve", "--load", junk.to_str().unwrap()])
         .assert_failure("not a valid solver table");
+}
+
+#[test]
+fn an_unwritable_save_is_refused_before_solving() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder where the table should go: refused at once, before 5x3 is solved.
+    let run = fanorona([
+        "solve",
+        "--board",
+        "5x3",
+        "--save",
+        dir.path().to_str().unwrap(),
+    ]);
+    run.assert_failure(&format!(
+        "bad --save: cannot write {}: it is a folder",
+        dir.path().display()
+    ));
+    assert!(!run.stdout.contains("solved"), "{}", run.stdout);
+}
+
+#[test]
+fn a_closed_stdout_loses_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("3x3.table");
+    let run = fanorona_closed(
+        ["solve", "--board", "3x3", "--save", table.to_str().unwrap()],
+        Stream::Stdout,
+    );
+    assert!(run.status.success(), "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    assert!(table.exists());
 }

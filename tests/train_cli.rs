@@ -1,11 +1,14 @@
-//! `fanorona train` and `fanorona eval` end to end: a tiny run, its resumption, and clear
-//! errors for missing, truncated and mismatched checkpoints.
+//! `fanorona train`, `fanorona eval` and `fanorona export` end to end: a tiny run, its
+//! resumption, and clear errors for missing, truncated and mismatched checkpoints; a run
+//! directory or an exported policy file as `--checkpoint`; a closed log that does not stop a
+//! run; a device that is not compiled in refused before anything is made.
 
 mod common;
 
 use std::path::Path;
 
-use common::{Run, fanorona};
+use common::{Run, Stream, fanorona, fanorona_closed};
+use fanorona_train::model::ComputeDevice;
 
 /// `fanorona train` of the tiny preset into `out`, up to `iterations`.
 fn train(out: &Path, iterations: &str) -> Run {
@@ -95,6 +98,96 @@ fn a_tiny_run_resumes_and_its_checkpoint_plays_through_eval() {
     eval_error(
         &checkpoint,
         &["--board", "9x5"],
-        "has game fanorona 5x3, expected fanorona 9x5",
+        "holds a network for fanorona 5x3, not for --board 9x5",
     );
+
+    // The run directory stands for its latest checkpoint; an exported policy plays too.
+    let policy = dir.path().join("agent.safetensors");
+    let export = fanorona([
+        "export",
+        "--checkpoint",
+        run.to_str().unwrap(),
+        "--out",
+        policy.to_str().unwrap(),
+    ]);
+    assert!(
+        export
+            .assert_success()
+            .contains(&format!("from {}", checkpoint.display())),
+        "{}",
+        export.stdout
+    );
+    for (network, name) in [(&run, "checkpoint@16"), (&policy, "policy@16")] {
+        let eval = fanorona([
+            "eval",
+            "--checkpoint",
+            network.to_str().unwrap(),
+            "--vs",
+            "random",
+            "--games",
+            "2",
+            "--sims",
+            "8",
+            "--threads",
+            "100000",
+            "--quiet",
+        ]);
+        let stdout = eval.assert_success();
+        assert!(
+            stdout.contains(&format!("{name} vs random: 2 games")),
+            "{stdout}"
+        );
+    }
+    eval_error(dir.path(), &[], "no checkpoint found at");
+}
+
+#[test]
+fn a_closed_log_does_not_stop_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let args = [
+        "train",
+        "--preset",
+        "tiny",
+        "--out",
+        run.to_str().unwrap(),
+        "--iterations",
+        "1",
+    ];
+    // Log lines go to the closed standard error (as with `2>&1 | head -3`).
+    let closed = fanorona_closed(args, Stream::Stderr);
+    assert!(closed.status.success(), "{}", closed.stdout);
+    assert!(
+        closed.stdout.contains("1 iterations, 8 learner steps"),
+        "{}",
+        closed.stdout
+    );
+    assert!(run.join("checkpoint-0000000008.ckpt").exists());
+}
+
+#[test]
+fn a_device_not_compiled_in_is_refused_before_the_run_directory_is_made() {
+    if ComputeDevice::Cuda.is_compiled() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let preset = include_str!("../train/presets/tiny.toml");
+    assert!(preset.contains("device = \"flex\""));
+    let config = dir.path().join("cuda.toml");
+    std::fs::write(
+        &config,
+        preset.replace("device = \"flex\"", "device = \"cuda\""),
+    )
+    .unwrap();
+    let run = dir.path().join("run");
+    fanorona([
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ])
+    .assert_failure("run.device: device cuda is not compiled in");
+    assert!(!run.exists(), "no run directory is made");
 }

@@ -3,6 +3,7 @@
 //! against it; Fanorona (every board and variant) and Fanoron-Telo implement it.
 
 use crate::Color;
+use crate::excerpt::Excerpt;
 
 /// An action that cannot be applied in the current state.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -29,7 +30,7 @@ pub enum ActionError {
     #[error("the game is over; no action can be applied")]
     GameOver,
     /// Text that names no legal action.
-    #[error("cannot read action {text:?}: {reason}")]
+    #[error("cannot read action {}: {reason}", Excerpt(.text))]
     Parse {
         /// The input.
         text: String,

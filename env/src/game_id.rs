@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::excerpt::Excerpt;
 use crate::rules::board::Board;
 use crate::rules::error::BoardError;
 
@@ -29,7 +30,10 @@ pub enum GameId {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GameIdError {
     /// Neither `fanorona` nor `telo`.
-    #[error("unknown game {0:?}: expected `fanorona WxH` (e.g. `fanorona 9x5`) or `telo`")]
+    #[error(
+        "unknown game {}: expected `fanorona WxH` (e.g. `fanorona 9x5`) or `telo`",
+        Excerpt(.0)
+    )]
     Unknown(String),
     /// `fanorona` without a board.
     #[error("fanorona needs a board: expected `fanorona WxH`, e.g. `fanorona 9x5`")]

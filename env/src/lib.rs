@@ -20,6 +20,7 @@ pub use rules::turn::{MAX_TURN_STEPS, Turn};
 pub mod agent;
 pub mod denormals;
 pub mod env;
+pub mod excerpt;
 pub mod fanorona;
 pub mod game;
 pub mod game_id;
@@ -31,6 +32,7 @@ pub mod vec_env;
 
 pub use agent::{Agent, AgentError, SearchInfo, SearchLimits};
 pub use env::{Env, EnvConfig, EnvStep, Observation, StepInfo, Transition};
+pub use excerpt::Excerpt;
 pub use fanorona::Fanorona;
 pub use game::{ActionError, Game};
 pub use game_id::{GameId, GameIdError};

@@ -1,7 +1,9 @@
 //! Writing files atomically: the contents go to a temporary file beside the target
-//! (`tempfile`), which is then renamed over it, so a reader never sees half a file.
+//! (`tempfile`), which is then renamed over it, so a reader never sees half a file. Also the
+//! checks, made before long work, that such a write will be possible. Errors name the OS error
+//! only, never the temporary file: the caller names the target.
 
-use std::io::{BufWriter, Write};
+use std::io::{self, BufWriter, ErrorKind, Write};
 use std::path::Path;
 
 /// Writes `path` through a temporary file and a rename: `write` fills a buffered writer. The
@@ -11,12 +13,9 @@ pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     std::fs::create_dir_all(dir)?;
-    let temp = tempfile::NamedTempFile::new_in(dir)?;
+    let temp = tempfile::NamedTempFile::new_in(dir).map_err(without_temp_path)?;
     {
         let mut out = BufWriter::new(temp.as_file());
         write(&mut out)?;
@@ -31,6 +30,53 @@ pub fn write_atomic_with(
     temp.as_file().sync_all()?;
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// `error` without the temporary file's path that `tempfile` appends to it (`... at path
+/// "/dir/.tmpAbC123"`; its source is not kept, so the message is cut).
+fn without_temp_path(error: io::Error) -> io::Error {
+    match error.to_string().rsplit_once(" at path ") {
+        Some((os_error, _)) => io::Error::new(error.kind(), os_error),
+        None => error,
+    }
+}
+
+/// The folder `write_atomic` writes `path` into (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    }
+}
+
+/// Checks, before long work, that [`write_atomic`] will be able to write the file `path`: it
+/// is not a folder, and its folder accepts new files (see [`check_writable_dir`]).
+pub fn check_writable_file(path: &Path) -> io::Result<()> {
+    if path.is_dir() {
+        return Err(io::Error::new(ErrorKind::IsADirectory, "it is a folder"));
+    }
+    check_writable_dir(folder_of(path))
+}
+
+/// Checks, before long work, that files can be written into the folder `dir`: it is a folder
+/// that accepts new files, or it does not exist yet and the nearest existing path above it is
+/// such a folder (where it would be created). Creates nothing that stays.
+pub fn check_writable_dir(dir: &Path) -> io::Result<()> {
+    let mut existing = dir;
+    while !existing.exists() {
+        existing = folder_of(existing);
+    }
+    if !existing.is_dir() {
+        let message = if existing == dir {
+            "it is not a folder".to_string()
+        } else {
+            format!("{} is not a folder", existing.display())
+        };
+        return Err(io::Error::new(ErrorKind::NotADirectory, message));
+    }
+    tempfile::NamedTempFile::new_in(existing)
+        .map(drop)
+        .map_err(without_temp_path)
 }
 
 /// Writes `contents` to `path` atomically.
@@ -51,6 +97,37 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "two");
         let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
         assert_eq!(leftovers, 1, "only the target remains");
+    }
+
+    #[test]
+    fn writable_places_are_checked_without_leaving_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.txt");
+        check_writable_file(&file).unwrap();
+        check_writable_dir(&dir.path().join("new").join("deeper")).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        std::fs::write(&file, "x").unwrap();
+        let e = check_writable_dir(&file).unwrap_err();
+        assert_eq!(e.to_string(), "it is not a folder");
+        let e = check_writable_dir(&file.join("sub")).unwrap_err();
+        assert_eq!(e.to_string(), format!("{} is not a folder", file.display()));
+        let e = check_writable_file(dir.path()).unwrap_err();
+        assert_eq!(e.to_string(), "it is a folder");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn errors_do_not_name_the_temporary_file() {
+        // Nobody may create files in /proc, not even root.
+        let target = Path::new("/proc/a.txt");
+        for error in [
+            write_atomic(target, b"x").unwrap_err(),
+            check_writable_file(target).unwrap_err(),
+        ] {
+            let text = error.to_string();
+            assert!(text.contains("(os error"), "{text}");
+            assert!(!text.contains(".tmp"), "{text}");
+        }
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub use arena::elo::Tally;
 pub use arena::opening::{Opening, OpeningError, Openings};
 pub use arena::sprt::{Sprt, SprtDecision};
 pub use arena::{
-    AgentFactory, ArenaError, GameResult, Match, MatchConfig, MatchReport, PlayedGame, play_game,
+    AgentFactory, ArenaError, Forfeit, GameResult, Match, MatchConfig, MatchReport, PlayedGame,
+    Seat, check_out_dir, play_game,
 };
 pub use kinds::{register, registry};
 pub use minimax::player::MinimaxChooser;

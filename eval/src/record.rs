@@ -23,13 +23,13 @@
 //! than `*` for a game they do not end needs a Termination tag (forfeit, turn limit,
 //! adjudication). A text with neither moves nor a result is refused.
 
-use fanorona_env::{Board, Color, History, Position, Rules};
+use fanorona_env::{Board, Color, Excerpt, History, Position, Rules};
 
 /// A record that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
     /// A tag line is malformed.
-    #[error("line {line}: bad tag {text:?}: expected [Name \"value\"]")]
+    #[error("line {line}: bad tag {}: expected [Name \"value\"]", Excerpt(.text))]
     Tag {
         /// Line number, from 1.
         line: usize,
@@ -45,7 +45,7 @@ pub enum RecordError {
         reason: String,
     },
     /// A move is not legal or cannot be read.
-    #[error("move {number} ({text:?}): {reason}")]
+    #[error("move {number} ({}): {reason}", Excerpt(.text))]
     Move {
         /// Move number in the record, from 1 (one per turn).
         number: usize,
@@ -66,7 +66,11 @@ pub enum RecordError {
         reason: String,
     },
     /// The result token after the moves disagrees with the Result tag.
-    #[error("the move text ends with {found:?} but the Result tag says {tag:?}")]
+    #[error(
+        "the move text ends with {} but the Result tag says {}",
+        Excerpt(.found),
+        Excerpt(.tag)
+    )]
     ResultMismatch {
         /// The Result tag.
         tag: String,
@@ -326,7 +330,11 @@ impl GameRecord {
         if !RESULTS.contains(&result.as_str()) {
             return Err(tag_error(
                 "Result",
-                format!("{result:?}: expected one of {}", RESULTS.join(", ")),
+                format!(
+                    "{}: expected one of {}",
+                    Excerpt(&result),
+                    RESULTS.join(", ")
+                ),
             ));
         }
         let start = read_start(&mut tags)?;

@@ -1,9 +1,10 @@
 //! The arena: colours alternate, pairs share openings, results do not depend on the number of
-//! threads, the SPRT stops early, failing agents forfeit, and results are written.
+//! threads (and threads beyond the games are not started), the SPRT stops early, failing agents
+//! forfeit and their forfeits are reported, and results are written.
 
 use fanorona_env::{Agent, AgentError, AgentSpec, Board, Fanorona, Position, WinReason};
 use fanorona_eval::{
-    GameRecord, Match, MatchConfig, MatchReport, Openings, Sprt, SprtDecision, registry,
+    GameRecord, Match, MatchConfig, MatchReport, Openings, Seat, Sprt, SprtDecision, registry,
 };
 
 fn config(games: usize, threads: usize) -> MatchConfig {
@@ -108,7 +109,35 @@ fn an_illegal_action_forfeits() {
             }
         ));
         assert!(g.termination.contains("forfeits"), "{}", g.termination);
+        let (seat, reason) = g.forfeited_by().unwrap();
+        assert_eq!(seat, Seat::First);
+        assert!(g.termination.ends_with(reason), "{}", g.termination);
     }
+    assert_eq!(report.forfeits(Seat::First).count(), 2);
+    assert_eq!(report.forfeits(Seat::Second).count(), 0);
+    let (seat, _) = report.forfeited_every_game().unwrap();
+    assert_eq!(seat, Seat::First);
+    let text = report.text();
+    assert!(
+        text.contains("  cheater forfeited 2 of 2 games; the first, game 1: "),
+        "{text}"
+    );
+    let summary: serde_json::Value = serde_json::from_str(&report.summary_json()).unwrap();
+    assert_eq!(summary["first_forfeits"], 2);
+    assert_eq!(summary["second_forfeits"], 0);
+}
+
+#[test]
+fn a_match_without_forfeits_says_none() {
+    let report = run("greedy", "random", config(2, 2));
+    assert_eq!(report.forfeited_every_game(), None);
+    assert!(!report.text().contains("forfeited"));
+}
+
+#[test]
+fn threads_beyond_the_games_are_not_started() {
+    let report = run("greedy", "random", config(2, 100_000));
+    assert_eq!(report.games.len(), 2);
 }
 
 #[test]

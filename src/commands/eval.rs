@@ -1,21 +1,26 @@
-//! `fanorona eval`: a trained checkpoint (tree search with its network) against any agent in
-//! an arena match.
+//! `fanorona eval`: a trained network (tree search with it), from a checkpoint, a run
+//! directory's latest checkpoint or an exported policy file, against any agent in an arena
+//! match.
 
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{Board, Fanorona, GameId, Position};
+use fanorona_env::{Board, GameId};
 use fanorona_search::SearchConfig;
-use fanorona_train::io::Checkpoint;
-use fanorona_train::model::{ComputeDevice, NetworkConfig};
+use fanorona_train::io::{Checkpoint, FileKind, load_policy_on};
+use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::NetworkMatch;
 
+use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
+use super::forfeits::refuse_all_forfeited;
+use crate::output::out;
 
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The checkpoint file (a run directory's checkpoint-STEP.ckpt).
+    /// The network: a checkpoint file (checkpoint-STEP.ckpt), a run directory (its latest
+    /// checkpoint) or an exported policy file (.safetensors).
     #[arg(long)]
     pub checkpoint: PathBuf,
     /// The opponent, e.g. minimax:depth=4 or mcts:sims=400.
@@ -24,13 +29,13 @@ pub struct Args {
     /// Number of games; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 20)]
     pub games: usize,
-    /// The checkpoint's search simulations per action.
+    /// The network's search simulations per action.
     #[arg(long, default_value_t = 800)]
     pub sims: u32,
-    /// Games played at once.
+    /// Games played at once (no more than the games, nor four per CPU core).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
-    /// The board to play on; must be the checkpoint's (default: the checkpoint's).
+    /// The board to play on; must be the network's (default: the network's).
     #[arg(long)]
     pub board: Option<String>,
     /// Random opening turns before the agents take over.
@@ -52,28 +57,42 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let opponent = fanorona_train::players::registry()
-        .parse(&args.vs)
-        .context("bad --vs")?;
+    let registry = fanorona_train::players::registry();
+    let opponent = agent_spec(&registry, &args.vs, "vs")?;
     let device = args.device.device()?;
-    let checkpoint = Checkpoint::load(&args.checkpoint, &device)?;
-    let Ok(GameId::Fanorona(trained)) = checkpoint.meta.game_id() else {
+    if !args.checkpoint.exists() {
         bail!(
-            "checkpoint {} was trained on {}; fanorona eval plays Fanorona boards only",
-            args.checkpoint.display(),
-            checkpoint.meta.game
+            "no checkpoint found at {}: expected a checkpoint file, a run directory or a policy \
+             file",
+            args.checkpoint.display()
+        );
+    }
+    let path = Checkpoint::find(&args.checkpoint)?;
+    let loaded = load_policy_on(&path, &device)?;
+    let GameId::Fanorona(trained) = loaded.meta.game else {
+        bail!(
+            "{} holds a network for {}; fanorona eval plays Fanorona boards only",
+            path.display(),
+            loaded.meta.game
         );
     };
     let board = match args.board.as_deref() {
-        Some(text) => Board::parse(text).with_context(|| format!("bad board {text:?}"))?,
+        Some(text) => Board::parse(text).context("bad --board")?,
         None => trained,
     };
-    let expected = NetworkConfig::for_game(
-        &Fanorona::new(Position::initial(board)),
-        checkpoint.meta.network.architecture.clone(),
-    );
-    checkpoint.check_matches(&args.checkpoint, GameId::Fanorona(board), &expected)?;
-    let name = format!("checkpoint@{}", checkpoint.meta.step);
+    if GameId::Fanorona(board) != loaded.meta.game {
+        bail!(
+            "{} holds a network for {}, not for --board {board} (leave --board out to play on \
+             {trained})",
+            path.display(),
+            loaded.meta.game
+        );
+    }
+    let source = match loaded.source {
+        FileKind::Checkpoint => "checkpoint",
+        _ => "policy",
+    };
+    let name = format!("{source}@{}", loaded.meta.step);
     let arena = NetworkMatch {
         board,
         games: args.games,
@@ -87,7 +106,7 @@ pub fn run(args: Args) -> Result<()> {
         seed: args.seed,
         progress: !args.quiet,
     };
-    let report = arena.run(&checkpoint.network, &name, &opponent)?;
-    print!("{}", report.text());
-    Ok(())
+    let report = arena.run(&loaded.net, &name, &opponent)?;
+    out!("{}", report.text())?;
+    refuse_all_forfeited(&report, &name, &format!("--vs {}", args.vs))
 }

@@ -4,12 +4,15 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_train::io::export_checkpoint;
+use fanorona_train::io::{Checkpoint, export_checkpoint};
+
+use crate::output::outln;
 
 /// Arguments of `fanorona export`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The training checkpoint (a `checkpoint-STEP.ckpt` file of a run directory).
+    /// The training checkpoint: a `checkpoint-STEP.ckpt` file, or a run directory (its latest
+    /// checkpoint).
     #[arg(long)]
     pub checkpoint: PathBuf,
     /// The policy file to write (written atomically), e.g. agent.safetensors.
@@ -19,15 +22,17 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let meta = export_checkpoint(&args.checkpoint, &args.out).context("export failed")?;
-    println!(
-        "wrote {}: {} ({}), {}, step {}, encoding version {}",
+    let checkpoint = Checkpoint::find(&args.checkpoint)?;
+    let meta = export_checkpoint(&checkpoint, &args.out).context("export failed")?;
+    outln!(
+        "wrote {} from {}: {} ({}), {}, step {}, encoding version {}",
         args.out.display(),
+        checkpoint.display(),
         meta.game,
         meta.rules,
         meta.network.architecture.describe(),
         meta.step,
         meta.encoding_version
-    );
+    )?;
     Ok(())
 }

@@ -3,11 +3,14 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_env::{Agent, AgentSpec, Fanorona, Registry};
-use fanorona_eval::{Match, MatchConfig, Openings, Sprt};
+use fanorona_env::{Agent, AgentSpec, Fanorona};
+use fanorona_eval::{Match, MatchConfig, Openings, Sprt, check_out_dir};
 
+use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
+use super::forfeits::refuse_all_forfeited;
 use super::position_args::PositionArgs;
+use crate::output::{out, outln};
 
 /// Arguments of `fanorona match`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +24,7 @@ pub struct Args {
     /// Number of games; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
-    /// Games played at once.
+    /// Games played at once (no more than the games, nor four per CPU core).
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
     /// Openings: a number of random opening turns, or an opening file (one FEN and/or move
@@ -37,7 +40,8 @@ pub struct Args {
     /// Match seed (openings and agents' random choices).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Folder for summary.json, games.jsonl and the game records.
+    /// Folder for summary.json, games.jsonl and the game records: a new or empty folder, or
+    /// one of an earlier match, whose results are replaced; checked before the first game.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Hide the progress bar.
@@ -45,17 +49,6 @@ pub struct Args {
     pub quiet: bool,
     #[command(flatten)]
     pub position: PositionArgs,
-}
-
-/// Parses an agent specification and checks that an agent can be built from it.
-fn agent_spec(registry: &Registry, text: &str, flag: &str) -> Result<AgentSpec> {
-    let spec = registry
-        .parse(text)
-        .with_context(|| format!("bad --{flag}"))?;
-    registry
-        .create(&spec, 0)
-        .with_context(|| format!("bad --{flag}"))?;
-    Ok(spec)
 }
 
 /// Runs the command.
@@ -75,6 +68,9 @@ pub fn run(args: Args) -> Result<()> {
         .map(Sprt::parse)
         .transpose()
         .context("bad --sprt")?;
+    if let Some(dir) = &args.out {
+        check_out_dir(dir).context("bad --out")?;
+    }
     let config = MatchConfig {
         games: args.games,
         threads: args.threads,
@@ -93,10 +89,17 @@ pub fn run(args: Args) -> Result<()> {
     let make_first = |seed| make(&first, seed);
     let make_second = |seed| make(&second, seed);
     let report = Match::new(config, &make_first, &make_second).run()?;
-    print!("{}", report.text());
+    // The results are written before anything is printed: a closed output loses no work.
     if let Some(dir) = &args.out {
         report.write(dir)?;
-        println!("wrote {}", dir.display());
     }
-    Ok(())
+    out!("{}", report.text())?;
+    if let Some(dir) = &args.out {
+        outln!("wrote {}", dir.display())?;
+    }
+    refuse_all_forfeited(
+        &report,
+        &format!("--white {}", args.white),
+        &format!("--black {}", args.black),
+    )
 }

@@ -1,9 +1,11 @@
 //! One module per subcommand, each with its clap `Args` and a `run` function.
 
+pub mod agent_arg;
 pub mod agent_help;
 pub mod engine;
 pub mod eval;
 pub mod export;
+pub mod forfeits;
 pub mod match_cmd;
 pub mod moves;
 pub mod perft;

@@ -3,6 +3,7 @@
 use anyhow::Result;
 
 use super::position_args::PositionArgs;
+use crate::output::outln;
 
 /// Arguments of `fanorona moves`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +22,7 @@ pub fn run(args: Args) -> Result<()> {
         return Ok(());
     }
     for name in pos.legal_turn_names() {
-        println!("{name}");
+        outln!("{name}")?;
     }
     Ok(())
 }

@@ -6,6 +6,7 @@ use anyhow::{Result, bail};
 use fanorona_env::{divide, perft};
 
 use super::position_args::PositionArgs;
+use crate::output::{logln, outln};
 
 /// Arguments of `fanorona perft`.
 #[derive(clap::Args, Debug)]
@@ -33,15 +34,15 @@ pub fn run(args: Args) -> Result<()> {
     let total = if args.divide {
         let rows = divide(&pos, args.depth);
         for (turn, count) in &rows {
-            println!("{turn}: {count}");
+            outln!("{turn}: {count}")?;
         }
         rows.iter().map(|(_, c)| c).sum()
     } else {
         perft(&pos, args.depth)
     };
     let secs = started.elapsed().as_secs_f64();
-    println!("perft {} = {total}", args.depth);
-    eprintln!(
+    outln!("perft {} = {total}", args.depth)?;
+    logln!(
         "{:.3} s, {:.1} million leaves/s",
         secs,
         total as f64 / secs.max(1e-9) / 1e6

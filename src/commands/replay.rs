@@ -6,6 +6,8 @@ use anyhow::{Context, Result};
 use fanorona_env::rules::display::render;
 use fanorona_eval::GameRecord;
 
+use crate::output::{out, outln};
+
 /// Arguments of `fanorona replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -20,11 +22,11 @@ pub fn run(args: Args) -> Result<()> {
     let record =
         GameRecord::parse(&text).with_context(|| format!("bad record {}", args.file.display()))?;
     for (name, value) in record.tags() {
-        println!("{name}: {value}");
+        outln!("{name}: {value}")?;
     }
     let history = record.replay()?;
-    println!("\nstart");
-    print!("{}", render(history.start(), None));
+    outln!("\nstart")?;
+    out!("{}", render(history.start(), None))?;
     for (i, (turn, pos)) in history
         .turns()
         .iter()
@@ -32,14 +34,14 @@ pub fn run(args: Args) -> Result<()> {
         .enumerate()
     {
         let before = &history.positions()[i];
-        println!(
+        outln!(
             "\n{}. {} {}",
             before.turn_number(),
             before.side_to_move(),
             turn.notation(before.board())
-        );
-        print!("{}", render(pos, Some(turn)));
+        )?;
+        out!("{}", render(pos, Some(turn)))?;
     }
-    println!("\nresult {}", record.result);
+    outln!("\nresult {}", record.result)?;
     Ok(())
 }

@@ -4,6 +4,7 @@ use anyhow::Result;
 use fanorona_env::rules::display::render;
 
 use super::position_args::PositionArgs;
+use crate::output::out;
 
 /// Arguments of `fanorona show`.
 #[derive(clap::Args, Debug)]
@@ -15,6 +16,6 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let pos = args.position.position()?;
-    print!("{}", render(&pos, None));
+    out!("{}", render(&pos, None))?;
     Ok(())
 }

@@ -7,7 +7,10 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
-use fanorona_eval::solver::{ClassReport, Solution, SolveOptions};
+use fanorona_eval::atomic_write::check_writable_file;
+use fanorona_eval::solver::{ClassReport, Solution, SolveOptions, SolveReport};
+
+use crate::output::{OutputError, outln};
 
 /// Arguments of `fanorona solve`.
 #[derive(clap::Args, Debug)]
@@ -15,7 +18,7 @@ pub struct Args {
     /// Board size WxH (odd sides, at most 31 points: 3x3, 5x3, 3x5, 7x3, 3x7, 9x3, 3x9, 5x5).
     #[arg(long)]
     pub board: Option<String>,
-    /// Save the solved table to this file.
+    /// Save the solved table to this file (checked to be writable before solving).
     #[arg(long)]
     pub save: Option<PathBuf>,
     /// Load a solved table instead of solving (its board must match --board, if given).
@@ -43,20 +46,40 @@ fn peak_memory() -> Option<u64> {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let board = args.board.as_deref().map(Board::parse).transpose()?;
+    // Solving can take many minutes: the files are checked first.
+    for (flag, path) in [("save", &args.save), ("metrics", &args.metrics)] {
+        if let Some(path) = path {
+            check_writable_file(path)
+                .with_context(|| format!("bad --{flag}: cannot write {}", path.display()))?;
+        }
+    }
     let started = Instant::now();
-    let solution = match (&args.load, board) {
-        (Some(path), board) => load(path, board)?,
-        (None, Some(board)) => solve(board, &args)?,
+    let (solution, solved) = match (&args.load, board) {
+        (Some(path), board) => (load(path, board)?, None),
+        (None, Some(board)) => {
+            let (solution, report) = solve(board, &args)?;
+            (solution, Some(report))
+        }
         (None, None) => bail!("give --board WxH to solve, or --load FILE"),
     };
     let secs = started.elapsed().as_secs_f64();
-    print_solution(&solution)?;
+    // Files are written before anything is printed: a closed output loses no work.
     if let Some(path) = &args.save {
         solution.save(path)?;
-        println!("saved {}", path.display());
     }
-    println!("time: {secs:.2} s");
-    print_peak_memory();
+    if let Some(report) = solved {
+        outln!(
+            "solved: enumerate {:.2} s, label {:.2} s",
+            report.enumerate_secs,
+            report.label_secs
+        )?;
+    }
+    print_solution(&solution)?;
+    if let Some(path) = &args.save {
+        outln!("saved {}", path.display())?;
+    }
+    outln!("time: {secs:.2} s")?;
+    print_peak_memory()?;
     Ok(())
 }
 
@@ -75,26 +98,22 @@ fn load(path: &Path, board: Option<&'static Board>) -> Result<Solution> {
             b.height()
         );
     }
-    println!("loaded {}", path.display());
+    outln!("loaded {}", path.display())?;
     Ok(solution)
 }
 
-/// Solves `board` from its initial position, printing the time of each phase and writing the
-/// per-class metrics where `--metrics` asks for them.
-fn solve(board: &'static Board, args: &Args) -> Result<Solution> {
+/// Solves `board` from its initial position, writing the per-class metrics where `--metrics`
+/// asks for them.
+fn solve(board: &'static Board, args: &Args) -> Result<(Solution, SolveReport)> {
     let options = SolveOptions {
         max_positions: args.max_positions,
         progress: args.progress,
     };
     let (solution, report) = Solution::solve_from(&[Position::initial(board)], &options)?;
-    println!(
-        "solved: enumerate {:.2} s, label {:.2} s",
-        report.enumerate_secs, report.label_secs
-    );
     if let Some(path) = &args.metrics {
         write_metrics(path, &report.classes)?;
     }
-    Ok(solution)
+    Ok((solution, report))
 }
 
 /// Writes one JSON line per material class to `path`: positions, outcomes, longest distance.
@@ -125,30 +144,30 @@ fn print_solution(solution: &Solution) -> Result<()> {
         .value(&root)
         .context("the table does not hold its own root")?;
     let counts = solution.counts();
-    println!(
+    outln!(
         "board {}x{} (standard rules, no draw limits)",
         board.width(),
         board.height()
-    );
-    println!(
+    )?;
+    outln!(
         "value: {value} for {} (the side to move in {})",
         root.side_to_move(),
         root.to_fen()
-    );
-    println!(
+    )?;
+    outln!(
         "positions: {} (side to move: {} wins, {} losses, {} draws)",
         solution.len(),
         counts.wins,
         counts.losses,
         counts.draws
-    );
+    )?;
     Ok(())
 }
 
 /// Prints the peak resident memory, or that the system does not tell it.
-fn print_peak_memory() {
+fn print_peak_memory() -> Result<(), OutputError> {
     match peak_memory() {
-        Some(bytes) => println!("peak memory: {:.1} MiB", bytes as f64 / (1 << 20) as f64),
-        None => println!("peak memory: unknown (no /proc/self/status)"),
+        Some(bytes) => outln!("peak memory: {:.1} MiB", bytes as f64 / (1 << 20) as f64),
+        None => outln!("peak memory: unknown (no /proc/self/status)"),
     }
 }

@@ -10,6 +10,8 @@ use fanorona_train::run::{
     CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
 };
 
+use crate::output::{logln, outln};
+
 /// Arguments of `fanorona train`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -93,7 +95,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     config.validate()?;
     if !args.quiet {
-        eprintln!(
+        logln!(
             "training {} ({}) for {} iterations on {} into {}",
             config.game.id()?,
             config.network.describe(),
@@ -109,17 +111,22 @@ pub fn run(args: Args) -> Result<()> {
             progress: !args.quiet,
         },
     )?;
-    println!(
+    outln!(
         "{} iterations, {} learner steps, {} positions in replay",
-        summary.iterations, summary.step, summary.replay_positions
-    );
+        summary.iterations,
+        summary.step,
+        summary.replay_positions
+    )?;
     if let Some(row) = &summary.last_metrics {
-        println!(
+        outln!(
             "last iteration: loss {:.3} (policy {:.3}, value {:.3}), {:.0} positions/s",
-            row.loss_total, row.loss_policy, row.loss_value, row.positions_per_s
-        );
+            row.loss_total,
+            row.loss_policy,
+            row.loss_value,
+            row.positions_per_s
+        )?;
     }
-    println!("checkpoint {}", summary.checkpoint.display());
-    println!("curves {}", out.join(CURVES_FILE).display());
+    outln!("checkpoint {}", summary.checkpoint.display())?;
+    outln!("curves {}", out.join(CURVES_FILE).display())?;
     Ok(())
 }

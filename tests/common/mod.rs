@@ -59,6 +59,34 @@ pub fn command<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Command {
     command
 }
 
+/// An output stream of the binary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+/// Runs the binary with `args`, its `closed` stream a pipe whose reader is gone (as after
+/// `| head` has stopped reading), the other one captured.
+pub fn fanorona_closed<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>, closed: Stream) -> Run {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let mut command = command(args);
+    command.stdin(Stdio::null());
+    match closed {
+        Stream::Stdout => command.stdout(writer).stderr(Stdio::piped()),
+        Stream::Stderr => command.stderr(writer).stdout(Stdio::piped()),
+    };
+    let output = command.output().expect("the binary runs");
+    Run {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
 /// Runs the binary with `args` and nothing on stdin.
 pub fn fanorona<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> Run {
     fanorona_with_stdin(args, "")

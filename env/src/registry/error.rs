@@ -1,5 +1,7 @@
 //! Why an agent specification cannot be used.
 
+use crate::excerpt::Excerpt;
+
 /// An agent specification that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
@@ -7,7 +9,7 @@ pub enum SpecError {
     #[error("empty agent specification: expected kind[:key=value,...], e.g. minimax:depth=4")]
     Empty,
     /// The text is not `kind[:key=value,...]`.
-    #[error("cannot read agent specification {spec:?}: {reason}")]
+    #[error("cannot read agent specification {}: {reason}", Excerpt(.spec))]
     Syntax {
         /// The text given.
         spec: String,
@@ -15,7 +17,7 @@ pub enum SpecError {
         reason: String,
     },
     /// No registered kind has this name.
-    #[error("unknown agent kind {kind:?}; known kinds:{known}")]
+    #[error("unknown agent kind {}; known kinds:{known}", Excerpt(.kind))]
     UnknownKind {
         /// The kind given.
         kind: String,
@@ -23,7 +25,7 @@ pub enum SpecError {
         known: String,
     },
     /// The kind does not take this option.
-    #[error("agent {kind}: unknown option {option:?}; accepted:{accepted}")]
+    #[error("agent {kind}: unknown option {}; accepted:{accepted}", Excerpt(.option))]
     UnknownOption {
         /// The agent kind.
         kind: String,
@@ -33,7 +35,7 @@ pub enum SpecError {
         accepted: String,
     },
     /// An option appears twice.
-    #[error("agent {kind}: option {option:?} is given twice")]
+    #[error("agent {kind}: option {} is given twice", Excerpt(.option))]
     DuplicateOption {
         /// The agent kind.
         kind: String,
@@ -60,7 +62,10 @@ pub enum SpecError {
         reason: String,
     },
     /// An option's value is not acceptable.
-    #[error("agent {kind}: bad value {value:?} for option {option}: expected {expected}")]
+    #[error(
+        "agent {kind}: bad value {} for option {option}: expected {expected}",
+        Excerpt(.value)
+    )]
     BadValue {
         /// The agent kind.
         kind: String,

@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::SpecError;
+use crate::excerpt::Excerpt;
 
 /// A parsed agent specification: `kind[:key=value,key=value...]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,17 +33,18 @@ impl AgentSpec {
         let kind = kind.trim().to_ascii_lowercase();
         if kind.is_empty() || !kind.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
             return Err(syntax(format!(
-                "the kind {kind:?} must be a word of letters, digits or '-'"
+                "the kind {} must be a word of letters, digits or '-'",
+                Excerpt(&kind)
             )));
         }
         let mut options: Vec<(String, String)> = Vec::new();
         for item in rest.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (key, value) = item
                 .split_once('=')
-                .ok_or_else(|| syntax(format!("option {item:?} is not key=value")))?;
+                .ok_or_else(|| syntax(format!("option {} is not key=value", Excerpt(item))))?;
             let key = key.trim().to_ascii_lowercase();
             if key.is_empty() {
-                return Err(syntax(format!("option {item:?} has no name")));
+                return Err(syntax(format!("option {} has no name", Excerpt(item))));
             }
             if options.iter().any(|(k, _)| *k == key) {
                 return Err(SpecError::DuplicateOption { kind, option: key });

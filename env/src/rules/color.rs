@@ -1,5 +1,7 @@
 //! The two sides.
 
+use crate::excerpt::Excerpt;
+
 /// A side: white moves first and starts on the low rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Color {
@@ -58,7 +60,10 @@ impl std::str::FromStr for Color {
         match s.to_ascii_lowercase().as_str() {
             "w" | "white" => Ok(Color::White),
             "b" | "black" => Ok(Color::Black),
-            _ => Err(format!("unknown colour {s:?}: expected white or black")),
+            _ => Err(format!(
+                "unknown colour {}: expected white or black",
+                Excerpt(s)
+            )),
         }
     }
 }

@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::excerpt::Excerpt;
+
 /// A board size that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum BoardError {
@@ -22,7 +24,7 @@ pub enum BoardError {
         height: usize,
     },
     /// Not of the form `WxH`.
-    #[error("board size {0:?}: expected WIDTHxHEIGHT, e.g. 9x5")]
+    #[error("board size {}: expected WIDTHxHEIGHT, e.g. 9x5", Excerpt(.0))]
     Syntax(String),
 }
 
@@ -58,7 +60,7 @@ impl std::fmt::Display for FenField {
 
 /// A FEN string that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("bad FEN {fen:?}: {field}: {reason}")]
+#[error("bad FEN {}: {field}: {reason}", Excerpt(.fen))]
 pub struct FenError {
     /// The whole input.
     pub fen: String,
@@ -101,7 +103,10 @@ pub enum RulesError {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MoveError {
     /// The text is not move notation.
-    #[error("cannot read move {text:?}: {reason} (expected points such as e2e3, d3e3W, c1d1Ad2A)")]
+    #[error(
+        "cannot read move {}: {reason} (expected points such as e2e3, d3e3W, c1d1Ad2A)",
+        Excerpt(.text)
+    )]
     Syntax {
         /// The input.
         text: String,
@@ -109,7 +114,7 @@ pub enum MoveError {
         reason: String,
     },
     /// Well-formed, but not a legal move here.
-    #[error("illegal move {text:?}; legal moves: {}", list_or_none(.legal))]
+    #[error("illegal move {}; legal moves: {}", Excerpt(.text), list_or_none(.legal))]
     Illegal {
         /// The input.
         text: String,
@@ -117,7 +122,11 @@ pub enum MoveError {
         legal: Vec<String>,
     },
     /// Matches more than one legal move with different results.
-    #[error("ambiguous move {text:?}: it could be {}; add A (approach) or W (withdrawal)", .candidates.join(" or "))]
+    #[error(
+        "ambiguous move {}: it could be {}; add A (approach) or W (withdrawal)",
+        Excerpt(.text),
+        .candidates.join(" or ")
+    )]
     Ambiguous {
         /// The input.
         text: String,

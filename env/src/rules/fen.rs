@@ -10,6 +10,7 @@ use super::color::Color;
 use super::error::{FenError, FenField};
 use super::position::{Chain, Position};
 use super::settings::Rules;
+use crate::excerpt::Excerpt;
 
 const DIRECTION_NAMES: [&str; 8] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
 
@@ -38,7 +39,7 @@ impl Position {
             Some(other) => {
                 return Err(err(
                     FenField::SideToMove,
-                    format!("{other:?}: expected w or b"),
+                    format!("{}: expected w or b", Excerpt(other)),
                 ));
             }
         };
@@ -47,7 +48,7 @@ impl Position {
             Some(t) => t.parse::<u16>().map_err(|_| {
                 err(
                     FenField::NoCaptureCounter,
-                    format!("{t:?}: expected a number of turns from 0 to 65535"),
+                    format!("{}: expected a number of turns from 0 to 65535", Excerpt(t)),
                 )
             })?,
         };
@@ -56,7 +57,11 @@ impl Position {
             Some(t) => t.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
                 err(
                     FenField::TurnNumber,
-                    format!("{t:?}: expected a turn number of at least 1"),
+                    format!(
+                        "{}: expected a turn number from 1 to {}",
+                        Excerpt(t),
+                        u32::MAX
+                    ),
                 )
             })?,
         };
@@ -69,7 +74,7 @@ impl Position {
         if let Some(extra) = fields.next() {
             return Err(err(
                 FenField::Extra,
-                format!("unexpected {extra:?}: a FEN has at most 5 fields"),
+                format!("unexpected {}: a FEN has at most 5 fields", Excerpt(extra)),
             ));
         }
         let pos = Position::from_parts(board, pieces, side, chain, no_capture, turn_number, rules);
@@ -164,8 +169,9 @@ fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {
                     .filter(|&n| (1..=64).contains(&n))
                     .ok_or_else(|| {
                         format!(
-                            "row {} of the FEN: empty-run {digits:?} must be a number from 1 to 64",
-                            i + 1
+                            "row {} of the FEN: empty-run {} must be a number from 1 to 64",
+                            i + 1,
+                            Excerpt(digits)
                         )
                     })?;
                 cells.extend(std::iter::repeat_n(None, n));
@@ -226,13 +232,15 @@ fn parse_chain(board: &'static Board, text: &str, own: u64) -> Result<Chain, Str
     let parts: Vec<&str> = text.split(':').collect();
     let [piece, visited, dir] = parts[..] else {
         return Err(format!(
-            "{text:?}: expected piece:visited,points:direction, e.g. e3:d3,e3:E"
+            "{}: expected piece:visited,points:direction, e.g. e3:d3,e3:E",
+            Excerpt(text)
         ));
     };
     let point = |name: &str| -> Result<Point, String> {
         board.parse_point(name).ok_or_else(|| {
             format!(
-                "{name:?} is not a point of a {}x{} board",
+                "{} is not a point of a {}x{} board",
+                Excerpt(name),
                 board.width(),
                 board.height()
             )
@@ -258,7 +266,8 @@ fn parse_chain(board: &'static Board, text: &str, own: u64) -> Result<Chain, Str
         .map(Direction::from_index)
         .ok_or_else(|| {
             format!(
-                "direction {dir:?}: expected one of {}",
+                "direction {}: expected one of {}",
+                Excerpt(dir),
                 DIRECTION_NAMES.join(" ")
             )
         })?;

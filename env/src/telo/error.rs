@@ -1,10 +1,12 @@
 //! Why a Telo position cannot be built.
 
+use crate::excerpt::Excerpt;
+
 /// A Telo position that cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TeloError {
     /// The text form could not be read.
-    #[error("cannot read Telo position {text:?}: {reason}")]
+    #[error("cannot read Telo position {}: {reason}", Excerpt(.text))]
     Syntax {
         /// The input.
         text: String,

@@ -3,6 +3,7 @@
 
 use super::action::{decode, move_action};
 use super::{TELO_ACTIONS, Telo, TeloError};
+use crate::excerpt::Excerpt;
 use crate::game::{ActionError, Game};
 use crate::rules::board::Direction;
 use crate::rules::color::Color;
@@ -123,7 +124,7 @@ impl Telo {
         let point = |s: &str| {
             board
                 .parse_point(s)
-                .ok_or_else(|| error(format!("{s:?} is not a point a1..c3")))
+                .ok_or_else(|| error(format!("{} is not a point a1..c3", Excerpt(s))))
         };
         let action = match clean.len() {
             2 => point(&clean)? as usize,

@@ -14,6 +14,14 @@ pub enum ArenaError {
     /// Impossible settings.
     #[error("bad match settings: {0}")]
     Settings(String),
+    /// The folder for the results cannot be used (checked before the match is played).
+    #[error("cannot write the match results into {path}: {reason}")]
+    OutDir {
+        /// The folder.
+        path: String,
+        /// Why.
+        reason: String,
+    },
     /// Results cannot be written.
     #[error("cannot write {path}: {source}")]
     Io {

@@ -1,7 +1,8 @@
 //! One game between two agents from an opening: the opening turns, then the agents turn by
 //! turn until the rules end the game (no pieces or moves, no-capture limit, repetition) or a
 //! turn cap is reached, which scores as a draw. An agent that fails or plays an illegal action
-//! forfeits the game. Also the game's result in a match and its record.
+//! forfeits the game ([`Forfeit`]). Also the game's result in a match (with the [`Seat`] of
+//! each agent) and its record.
 
 use fanorona_env::{Agent, Color, DrawReason, Fanorona, Game, Outcome, Turn, WinReason};
 
@@ -18,6 +19,26 @@ pub struct PlayedGame {
     pub outcome: Outcome,
     /// Why the game ended, in words.
     pub termination: String,
+    /// The side that forfeited, and why, if one did.
+    pub forfeit: Option<Forfeit>,
+}
+
+/// A game lost by an agent that failed or played an illegal action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Forfeit {
+    /// The side that forfeited.
+    pub color: Color,
+    /// The agent's error.
+    pub reason: String,
+}
+
+/// One of the two agents of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// The first agent (white in even-numbered games, counting from 0).
+    First,
+    /// The second agent.
+    Second,
 }
 
 /// Plays one game from an opening: the opening turns, then the agents step by step until the
@@ -38,12 +59,12 @@ pub fn play_game(
     loop {
         if let Some(outcome) = game.outcome() {
             let termination = outcome.to_string();
-            return PlayedGame::ended(turns, outcome, termination);
+            return PlayedGame::ended(turns, outcome, termination, None);
         }
         if turns.len() >= max_turns {
             let outcome = Outcome::Draw(DrawReason::TurnLimit);
             let termination = format!("draw (turn limit of {max_turns})");
-            return PlayedGame::ended(turns, outcome, termination);
+            return PlayedGame::ended(turns, outcome, termination, None);
         }
         let mover = game.current_player();
         let played = match mover {
@@ -58,7 +79,11 @@ pub fn play_game(
                     reason: WinReason::Resignation,
                 };
                 let termination = format!("{mover} forfeits: {reason}");
-                return PlayedGame::ended(turns, outcome, termination);
+                let forfeit = Forfeit {
+                    color: mover,
+                    reason: reason.to_string(),
+                };
+                return PlayedGame::ended(turns, outcome, termination, Some(forfeit));
             }
         }
     }
@@ -79,12 +104,19 @@ pub(crate) struct RecordHeader<'a> {
 }
 
 impl PlayedGame {
-    /// A game that ended after `turns` with `outcome`, for the reason `termination`.
-    fn ended(turns: Vec<Turn>, outcome: Outcome, termination: String) -> PlayedGame {
+    /// A game that ended after `turns` with `outcome`, for the reason `termination`, with the
+    /// `forfeit` that ended it, if one did.
+    fn ended(
+        turns: Vec<Turn>,
+        outcome: Outcome,
+        termination: String,
+        forfeit: Option<Forfeit>,
+    ) -> PlayedGame {
         PlayedGame {
             turns,
             outcome,
             termination,
+            forfeit,
         }
     }
 
@@ -131,6 +163,8 @@ pub struct GameResult {
     pub outcome: Outcome,
     /// Why it ended, in words.
     pub termination: String,
+    /// The side that forfeited, and why, if one did.
+    pub forfeit: Option<Forfeit>,
     /// The record.
     pub record: GameRecord,
 }
@@ -154,7 +188,23 @@ impl GameResult {
             first_score: played.outcome.score(first_color),
             outcome: played.outcome,
             termination: played.termination,
+            forfeit: played.forfeit,
             record,
         }
+    }
+
+    /// The agent that had `color` in this game.
+    pub fn seat_of(&self, color: Color) -> Seat {
+        if (color == Color::White) == self.first_is_white {
+            Seat::First
+        } else {
+            Seat::Second
+        }
+    }
+
+    /// The agent that forfeited this game, and why, if one did.
+    pub fn forfeited_by(&self) -> Option<(Seat, &str)> {
+        let forfeit = self.forfeit.as_ref()?;
+        Some((self.seat_of(forfeit.color), &forfeit.reason))
     }
 }

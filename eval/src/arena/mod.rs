@@ -5,11 +5,13 @@ pub mod elo;
 pub mod error;
 pub mod game;
 pub mod opening;
+pub mod output;
 pub mod report;
 pub mod runner;
 pub mod sprt;
 
 pub use error::ArenaError;
-pub use game::{GameResult, PlayedGame, play_game};
+pub use game::{Forfeit, GameResult, PlayedGame, Seat, play_game};
+pub use output::check_out_dir;
 pub use report::MatchReport;
 pub use runner::{AgentFactory, Match, MatchConfig};

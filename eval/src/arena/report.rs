@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use super::elo::Tally;
 use super::error::ArenaError;
-use super::game::GameResult;
+use super::game::{GameResult, Seat};
+use super::output::{GAMES_DIR, GAMES_FILE, SUMMARY_FILE, game_file_name, remove_stale_games};
 use super::sprt::{Sprt, SprtDecision};
 use crate::atomic_write::write_atomic;
 
@@ -53,6 +54,8 @@ struct Summary<'a> {
     first_as_white: Tally,
     first_as_black: Tally,
     draw_reasons: BTreeMap<String, u32>,
+    first_forfeits: usize,
+    second_forfeits: usize,
     mean_turns: f64,
     seconds: f64,
 }
@@ -89,6 +92,33 @@ impl MatchReport {
             }
         }
         t
+    }
+
+    /// The agent `seat`'s name.
+    pub fn name(&self, seat: Seat) -> &str {
+        match seat {
+            Seat::First => &self.first,
+            Seat::Second => &self.second,
+        }
+    }
+
+    /// The games the agent `seat` forfeited, by game number, with their reasons.
+    pub fn forfeits(&self, seat: Seat) -> impl Iterator<Item = (&GameResult, &str)> {
+        self.games
+            .iter()
+            .filter_map(move |g| match g.forfeited_by() {
+                Some((by, reason)) if by == seat => Some((g, reason)),
+                _ => None,
+            })
+    }
+
+    /// The agent that forfeited every game of the match (at least one was played), with the
+    /// reason of its first forfeit: such a match measured nothing.
+    pub fn forfeited_every_game(&self) -> Option<(Seat, &str)> {
+        [Seat::First, Seat::Second].into_iter().find_map(|seat| {
+            let (_, reason) = self.forfeits(seat).next()?;
+            (self.forfeits(seat).count() == self.games.len()).then_some((seat, reason))
+        })
     }
 
     /// How many games were drawn for each reason.
@@ -145,13 +175,15 @@ impl MatchReport {
             first_as_white: self.tally_as(Color::White),
             first_as_black: self.tally_as(Color::Black),
             draw_reasons: self.draw_reasons(),
+            first_forfeits: self.forfeits(Seat::First).count(),
+            second_forfeits: self.forfeits(Seat::Second).count(),
             mean_turns: self.mean_turns(),
             seconds: self.elapsed.as_secs_f64(),
         };
         serde_json::to_string_pretty(&summary).expect("the summary serialises")
     }
 
-    /// A few lines for people: results, score, Elo with interval, LOS, SPRT.
+    /// A few lines for people: results, score, Elo with interval, LOS, forfeits, SPRT.
     pub fn text(&self) -> String {
         let t = &self.tally;
         let (lo, hi) = t.elo_interval();
@@ -176,10 +208,29 @@ impl MatchReport {
                 self.first, c.wins, c.draws, c.losses
             ));
         }
+        for seat in [Seat::First, Seat::Second] {
+            out.push_str(&self.forfeit_text(seat));
+        }
         if let Some(line) = self.sprt_text() {
             out.push_str(&line);
         }
         out
+    }
+
+    /// The forfeits line of [`MatchReport::text`] for the agent `seat`: how many games it
+    /// forfeited and why it forfeited the first (empty if none).
+    fn forfeit_text(&self, seat: Seat) -> String {
+        let mut forfeits = self.forfeits(seat);
+        let Some((first, reason)) = forfeits.next() else {
+            return String::new();
+        };
+        format!(
+            "  {} forfeited {} of {} games; the first, game {}: {reason}\n",
+            self.name(seat),
+            1 + forfeits.count(),
+            self.games.len(),
+            first.index + 1
+        )
     }
 
     /// The SPRT's line of [`MatchReport::text`], if one ran.
@@ -205,19 +256,24 @@ impl MatchReport {
     }
 
     /// Writes `summary.json`, `games.jsonl` (one line per game) and every game record as
-    /// `games/game-NNNN.pgn` into `dir` (created if needed), each file atomically.
+    /// `games/game-NNNN.pgn` into `dir` (created if needed), each file atomically, then removes
+    /// the game records of an earlier match there that were not replaced (see
+    /// [`check_out_dir`](super::output::check_out_dir), which checks `dir` before a match).
     pub fn write(&self, dir: &Path) -> Result<(), ArenaError> {
-        let games_dir = dir.join("games");
+        let games_dir = dir.join(GAMES_DIR);
         std::fs::create_dir_all(&games_dir).map_err(io_error(&games_dir))?;
         let mut lines = String::new();
+        let mut written = Vec::with_capacity(self.games.len());
         for g in &self.games {
-            let path = games_dir.join(format!("game-{:04}.pgn", g.index + 1));
-            write_file(&path, &g.record.to_text())?;
+            let name = game_file_name(g.index);
+            write_file(&games_dir.join(&name), &g.record.to_text())?;
+            written.push(name);
             lines.push_str(&game_line(g));
             lines.push('\n');
         }
-        write_file(&dir.join("games.jsonl"), &lines)?;
-        write_file(&dir.join("summary.json"), &self.summary_json())
+        write_file(&dir.join(GAMES_FILE), &lines)?;
+        write_file(&dir.join(SUMMARY_FILE), &self.summary_json())?;
+        remove_stale_games(&games_dir, &written).map_err(io_error(&games_dir))
     }
 }
 

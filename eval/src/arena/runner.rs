@@ -27,7 +27,8 @@ pub type AgentFactory<'a> = dyn Fn(u64) -> Result<Box<dyn Agent<Fanorona>>, Stri
 pub struct MatchConfig {
     /// Games to play (fewer if the SPRT stops early).
     pub games: usize,
-    /// Games played at once.
+    /// Games played at once; at most the number of games and [`MatchConfig::max_threads`]
+    /// are used.
     pub threads: usize,
     /// The start position (board and rules) openings begin from.
     pub start: Position,
@@ -59,6 +60,17 @@ impl MatchConfig {
             return refuse("the turn cap must be at least 1");
         }
         Ok(())
+    }
+
+    /// The most games played at once: four per CPU core (more would only add threads).
+    pub fn max_threads() -> usize {
+        4 * std::thread::available_parallelism().map_or(1, usize::from)
+    }
+
+    /// The number of games played at once: `threads`, but no more than the games or
+    /// [`MatchConfig::max_threads`].
+    fn pool_threads(&self) -> usize {
+        self.threads.min(self.games).min(MatchConfig::max_threads())
     }
 
     /// A progress bar over the games, hidden unless asked for.
@@ -198,13 +210,13 @@ impl<'a> Match<'a> {
             second: build_agent("second", self.second, 0)?.name(),
             date: chrono::Utc::now().format("%Y.%m.%d").to_string(),
         };
-        let pool =
-            denormals::build_pool(rayon::ThreadPoolBuilder::new().num_threads(config.threads))
-                .map_err(|e| ArenaError::Settings(format!("cannot start threads: {e}")))?;
+        let threads = config.pool_threads();
+        let pool = denormals::build_pool(rayon::ThreadPoolBuilder::new().num_threads(threads))
+            .map_err(|e| ArenaError::Settings(format!("cannot start threads: {e}")))?;
         let scoreboard = Scoreboard::new(config.progress_bar());
         let start = Instant::now();
         pool.scope(|scope| {
-            for _ in 0..config.threads {
+            for _ in 0..threads {
                 scope.spawn(|_| self.play_games(&scoreboard, &labels));
             }
         });
@@ -258,5 +270,32 @@ impl<'a> Match<'a> {
         };
         let record = played.record(&opening, &header);
         Ok(GameResult::new(index, first_is_white, played, record))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona_env::Board;
+
+    use super::*;
+
+    #[test]
+    fn no_more_threads_than_games_or_four_per_core() {
+        let config = |games, threads| MatchConfig {
+            games,
+            threads,
+            start: Position::initial(Board::standard()),
+            openings: Openings::Random { plies: 0 },
+            max_turns: 1,
+            seed: 0,
+            sprt: None,
+            event: String::new(),
+            progress: false,
+        };
+        assert_eq!(config(2, 100_000).pool_threads(), 2);
+        assert_eq!(config(3, 2).pool_threads(), 2);
+        let many = config(usize::MAX, usize::MAX).pool_threads();
+        assert_eq!(many, MatchConfig::max_threads());
+        assert!(many >= 4);
     }
 }

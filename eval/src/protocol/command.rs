@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use fanorona_env::Excerpt;
+
 use super::clock::Clocks;
 
 /// Where a `position` command starts.
@@ -70,7 +72,8 @@ pub enum Command {
 pub enum CommandError {
     /// The first word names no command.
     #[error(
-        "unknown command {0:?}; expected uci, isready, ucinewgame, setoption, position, go, stop, quit, d or moves"
+        "unknown command {}; expected uci, isready, ucinewgame, setoption, position, go, stop, quit, d or moves",
+        Excerpt(.0)
     )]
     Unknown(String),
     /// The command's arguments are wrong.
@@ -103,7 +106,7 @@ impl Command {
             } else {
                 Err(syntax(
                     name,
-                    format!("takes no arguments, got {:?}", rest.join(" ")),
+                    format!("takes no arguments, got {}", Excerpt(&rest.join(" "))),
                 ))
             }
         };
@@ -149,8 +152,8 @@ fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
             return Err(syntax(
                 "position",
                 format!(
-                    "unexpected {:?} after startpos; expected moves",
-                    extra.join(" ")
+                    "unexpected {} after startpos; expected moves",
+                    Excerpt(&extra.join(" "))
                 ),
             ));
         }
@@ -179,19 +182,25 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
         let value = it
             .next()
             .ok_or_else(|| syntax("go", format!("{key} needs a number")))?;
-        let bad = |what: &str| syntax("go", format!("{key} {value:?}: expected {what}"));
-        let whole = || value.parse::<u64>().map_err(|_| bad("a whole number"));
+        let bad = |what: String| syntax("go", format!("{key} {}: expected {what}", Excerpt(value)));
+        let whole = || {
+            value
+                .parse::<u64>()
+                .map_err(|_| bad(format!("a whole number from 0 to {}", u64::MAX)))
+        };
         let positive = || {
-            Some(whole()?)
+            value
+                .parse::<u64>()
+                .ok()
                 .filter(|&n| n > 0)
-                .ok_or_else(|| bad("a whole number above 0"))
+                .ok_or_else(|| bad(format!("a whole number from 1 to {}", u64::MAX)))
         };
         // A GUI may send a negative time left once the clock has run out.
         let time_left = || {
             value
                 .parse::<i64>()
                 .map(|ms| Duration::from_millis(ms.max(0).unsigned_abs()))
-                .map_err(|_| bad("a number of milliseconds"))
+                .map_err(|_| bad("a number of milliseconds".into()))
         };
         let clocks = &mut limits.clocks;
         match key {
@@ -207,8 +216,9 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
                 return Err(syntax(
                     "go",
                     format!(
-                        "unknown limit {other:?}; expected movetime MS, depth N, nodes N, wtime \
-                         MS, btime MS, winc MS, binc MS, movestogo N or infinite"
+                        "unknown limit {}; expected movetime MS, depth N, nodes N, wtime MS, \
+                         btime MS, winc MS, binc MS, movestogo N or infinite",
+                        Excerpt(other)
                     ),
                 ));
             }

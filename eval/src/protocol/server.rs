@@ -9,7 +9,9 @@ use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
 use fanorona_env::rules::display::render;
-use fanorona_env::{AgentSpec, Board, Fanorona, Position, Registry, Rules, SpecError, Turn};
+use fanorona_env::{
+    AgentSpec, Board, Excerpt, Fanorona, Position, Registry, Rules, SpecError, Turn,
+};
 
 use super::command::{Command, GoLimits, Start};
 use super::input::read_line;
@@ -198,9 +200,13 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.spec = spec;
             }
             "seed" => {
-                let seed = value
-                    .parse::<u64>()
-                    .map_err(|_| format!("Seed {value:?}: expected a whole number"))?;
+                let seed = value.parse::<u64>().map_err(|_| {
+                    format!(
+                        "Seed {}: expected a whole number from 0 to {}",
+                        Excerpt(value),
+                        u64::MAX
+                    )
+                })?;
                 self.agent = Some(
                     self.registry
                         .create(&self.spec, seed)
@@ -220,7 +226,8 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {name:?}; options: Agent, Board, Rules, Seed"
+                    "unknown option {}; options: Agent, Board, Rules, Seed",
+                    Excerpt(name)
                 ));
             }
         }

@@ -4,6 +4,7 @@
 //! search over paika turns, in parallel batches), and its captures seed the smaller classes,
 //! which are explored once no larger class can reach them any more.
 
+use std::io::Write;
 use std::time::Instant;
 
 use fanorona_env::{Board, Position};
@@ -86,7 +87,9 @@ pub(crate) fn enumerate(
         sort_keys(&mut keys);
         total += keys.len();
         if options.progress {
-            eprintln!(
+            // A closed standard error never stops the solver.
+            let _ = writeln!(
+                std::io::stderr().lock(),
                 "enumerate: class {}v{}: {} positions; {} in all, {:.1} s",
                 class.0,
                 class.1,

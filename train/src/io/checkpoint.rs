@@ -255,6 +255,16 @@ impl Checkpoint {
         Ok(found.into_iter().map(|(_, path)| path).collect())
     }
 
+    /// The checkpoint `path` names: the file `path`, or the latest checkpoint of the run
+    /// directory `path`.
+    pub fn find(path: &Path) -> Result<PathBuf, CheckpointError> {
+        if path.is_dir() {
+            Checkpoint::latest(path)
+        } else {
+            Ok(path.to_path_buf())
+        }
+    }
+
     /// The latest checkpoint in the run directory `dir`.
     pub fn latest(dir: &Path) -> Result<PathBuf, CheckpointError> {
         Checkpoint::list(dir)?

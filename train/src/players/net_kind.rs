@@ -213,7 +213,7 @@ fn create_net_agent(
         spec: name.clone(),
         reason,
     };
-    let LoadedPolicy { net, meta } =
+    let LoadedPolicy { net, meta, .. } =
         load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
     if !matches!(meta.game, GameId::Fanorona(_)) {
         return Err(unavailable(format!(

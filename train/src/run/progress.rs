@@ -1,6 +1,8 @@
 //! How a run shows progress: a bar of iterations and one of the games of the iteration, and a
 //! log line per iteration above them (plain lines where standard error is no terminal).
 
+use std::io::Write;
+
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::{MetricsRow, TrainOptions};
@@ -43,12 +45,14 @@ impl Progress {
     }
 
     /// Prints a log line above the bars, or plainly where stderr is no terminal (a log file).
+    /// A closed or failing standard error (`fanorona train 2>&1 | head`) is ignored: the log
+    /// never stops the run.
     pub fn log(&self, line: String) {
         if !self.verbose {
             return;
         }
         if self.bars.is_hidden() {
-            eprintln!("{line}");
+            let _ = writeln!(std::io::stderr().lock(), "{line}");
         } else {
             let _ = self.bars.println(line);
         }

@@ -17,6 +17,8 @@ pub struct LoadedPolicy {
     pub net: PolicyValueNet,
     /// Its metadata.
     pub meta: PolicyMeta,
+    /// The kind of file it was read from: [`FileKind::Policy`] or [`FileKind::Checkpoint`].
+    pub source: FileKind,
 }
 
 /// Loads an exported policy (or, for convenience, the network of a training checkpoint) onto
@@ -36,6 +38,7 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Poli
         return Ok(LoadedPolicy {
             meta: PolicyMeta::of_checkpoint(&loaded.meta, path)?,
             net: loaded.network,
+            source: FileKind::Checkpoint,
         });
     }
     let entries = read_metadata(file, &bytes)?;
@@ -56,6 +59,7 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Poli
     Ok(LoadedPolicy {
         net: flush_denormals(net),
         meta,
+        source: FileKind::Policy,
     })
 }
 
