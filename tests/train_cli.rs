@@ -188,6 +188,6 @@ fn a_device_not_compiled_in_is_refused_before_the_run_directory_is_made() {
         run.to_str().unwrap(),
         "--quiet",
     ])
-    .assert_failure("run.device: device cuda is not compiled in");
+    .assert_failure("device cuda is not compiled in");
     assert!(!run.exists(), "no run directory is made");
 }

@@ -154,7 +154,8 @@ impl Board {
         if width < 3 || height < 3 || width.is_multiple_of(2) || height.is_multiple_of(2) {
             return Err(BoardError::NotOdd { width, height });
         }
-        if width * height > MAX_POINTS {
+        // Checked: a huge width times 3 could wrap around to a small product.
+        if width.checked_mul(height).is_none_or(|n| n > MAX_POINTS) {
             return Err(BoardError::TooLarge { width, height });
         }
         Ok(BOARDS[width][height].get_or_init(|| Board::build(width, height)))
@@ -470,6 +471,11 @@ mod tests {
         assert!(matches!(Board::new(8, 5), Err(BoardError::NotOdd { .. })));
         assert!(matches!(Board::new(1, 5), Err(BoardError::NotOdd { .. })));
         assert!(matches!(Board::new(9, 9), Err(BoardError::TooLarge { .. })));
+        // (2^64 + 5) / 3, odd: times 3 it wraps around to 5.
+        assert!(matches!(
+            Board::parse("6148914691236517207x3"),
+            Err(BoardError::TooLarge { .. })
+        ));
         assert!(Board::parse("9by5").is_err());
         assert_eq!(Board::parse("7x9").unwrap().points(), 63);
         assert_eq!(Board::parse("3x21").unwrap().height(), 21);

@@ -8,9 +8,9 @@ use std::path::Path;
 use fanorona_env::GameId;
 use serde::{Deserialize, Serialize};
 
+use crate::model::ComputeDevice;
 use crate::model::LearnerConfig;
 use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
-use crate::model::{ComputeDevice, DeviceError};
 use crate::replay::ReplayConfig;
 use crate::selfplay::{MctsConfig, SelfPlayConfig};
 use fanorona_eval::atomic_write::write_atomic;
@@ -253,13 +253,6 @@ impl RunConfig {
             return invalid("training.batch_size must be at least 1".into());
         }
         let r = &self.run;
-        if !r.device.is_compiled() {
-            // Refused here, before a run directory is made.
-            return invalid(format!(
-                "run.device: {}",
-                DeviceError::NotCompiled(r.device)
-            ));
-        }
         if r.checkpoint_every_steps == 0 || r.keep_checkpoints == 0 {
             return invalid(
                 "run.checkpoint_every_steps and run.keep_checkpoints must be at least 1".into(),

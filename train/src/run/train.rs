@@ -148,13 +148,14 @@ pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunCon
 }
 
 /// Runs (or resumes) training in `dir` with `config` until `config.run.iterations` iterations
-/// are complete.
+/// are complete. A device this build cannot use is refused before `dir` is made.
 pub fn train(
     config: &RunConfig,
     dir: &Path,
     options: TrainOptions,
 ) -> Result<RunSummary, TrainError> {
     config.validate()?;
+    config.run.device.device()?;
     match config.game.id()? {
         GameId::Telo => run_game(config, Telo::new(), dir, options, None),
         GameId::Fanorona(board) => {
