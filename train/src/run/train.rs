@@ -158,14 +158,16 @@ pub fn train(
     match config.game.id()? {
         GameId::Telo => run_game(config, Telo::new(), dir, options, None),
         GameId::Fanorona(board) => {
-            let eval = |net: &PolicyValueNet, seed: u64| evaluate(net, config, board, seed);
+            let eval =
+                |net: &PolicyValueNet, iteration: u64| evaluate(net, config, board, iteration);
             let start = Fanorona::new(Position::initial(board));
             run_game(config, start, dir, options, Some(&eval))
         }
     }
 }
 
-/// Scores against the evaluation opponents, for games that have them (Fanorona).
+/// Scores against the evaluation opponents after an iteration, for games that have them
+/// (Fanorona).
 type EvalFn<'a> = dyn Fn(&PolicyValueNet, u64) -> Result<[f64; 2], TrainError> + 'a;
 
 /// A run in progress: its state and everything an iteration uses.
