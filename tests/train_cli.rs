@@ -191,3 +191,147 @@ fn a_device_not_compiled_in_is_refused_before_the_run_directory_is_made() {
     .assert_failure("device cuda is not compiled in");
     assert!(!run.exists(), "no run directory is made");
 }
+
+/// The tiny preset with `changes` (`(old, new)` text replacements, each of which must apply)
+/// written as `name.toml` into `dir`; returns its path.
+fn tiny_config(dir: &Path, name: &str, changes: &[(&str, &str)]) -> std::path::PathBuf {
+    let mut text = fanorona_train::run::RunConfig::preset_text("tiny")
+        .unwrap()
+        .to_string();
+    for (old, new) in changes {
+        assert!(text.contains(old), "{old}");
+        text = text.replace(old, new);
+    }
+    let path = dir.join(format!("{name}.toml"));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// `fanorona train --config CONFIG --out OUT --quiet` with `threads` rayon threads.
+fn train_with_threads(config: &Path, out: &Path, threads: usize) -> Run {
+    let output = common::command([
+        "train".as_ref(),
+        "--config".as_ref(),
+        config.as_os_str(),
+        "--out".as_ref(),
+        out.as_os_str(),
+        "--quiet".as_ref(),
+    ])
+    .env("RAYON_NUM_THREADS", threads.to_string())
+    .output()
+    .expect("the binary runs");
+    Run {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// The rows of a run's `metrics.csv` without its wall-clock columns (times and rates).
+fn metrics_without_times(run: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(run.join("metrics.csv")).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let clock = ["elapsed_s", "games_per_s", "positions_per_s"];
+    assert!(clock.iter().all(|c| header.contains(c)), "{header:?}");
+    lines
+        .map(|line| {
+            let fields = line.split(',').zip(&header);
+            let kept: Vec<&str> = fields
+                .filter(|(_, name)| !clock.contains(name))
+                .map(|(field, _)| field)
+                .collect();
+            kept.join(",")
+        })
+        .collect()
+}
+
+/// The run's files that must come out byte for byte the same from the same seed.
+fn run_files(run: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut names: Vec<String> = std::fs::read_dir(run)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".ckpt") || name == "replay.safetensors")
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let bytes = std::fs::read(run.join(&name)).unwrap();
+            (name, bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_seed_gives_the_same_run_whatever_the_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    // Wide enough layers and batches for burn's matrix products to go parallel; an
+    // evaluation match every iteration.
+    let changes = [
+        ("iterations = 3", "iterations = 2"),
+        ("hidden = [32]", "hidden = [256]"),
+        ("batch_size = 32", "batch_size = 128"),
+        ("eval_every_iterations = 0", "eval_every_iterations = 1"),
+    ];
+    let config = tiny_config(dir.path(), "seed1", &changes);
+    let reseeded = [&changes[..], &[("seed = 1", "seed = 2")]].concat();
+    let other_seed = tiny_config(dir.path(), "seed2", &reseeded);
+    let runs = [
+        (&config, 1, "one"),
+        (&config, 2, "two"),
+        (&other_seed, 2, "other"),
+    ];
+    for (config, threads, name) in runs {
+        train_with_threads(config, &dir.path().join(name), threads).assert_success();
+    }
+    let [one, two, other] = ["one", "two", "other"].map(|name| dir.path().join(name));
+    let metrics = metrics_without_times(&one);
+    assert_eq!(metrics.len(), 2);
+    assert_eq!(metrics, metrics_without_times(&two));
+    let files = run_files(&one);
+    assert_eq!(files.len(), 3, "two checkpoints and the replay window");
+    // Not assert_eq: the files are long.
+    for ((name, a), (other_name, b)) in files.iter().zip(&run_files(&two)) {
+        assert!(
+            name == other_name && a == b,
+            "{name} differs between 1 and 2 threads"
+        );
+    }
+    assert_ne!(metrics, metrics_without_times(&other));
+    assert_ne!(
+        std::fs::read(one.join("replay.safetensors")).unwrap(),
+        std::fs::read(other.join("replay.safetensors")).unwrap()
+    );
+}
+
+#[test]
+fn bad_values_and_a_diverging_network_stop_the_run_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, changes: &[(&str, &str)]| {
+        let config = tiny_config(dir.path(), name, changes);
+        let out = dir.path().join(name);
+        (train_with_threads(&config, &out, 1), out)
+    };
+    let (nan, _) = run("nan", &[("lr = 3e-3", "lr = nan")]);
+    nan.assert_failure("training.learner.schedule.lr = NaN: expected a finite number above 0");
+    let (negative, _) = run("negative", &[("batch_size = 32", "batch_size = -4")]);
+    negative.assert_failure("batch_size");
+    let (zero, _) = run("zero", &[("batch_size = 32", "batch_size = 0")]);
+    zero.assert_failure("training.batch_size = 0: expected an integer at least 1");
+    let (probability, _) = run(
+        "probability",
+        &[("dirichlet_fraction = 0.25", "dirichlet_fraction = 1.5")],
+    );
+    probability.assert_failure("mcts.dirichlet_fraction = 1.5: expected a number in [0, 1]");
+
+    // A learning rate this high blows the weights up in the first steps.
+    let (diverged, out) = run("diverged", &[("lr = 3e-3", "lr = 1e30")]);
+    diverged.assert_failure("iteration 1, learner step ");
+    assert!(diverged.stderr.contains("loss is"), "{}", diverged.stderr);
+    let checkpoints = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().extension() == Some("ckpt".as_ref()))
+        .count();
+    assert_eq!(checkpoints, 0, "no checkpoint of the broken network");
+}

@@ -10,7 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use burn::module::Module;
-use burn::optim::ModuleOptimizer;
+use burn::optim::{ModuleOptimizer, OptimizerRecord};
 use burn::store::ModuleRecord;
 use burn::tensor::{Bytes, Device};
 use fanorona_env::{GameId, GameIdError};
@@ -110,9 +110,14 @@ impl Checkpoint {
             .into_record()
             .into_bytes()
             .map_err(|e| file.encode(format!("network record: {e}")))?;
+        // burn encodes the optimiser's tensors in hash order, which changes from one process
+        // to the next; read back they come in name order, so encoding them again gives the
+        // same bytes for the same state.
         let optimizer = learner
             .optimizer()
             .into_bytes()
+            .and_then(OptimizerRecord::from_bytes)
+            .and_then(OptimizerRecord::into_bytes)
             .map_err(|e| file.encode(format!("optimiser record: {e}")))?;
         let mut data = Vec::with_capacity(header.len() + model.len() + optimizer.len() + 64);
         data.extend_from_slice(MAGIC);

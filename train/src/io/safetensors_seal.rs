@@ -2,9 +2,10 @@
 //! `format_version` and `data_crc32` (a CRC-32 of the tensor data, so a damaged file is
 //! refused).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use safetensors::SafeTensors;
+use serde::{Deserialize, Serialize};
 
 use super::envelope::{FileError, FileRef};
 
@@ -42,6 +43,36 @@ pub(crate) fn read_metadata(
     Ok(header.metadata().clone().unwrap_or_default())
 }
 
+/// A safetensors header with its entries in a fixed order.
+#[derive(Serialize, Deserialize)]
+struct SortedHeader {
+    #[serde(
+        rename = "__metadata__",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    metadata: Option<BTreeMap<String, String>>,
+    #[serde(flatten)]
+    tensors: BTreeMap<String, serde_json::Value>,
+}
+
+/// The safetensors file `bytes` with its header's entries sorted by name: safetensors writes
+/// the metadata entries in hash order, which changes from one process to the next, and the
+/// same content must give the same bytes. The header is padded with spaces to a multiple of
+/// 8 bytes, as safetensors does.
+fn sorted_header(bytes: &[u8]) -> Result<Vec<u8>, String> {
+    let data = tensor_data(bytes).ok_or("header longer than the file")?;
+    let header: SortedHeader =
+        serde_json::from_slice(&bytes[8..bytes.len() - data.len()]).map_err(|e| e.to_string())?;
+    let mut header = serde_json::to_vec(&header).map_err(|e| e.to_string())?;
+    header.resize(header.len().next_multiple_of(8), b' ');
+    let mut sorted = Vec::with_capacity(8 + header.len() + data.len());
+    sorted.extend_from_slice(&(header.len() as u64).to_le_bytes());
+    sorted.extend_from_slice(&header);
+    sorted.extend_from_slice(data);
+    Ok(sorted)
+}
+
 impl SafetensorsFormat {
     /// The bytes of a sealed file: `serialize` (which encodes the tensors with the metadata
     /// entries it is given) is called with `entries` and the seal's entries.
@@ -61,7 +92,7 @@ impl SafetensorsFormat {
         let unsealed = serialize(&entries)?;
         let data = tensor_data(&unsealed).ok_or("header longer than the file")?;
         entries.push(("data_crc32", crc32fast::hash(data).to_string()));
-        serialize(&entries)
+        sorted_header(&serialize(&entries)?)
     }
 
     /// Checks the seal of the file `bytes` with `metadata` (from [`read_metadata`]): its

@@ -95,6 +95,20 @@ pub struct LossReport {
     pub entropy: f32,
 }
 
+impl LossReport {
+    /// The first of the policy, value and total losses that is not a finite number, with its
+    /// value: the network has diverged.
+    pub fn non_finite(&self) -> Option<(&'static str, f32)> {
+        [
+            ("policy", self.policy),
+            ("value", self.value),
+            ("total", self.total),
+        ]
+        .into_iter()
+        .find(|(_, loss)| !loss.is_finite())
+    }
+}
+
 /// Trains a [`PolicyValueNet`] on replay minibatches.
 pub struct Learner {
     config: LearnerConfig,

@@ -9,8 +9,8 @@ use fanorona_env::GameId;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ComputeDevice;
-use crate::model::LearnerConfig;
 use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
+use crate::model::{LearnerConfig, LrSchedule, OptimizerConfig};
 use crate::replay::ReplayConfig;
 use crate::selfplay::{MctsConfig, SelfPlayConfig};
 use fanorona_eval::atomic_write::write_atomic;
@@ -45,9 +45,19 @@ pub enum RunConfigError {
         /// What is wrong, with its place.
         message: String,
     },
-    /// A value out of range.
+    /// A value that cannot be used (a board, a network's sizes).
     #[error("run configuration: {0}")]
     Invalid(String),
+    /// A key's value out of its range.
+    #[error("run configuration: {key} = {found}: expected {expected}")]
+    OutOfRange {
+        /// The key, with its section, e.g. `training.learner.schedule.lr`.
+        key: &'static str,
+        /// What the key takes.
+        expected: &'static str,
+        /// The value found.
+        found: String,
+    },
 }
 
 impl From<NetworkConfigError> for RunConfigError {
@@ -209,60 +219,141 @@ impl RunConfig {
         }
     }
 
-    /// Checks values are in range.
+    /// Checks values are in range: every float finite, rates and sizes positive, weights and
+    /// temperatures not negative, probabilities in `[0, 1]`, counts at least 1. The error
+    /// names the first key out of range and what it expects.
     pub fn validate(&self) -> Result<(), RunConfigError> {
-        let invalid = |what: String| Err(RunConfigError::Invalid(what));
         self.game.id()?;
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;
         let m = &self.mcts;
         let search = &m.search;
-        if search.simulations == 0 {
-            return invalid("mcts.simulations must be at least 1".into());
+        count("mcts.simulations", search.simulations.into())?;
+        if search.gumbel {
+            let considered = search.gumbel_considered;
+            let key = "mcts.gumbel_considered";
+            require(considered >= 2, key, "an integer at least 2", considered)?;
         }
-        if search.gumbel && search.gumbel_considered < 2 {
-            return invalid("mcts.gumbel_considered must be at least 2".into());
-        }
-        if !(0.0..=1.0).contains(&search.dirichlet_fraction) || search.dirichlet_alpha <= 0.0 {
-            return invalid(
-                "mcts.dirichlet_fraction must be in [0, 1], dirichlet_alpha > 0".into(),
-            );
-        }
-        if search.temperature < 0.0 || m.final_temperature < 0.0 || search.c_puct <= 0.0 {
-            return invalid("temperatures must be >= 0 and c_puct > 0".into());
-        }
-        if let Some(cap) = &m.playout_cap
-            && (cap.fast_simulations == 0
-                || cap.fast_simulations > search.simulations
-                || !(0.0..=1.0).contains(&cap.full_probability))
-        {
-            return invalid(
-                "mcts.playout_cap: fast_simulations in 1..=simulations, full_probability in [0, 1]"
-                    .into(),
-            );
+        positive("mcts.c_puct", search.c_puct.into())?;
+        finite("mcts.fpu_reduction", search.fpu_reduction.into())?;
+        positive("mcts.dirichlet_alpha", search.dirichlet_alpha.into())?;
+        probability("mcts.dirichlet_fraction", search.dirichlet_fraction.into())?;
+        non_negative("mcts.temperature", search.temperature.into())?;
+        non_negative("mcts.final_temperature", m.final_temperature.into())?;
+        non_negative("mcts.c_visit", search.c_visit.into())?;
+        non_negative("mcts.c_scale", search.c_scale.into())?;
+        non_negative("mcts.virtual_loss", search.virtual_loss.into())?;
+        if let Some(cap) = &m.playout_cap {
+            let fast = cap.fast_simulations;
+            let ok = (1..=search.simulations).contains(&fast);
+            let key = "mcts.playout_cap.fast_simulations";
+            require(ok, key, "an integer in 1..=mcts.simulations", fast)?;
+            probability("mcts.playout_cap.full_probability", cap.full_probability)?;
         }
         let s = &self.selfplay;
-        if s.games_per_iteration == 0 || s.parallel_games == 0 || s.max_actions == 0 {
-            return invalid("selfplay sizes must be at least 1".into());
-        }
-        if self.replay.window_games == 0 {
-            return invalid("replay.window_games must be at least 1".into());
-        }
+        count("selfplay.games_per_iteration", s.games_per_iteration as u64)?;
+        count("selfplay.parallel_games", s.parallel_games as u64)?;
+        count("selfplay.max_actions", s.max_actions as u64)?;
+        count("replay.window_games", self.replay.window_games as u64)?;
         let t = &self.training;
-        if t.batch_size == 0 {
-            return invalid("training.batch_size must be at least 1".into());
-        }
+        count("training.batch_size", t.batch_size as u64)?;
+        count("training.steps_per_iteration", t.steps_per_iteration as u64)?;
+        validate_learner(&t.learner)?;
         let r = &self.run;
-        if r.checkpoint_every_steps == 0 || r.keep_checkpoints == 0 {
-            return invalid(
-                "run.checkpoint_every_steps and run.keep_checkpoints must be at least 1".into(),
-            );
-        }
-        if r.eval_every_iterations > 0 && (r.eval_games == 0 || r.eval_simulations == 0) {
-            return invalid("run.eval_games and run.eval_simulations must be at least 1".into());
+        count("run.checkpoint_every_steps", r.checkpoint_every_steps)?;
+        count("run.keep_checkpoints", r.keep_checkpoints as u64)?;
+        if r.eval_every_iterations > 0 {
+            count("run.eval_games", r.eval_games as u64)?;
+            count("run.eval_simulations", r.eval_simulations as u64)?;
         }
         Ok(())
     }
+}
+
+/// Checks the `[training.learner]` section.
+fn validate_learner(learner: &LearnerConfig) -> Result<(), RunConfigError> {
+    non_negative("training.learner.value_weight", learner.value_weight.into())?;
+    match learner.optimizer {
+        OptimizerConfig::Adam { weight_decay } => non_negative(
+            "training.learner.optimizer.weight_decay",
+            weight_decay.into(),
+        ),
+        OptimizerConfig::Sgd {
+            momentum,
+            weight_decay,
+        } => {
+            probability("training.learner.optimizer.momentum", momentum)?;
+            non_negative(
+                "training.learner.optimizer.weight_decay",
+                weight_decay.into(),
+            )
+        }
+    }?;
+    match learner.schedule {
+        LrSchedule::Constant { lr } => positive("training.learner.schedule.lr", lr),
+        LrSchedule::WarmupCosine {
+            peak,
+            final_fraction,
+            ..
+        } => {
+            positive("training.learner.schedule.peak", peak)?;
+            probability("training.learner.schedule.final_fraction", final_fraction)
+        }
+        LrSchedule::Step { lr, gamma, every } => {
+            positive("training.learner.schedule.lr", lr)?;
+            positive("training.learner.schedule.gamma", gamma)?;
+            count("training.learner.schedule.every", every)
+        }
+    }
+}
+
+/// An error naming `key`, `expected` and the value `found` unless `ok`.
+fn require(
+    ok: bool,
+    key: &'static str,
+    expected: &'static str,
+    found: impl ToString,
+) -> Result<(), RunConfigError> {
+    if ok {
+        return Ok(());
+    }
+    Err(RunConfigError::OutOfRange {
+        key,
+        expected,
+        found: found.to_string(),
+    })
+}
+
+/// `value` must be a finite number.
+fn finite(key: &'static str, value: f64) -> Result<(), RunConfigError> {
+    require(value.is_finite(), key, "a finite number", value)
+}
+
+/// `value` must be finite and above 0.
+fn positive(key: &'static str, value: f64) -> Result<(), RunConfigError> {
+    let ok = value.is_finite() && value > 0.0;
+    require(ok, key, "a finite number above 0", value)
+}
+
+/// `value` must be finite and at least 0.
+fn non_negative(key: &'static str, value: f64) -> Result<(), RunConfigError> {
+    let ok = value.is_finite() && value >= 0.0;
+    require(ok, key, "a finite number at least 0", value)
+}
+
+/// `value` must be in `[0, 1]`.
+fn probability(key: &'static str, value: f64) -> Result<(), RunConfigError> {
+    require(
+        (0.0..=1.0).contains(&value),
+        key,
+        "a number in [0, 1]",
+        value,
+    )
+}
+
+/// `value` must be at least 1.
+fn count(key: &'static str, value: u64) -> Result<(), RunConfigError> {
+    require(value >= 1, key, "an integer at least 1", value)
 }
 
 #[cfg(test)]
@@ -321,5 +412,49 @@ mod tests {
         let zero_sims = text.replace("simulations = 16", "simulations = 0");
         assert_ne!(zero_sims, text);
         assert!(RunConfig::from_toml(&zero_sims, "x").is_err());
+    }
+
+    #[test]
+    fn values_out_of_range_are_refused_with_their_key_and_range() {
+        let text = RunConfig::preset_text("tiny").unwrap();
+        let cases = [
+            (
+                "lr = 3e-3",
+                "lr = nan",
+                "training.learner.schedule.lr = NaN: expected a finite number above 0",
+            ),
+            (
+                "weight_decay = 1e-4",
+                "weight_decay = -1.0",
+                "training.learner.optimizer.weight_decay = -1: expected a finite number at least 0",
+            ),
+            (
+                "temperature = 1.0",
+                "temperature = inf",
+                "mcts.temperature = inf: expected a finite number at least 0",
+            ),
+            (
+                "c_puct = 1.5",
+                "c_puct = 0.0",
+                "mcts.c_puct = 0: expected a finite number above 0",
+            ),
+            (
+                "dirichlet_fraction = 0.25",
+                "dirichlet_fraction = nan",
+                "mcts.dirichlet_fraction = NaN: expected a number in [0, 1]",
+            ),
+            (
+                "steps_per_iteration = 8",
+                "steps_per_iteration = 0",
+                "training.steps_per_iteration = 0: expected an integer at least 1",
+            ),
+        ];
+        for (old, new, message) in cases {
+            let bad = text.replace(old, new);
+            assert_ne!(bad, text, "{old}");
+            let err = RunConfig::from_toml(&bad, "x").unwrap_err();
+            assert!(matches!(err, RunConfigError::OutOfRange { .. }), "{err}");
+            assert_eq!(err.to_string(), format!("run configuration: {message}"));
+        }
     }
 }

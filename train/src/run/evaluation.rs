@@ -70,13 +70,13 @@ impl NetworkMatch {
     }
 }
 
-/// The network's scores against [`EVAL_OPPONENTS`] in quick arena matches on `board`, as
-/// `config.run` sets them.
+/// The network's scores against [`EVAL_OPPONENTS`] in quick arena matches on `board` after
+/// iteration `iteration`, as `config.run` sets them; the matches' seed derives from the run's.
 pub(super) fn evaluate(
     net: &PolicyValueNet,
     config: &RunConfig,
     board: &'static Board,
-    seed: u64,
+    iteration: u64,
 ) -> Result<[f64; 2], TrainError> {
     let arena = NetworkMatch {
         board,
@@ -88,7 +88,7 @@ pub(super) fn evaluate(
         threads: rayon::current_num_threads().max(1),
         opening_turns: 2,
         max_turns: config.selfplay.max_actions,
-        seed,
+        seed: config.run.seed ^ iteration.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         progress: false,
     };
     let mut scores = [0.0; 2];

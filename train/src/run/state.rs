@@ -42,7 +42,7 @@ impl<G: Game> RunState<G> {
         let learner_config = config.training.learner.clone();
         let Some(path) = Checkpoint::list(dir)?.pop() else {
             let net = network
-                .init(&device)
+                .init_seeded(&device, config.run.seed)
                 .map_err(|e| RunConfigError::Invalid(e.to_string()))?;
             return Ok(RunState {
                 learner: Learner::new(learner_config, net, &device),

@@ -74,6 +74,22 @@ pub enum TrainError {
     /// An evaluation match failed.
     #[error("evaluation match: {0}")]
     Eval(#[from] ArenaError),
+    /// A learner step gave a loss that is not a finite number: the network diverged. The run
+    /// stops there, writing no checkpoint of it.
+    #[error(
+        "iteration {iteration}, learner step {step}: the {loss} loss is {value}; the network \
+         diverged (no checkpoint written of it: lower the learning rate?)"
+    )]
+    NonFiniteLoss {
+        /// The iteration.
+        iteration: u64,
+        /// The learner step (counting from 0).
+        step: u64,
+        /// Which loss: `policy`, `value` or `total`.
+        loss: &'static str,
+        /// Its value.
+        value: f32,
+    },
     /// The run directory cannot be created.
     #[error("cannot create run directory {path}: {source}")]
     Io {
@@ -159,14 +175,16 @@ pub fn train(
     match config.game.id()? {
         GameId::Telo => run_game(config, Telo::new(), dir, options, None),
         GameId::Fanorona(board) => {
-            let eval = |net: &PolicyValueNet, seed: u64| evaluate(net, config, board, seed);
+            let eval =
+                |net: &PolicyValueNet, iteration: u64| evaluate(net, config, board, iteration);
             let start = Fanorona::new(Position::initial(board));
             run_game(config, start, dir, options, Some(&eval))
         }
     }
 }
 
-/// Scores against the evaluation opponents, for games that have them (Fanorona).
+/// Scores against the evaluation opponents after an iteration, for games that have them
+/// (Fanorona).
 type EvalFn<'a> = dyn Fn(&PolicyValueNet, u64) -> Result<[f64; 2], TrainError> + 'a;
 
 /// A run in progress: its state and everything an iteration uses.
@@ -256,7 +274,7 @@ impl<'a, G: Game> Run<'a, G> {
     fn iteration(&mut self) -> Result<MetricsRow, TrainError> {
         self.state.iteration += 1;
         let mut row = self.play_games();
-        self.learn(&mut row);
+        self.learn(&mut row)?;
         self.evaluate(&mut row)?;
         row.step = self.state.learner.step();
         row.replay_positions = self.state.replay.positions() as u64;
@@ -302,12 +320,12 @@ impl<'a, G: Game> Run<'a, G> {
     }
 
     /// The iteration's learner steps, once the replay window is full enough; their mean
-    /// losses go into `row`.
-    fn learn(&mut self, row: &mut MetricsRow) {
+    /// losses go into `row`. Stops at the first loss that is not finite.
+    fn learn(&mut self, row: &mut MetricsRow) -> Result<(), TrainError> {
         let training = &self.config.training;
         let state = &mut self.state;
         if state.replay.positions() < training.min_replay_positions {
-            return;
+            return Ok(());
         }
         let steps = training.steps_per_iteration;
         for _ in 0..steps {
@@ -315,12 +333,21 @@ impl<'a, G: Game> Run<'a, G> {
                 .replay
                 .sample(training.batch_size, &mut state.rng, &mut self.batch);
             let loss = state.learner.train_step(&self.batch);
+            if let Some((which, value)) = loss.non_finite() {
+                return Err(TrainError::NonFiniteLoss {
+                    iteration: state.iteration,
+                    step: loss.step,
+                    loss: which,
+                    value,
+                });
+            }
             row.lr = loss.lr;
             row.loss_total += loss.total as f64 / steps as f64;
             row.loss_policy += loss.policy as f64 / steps as f64;
             row.loss_value += loss.value as f64 / steps as f64;
             row.policy_entropy += loss.entropy as f64 / steps as f64;
         }
+        Ok(())
     }
 
     /// The evaluation matches, every `eval_every_iterations` iterations; scores into `row`.

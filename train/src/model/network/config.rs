@@ -160,9 +160,21 @@ impl NetworkConfig {
     }
 
     /// Builds a freshly initialised network on `device` (use an autodiff device to train it).
+    /// Its weights are drawn lazily from burn's process-wide generator, its parameter ids are
+    /// random: for a network to load a record into, or where any start will do.
     pub fn init(&self, device: &Device) -> Result<PolicyValueNet, NetworkConfigError> {
         self.validate()?;
         Ok(PolicyValueNet::new(self, device))
+    }
+
+    /// Builds a network like [`NetworkConfig::init`] whose weights and parameter ids depend on
+    /// `seed` alone: the same seed gives the same bytes in a checkpoint.
+    pub fn init_seeded(
+        &self,
+        device: &Device,
+        seed: u64,
+    ) -> Result<PolicyValueNet, NetworkConfigError> {
+        Ok(super::seeded::seeded(self.init(device)?, device, seed))
     }
 }
 

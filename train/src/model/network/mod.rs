@@ -6,6 +6,7 @@ mod config;
 mod denormals;
 mod mlp;
 mod resnet;
+mod seeded;
 
 pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};

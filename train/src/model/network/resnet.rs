@@ -1,7 +1,7 @@
 //! The residual CNN: a 3x3 convolutional stem, residual blocks of two 3x3 convolutions with
 //! batch norm, and separate policy and value heads (AlphaZero's layout, scaled down).
 
-use burn::module::Module;
+use burn::module::{Module, ParamId, RunningState};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
 use burn::tensor::activation::{relu, tanh};
@@ -27,6 +27,14 @@ impl ConvBn {
 
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         self.norm.forward(self.conv.forward(x))
+    }
+
+    /// The same layer with its batch norm's running statistics under ids from `next_id`.
+    fn with_running_state_ids(mut self, next_id: &mut impl FnMut() -> ParamId) -> ConvBn {
+        let norm = &mut self.norm;
+        norm.running_mean = RunningState::with_id(next_id(), norm.running_mean.value());
+        norm.running_var = RunningState::with_id(next_id(), norm.running_var.value());
+        self
     }
 }
 
@@ -96,6 +104,24 @@ impl ResNet {
                 .init(device),
             value_out: LinearConfig::new(shape.value_hidden, 1).init(device),
         }
+    }
+
+    /// The same network with the running statistics of its batch norms under ids from
+    /// `next_id`, in the order of the layers (running statistics are buffers, which
+    /// [`Module::map`] cannot renumber).
+    pub fn with_running_state_ids(mut self, next_id: &mut impl FnMut() -> ParamId) -> ResNet {
+        self.stem = self.stem.with_running_state_ids(next_id);
+        self.blocks = self
+            .blocks
+            .into_iter()
+            .map(|block| ResidualBlock {
+                first: block.first.with_running_state_ids(next_id),
+                second: block.second.with_running_state_ids(next_id),
+            })
+            .collect();
+        self.policy_conv = self.policy_conv.with_running_state_ids(next_id);
+        self.value_conv = self.value_conv.with_running_state_ids(next_id);
+        self
     }
 
     /// Policy logits `[batch, actions]` and values `[batch, 1]` in `[-1, 1]` for observations
