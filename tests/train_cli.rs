@@ -42,7 +42,7 @@ fn a_tiny_run_resumes_and_its_checkpoint_plays_through_eval() {
         "config.toml",
         "metrics.csv",
         "curves.png",
-        "replay.safetensors",
+        "replay-0000000016.safetensors",
     ] {
         assert!(run.join(file).exists(), "{file}");
     }

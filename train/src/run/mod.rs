@@ -15,5 +15,4 @@ pub use config::{
 pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
 pub use metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 pub use plot::{PlotError, plot_metrics};
-pub use state::REPLAY_FILE;
 pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};

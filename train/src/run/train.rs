@@ -4,8 +4,8 @@
 //! Run directory layout:
 //! - `config.toml`: the resolved configuration (a resumed run reads it back);
 //! - `checkpoint-STEP.ckpt`: network, optimiser, step, iteration and RNG state (the latest
-//!   `keep_checkpoints` are kept), with `replay.safetensors`, the replay window at the latest
-//!   checkpoint;
+//!   `keep_checkpoints` are kept), each with `replay-STEP.safetensors`, the replay window at
+//!   that checkpoint (written first, pruned with it; a checkpoint without it is not resumed);
 //! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end.
 //!
 //! Checkpoints are written at the end of the first iteration at or after every
@@ -62,6 +62,38 @@ pub enum TrainError {
     /// The replay window cannot be written or read.
     #[error(transparent)]
     Replay(#[from] ReplayFileError),
+    /// The replay window saved with the checkpoint to resume from cannot be read.
+    #[error("cannot resume from checkpoint {checkpoint}: {error}")]
+    CheckpointReplay {
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// Why its replay window cannot be read (part of the message, not a separate source).
+        error: ReplayFileError,
+    },
+    /// The replay window beside a checkpoint is not the one saved with it.
+    #[error(
+        "cannot resume from checkpoint {checkpoint}: its replay window {replay} holds {found} \
+         games added, the checkpoint {expected}"
+    )]
+    CheckpointReplayMismatch {
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// The replay file.
+        replay: PathBuf,
+        /// The games added according to the checkpoint.
+        expected: u64,
+        /// The games added according to the replay file.
+        found: u64,
+    },
+    /// The run directory has metrics of earlier iterations but no checkpoint to go on from.
+    #[error(
+        "run directory {dir} has metrics rows but no checkpoint to resume from; choose another \
+         --out, or remove {dir}/metrics.csv to start the run afresh"
+    )]
+    MetricsWithoutCheckpoint {
+        /// The run directory.
+        dir: PathBuf,
+    },
     /// A checkpoint's RNG state is unreadable.
     #[error(transparent)]
     Rng(#[from] RngStateError),
@@ -217,7 +249,7 @@ impl<'a, G: Game> Run<'a, G> {
         let network = NetworkConfig::for_game(&start, config.network.clone());
         let state = RunState::open(config, &start, &network, dir)?;
         config.write_resolved(dir)?;
-        let metrics = MetricsWriter::open(dir)?;
+        let metrics = MetricsWriter::open(dir, state.iteration)?;
         let evaluator = NetworkEvaluator::<G>::new(&state.learner.inference_network());
         let progress = Progress::new(
             options,
