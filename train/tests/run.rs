@@ -2,6 +2,8 @@
 //! solver), a resumed run goes on where it stopped, and Fanoron-Telo trains too.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use burn::tensor::Device;
 use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position};
@@ -14,7 +16,10 @@ use fanorona_train::run::{
     resolve_config, train,
 };
 
-const QUIET: TrainOptions = TrainOptions { progress: false };
+const QUIET: TrainOptions = TrainOptions {
+    progress: false,
+    stop: None,
+};
 
 /// Whether playing `action` first on `board` wins under perfect play.
 fn wins(solution: &Solution, board: &'static Board, action: usize) -> bool {
@@ -241,4 +246,24 @@ fn a_replay_file_newer_than_the_checkpoint_is_not_used() {
     let resumed = train(&two, dir, QUIET).unwrap();
     let games = config.selfplay.games_per_iteration as u64;
     assert_eq!(resumed.replay_games_added, 2 * games);
+}
+
+#[test]
+fn a_stopped_run_ends_its_iteration_with_a_checkpoint() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1000;
+    // No checkpoint is due before the stop.
+    config.run.checkpoint_every_steps = 1_000_000;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let options = TrainOptions {
+        progress: false,
+        stop: Some(Arc::new(AtomicBool::new(true))),
+    };
+    let summary = train(&config, dir, options).unwrap();
+    assert!(summary.interrupted);
+    assert_eq!(summary.iterations, 1);
+    let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
+    assert_eq!(checkpoint.meta.iteration, 1);
+    assert_eq!(metrics_iterations(dir), [1]);
 }
