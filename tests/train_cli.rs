@@ -5,10 +5,15 @@
 
 mod common;
 
-use std::path::Path;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
 
 use common::{Run, Stream, fanorona, fanorona_closed};
+use fanorona_train::io::Checkpoint;
 use fanorona_train::model::ComputeDevice;
+use fanorona_train::run::read_metrics;
 
 /// `fanorona train` of the tiny preset into `out`, up to `iterations`.
 fn train(out: &Path, iterations: &str) -> Run {
@@ -45,7 +50,7 @@ fn a_tiny_run_resumes_and_its_checkpoint_plays_through_eval() {
         "config.toml",
         "metrics.csv",
         "curves.png",
-        "replay.safetensors",
+        "replay-0000000016.safetensors",
     ] {
         assert!(run.join(file).exists(), "{file}");
     }
@@ -334,4 +339,157 @@ fn bad_values_and_a_diverging_network_stop_the_run_with_the_reason() {
         .filter(|e| e.as_ref().unwrap().path().extension() == Some("ckpt".as_ref()))
         .count();
     assert_eq!(checkpoints, 0, "no checkpoint of the broken network");
+}
+
+/// A `fanorona train` of the tiny preset running in the background; killed when dropped.
+struct Background {
+    child: std::process::Child,
+}
+
+impl Background {
+    /// Starts `fanorona train --preset tiny --iterations 1000` into `out`.
+    fn start(out: &Path) -> Background {
+        let child = common::command([
+            "train",
+            "--preset",
+            "tiny",
+            "--iterations",
+            "1000",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+        Background { child }
+    }
+
+    /// Waits until the run has written a metrics row and a checkpoint.
+    fn wait_for_first_iteration(&mut self, out: &Path) {
+        wait_until("a metrics row and a checkpoint", || {
+            assert!(
+                self.child.try_wait().unwrap().is_none(),
+                "the run ended early"
+            );
+            let rows = std::fs::read_to_string(out.join("metrics.csv")).unwrap_or_default();
+            rows.lines().count() >= 2 && !checkpoints(out).is_empty()
+        });
+    }
+
+    /// Waits (boundedly) for the run to end; its outcome.
+    fn wait(mut self) -> Run {
+        wait_until("the run to end", || {
+            self.child.try_wait().unwrap().is_some()
+        });
+        let mut stdout = String::new();
+        let mut stderr = String::new();
+        self.child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut stdout)
+            .unwrap();
+        self.child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        Run {
+            status: self.child.try_wait().unwrap().unwrap(),
+            stdout,
+            stderr,
+        }
+    }
+}
+
+impl Drop for Background {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `done` every 20 ms, failing after two minutes.
+fn wait_until(what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The checkpoint files of the run directory `out`, oldest first.
+fn checkpoints(out: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(out)
+        .map(|entries| entries.map(|e| e.unwrap().path()).collect())
+        .unwrap_or_default();
+    files.retain(|p| p.extension().is_some_and(|e| e == "ckpt"));
+    files.sort();
+    files
+}
+
+/// The iterations of the rows of `out`'s metrics file.
+fn metrics_iterations(out: &Path) -> Vec<u64> {
+    let rows = read_metrics(&out.join("metrics.csv")).unwrap();
+    rows.iter().map(|r| r.iteration).collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_writes_a_checkpoint_that_a_resume_continues() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut run = Background::start(&out);
+    run.wait_for_first_iteration(&out);
+    // SAFETY: kill(2) with the id of our own, still unreaped, child.
+    assert_eq!(
+        unsafe { libc::kill(run.child.id() as i32, libc::SIGINT) },
+        0
+    );
+    let stopped = run.wait();
+    assert_eq!(stopped.status.code(), Some(130), "{}", stopped.stderr);
+    assert!(stopped.stderr.contains("interrupted"), "{}", stopped.stderr);
+
+    let done = *metrics_iterations(&out).last().unwrap();
+    let checkpoint = Checkpoint::load(
+        checkpoints(&out).last().unwrap(),
+        &ComputeDevice::Flex.device().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(checkpoint.meta.iteration, done);
+    assert!(
+        stopped.stdout.contains(&format!("{done} iterations")),
+        "{}",
+        stopped.stdout
+    );
+
+    let next = (done + 1).to_string();
+    let resumed = train(&out, &next);
+    assert!(
+        resumed
+            .assert_success()
+            .contains(&format!("{next} iterations"))
+    );
+    let expected: Vec<u64> = (1..=done + 1).collect();
+    assert_eq!(metrics_iterations(&out), expected);
+}
+
+#[test]
+fn a_second_train_on_a_running_directory_fails_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let mut first = Background::start(&out);
+    first.wait_for_first_iteration(&out);
+    let started = Instant::now();
+    let second = train(&out, "1000");
+    second.assert_failure(&format!("run directory {} is in use", out.display()));
+    assert!(started.elapsed() < Duration::from_secs(30));
+
+    // The lock of a killed run does not outlive it.
+    drop(first);
+    train(&out, "1").assert_success();
 }

@@ -2,6 +2,8 @@
 //! a run directory that a later call resumes.
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use fanorona_env::GameId;
@@ -104,11 +106,14 @@ pub fn run(args: Args) -> Result<()> {
             out.display()
         );
     }
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_ctrl_c(Arc::clone(&stop))?;
     let summary = train(
         &config,
         &out,
         TrainOptions {
             progress: !args.quiet,
+            stop: Some(stop),
         },
     )?;
     outln!(
@@ -128,5 +133,34 @@ pub fn run(args: Args) -> Result<()> {
     }
     outln!("checkpoint {}", summary.checkpoint.display())?;
     outln!("curves {}", out.join(CURVES_FILE).display())?;
+    if summary.interrupted {
+        eprintln!(
+            "interrupted after iteration {} of {}: checkpoint {} written; run the same command \
+             again to resume",
+            summary.iterations,
+            config.run.iterations,
+            summary.checkpoint.display()
+        );
+        std::process::exit(INTERRUPTED);
+    }
     Ok(())
+}
+
+/// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+pub const INTERRUPTED: i32 = 130;
+
+/// Sets `stop` at the first Ctrl-C (SIGINT), saying so on stderr, so that the run finishes its
+/// iteration and writes a checkpoint; a second Ctrl-C exits at once, without one.
+fn stop_on_ctrl_c(stop: Arc<AtomicBool>) -> Result<()> {
+    ctrlc::set_handler(move || {
+        if stop.swap(true, Ordering::SeqCst) {
+            eprintln!("interrupted again: exiting without a checkpoint");
+            std::process::exit(INTERRUPTED);
+        }
+        eprintln!(
+            "interrupted: finishing the current iteration, then writing a checkpoint \
+             (Ctrl-C again to exit at once)"
+        );
+    })
+    .context("cannot install the Ctrl-C handler")
 }

@@ -75,7 +75,7 @@ fn resnet_checkpoint_round_trip_is_exact() {
 }
 
 #[test]
-fn the_latest_checkpoints_are_listed_and_older_ones_pruned() {
+fn the_latest_checkpoints_are_listed_and_older_ones_pruned_with_their_replay_windows() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let mut learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
@@ -85,6 +85,10 @@ fn the_latest_checkpoints_are_listed_and_older_ones_pruned() {
         Checkpoint::save(dir, &learner, meta(&learner)).unwrap();
     }
     fs::write(dir.join("notes.txt"), "not a checkpoint").unwrap();
+    // Replay windows beside the checkpoints, and one whose checkpoint was never written.
+    for step in 1..=4 {
+        fs::write(dir.join(Checkpoint::replay_file_name(step)), "window").unwrap();
+    }
     let steps = |dir| -> Vec<String> {
         Checkpoint::list(dir)
             .unwrap()
@@ -95,6 +99,10 @@ fn the_latest_checkpoints_are_listed_and_older_ones_pruned() {
     assert_eq!(steps(dir), [1, 2, 3].map(Checkpoint::file_name));
     Checkpoint::prune(dir, 2).unwrap();
     assert_eq!(steps(dir), [2, 3].map(Checkpoint::file_name));
+    for step in 1..=4 {
+        let kept = dir.join(Checkpoint::replay_file_name(step)).exists();
+        assert_eq!(kept, step == 2 || step == 3, "replay of step {step}");
+    }
     assert_eq!(
         Checkpoint::latest(dir).unwrap(),
         dir.join(Checkpoint::file_name(3))

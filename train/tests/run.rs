@@ -1,6 +1,10 @@
 //! Whole training runs: a tiny run on 3x3 learns a winning opening (checked against the exact
 //! solver), a resumed run goes on where it stopped, and Fanoron-Telo trains too.
 
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
 use burn::tensor::Device;
 use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position};
 use fanorona_eval::solver::{Solution, Value};
@@ -12,7 +16,10 @@ use fanorona_train::run::{
     resolve_config, train,
 };
 
-const QUIET: TrainOptions = TrainOptions { progress: false };
+const QUIET: TrainOptions = TrainOptions {
+    progress: false,
+    stop: None,
+};
 
 /// Whether playing `action` first on `board` wins under perfect play.
 fn wins(solution: &Solution, board: &'static Board, action: usize) -> bool {
@@ -139,4 +146,124 @@ fn telo_trains_too() {
     assert_eq!(summary.step, config.training.steps_per_iteration as u64);
     let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
     assert_eq!(checkpoint.meta.game, "telo 3x3");
+}
+
+/// The files of `dir` whose names start with `prefix`, sorted by name.
+fn files_starting(dir: &Path, prefix: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            path.file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with(prefix)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The iterations of the rows of the run's metrics file.
+fn metrics_iterations(dir: &Path) -> Vec<u64> {
+    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    rows.iter().map(|r| r.iteration).collect()
+}
+
+#[test]
+fn metrics_rows_after_the_checkpoint_are_cut_on_resume() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 3;
+    // Checkpoints at iterations 2 and 3.
+    config.run.checkpoint_every_steps = 2 * config.training.steps_per_iteration as u64;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    train(&config, dir, QUIET).unwrap();
+    // As if killed after the third row but before its checkpoint.
+    let last = files_starting(dir, "checkpoint-").pop().unwrap();
+    std::fs::remove_file(&last).unwrap();
+    assert_eq!(metrics_iterations(dir), [1, 2, 3]);
+
+    let resumed = train(&config, dir, QUIET).unwrap();
+    assert_eq!(resumed.iterations, 3);
+    assert_eq!(metrics_iterations(dir), [1, 2, 3]);
+    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    assert_eq!(rows[2].step, resumed.step);
+}
+
+#[test]
+fn without_checkpoints_old_metrics_are_refused() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    train(&config, dir, QUIET).unwrap();
+    for path in files_starting(dir, "checkpoint-") {
+        std::fs::remove_file(path).unwrap();
+    }
+    config.run.iterations = 2;
+    let err = train(&config, dir, QUIET).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("no checkpoint") && message.contains("--out"),
+        "{message}"
+    );
+    assert_eq!(metrics_iterations(dir), [1]);
+}
+
+#[test]
+fn a_checkpoint_whose_replay_file_is_missing_is_refused() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    train(&config, dir, QUIET).unwrap();
+    for path in files_starting(dir, "replay") {
+        std::fs::remove_file(path).unwrap();
+    }
+    config.run.iterations = 2;
+    let err = train(&config, dir, QUIET).unwrap_err();
+    assert!(err.to_string().contains("no replay file found"), "{err}");
+}
+
+#[test]
+fn a_replay_file_newer_than_the_checkpoint_is_not_used() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    train(&config, dir, QUIET).unwrap();
+    // The replay window of the second iteration, as left by a kill after it was written but
+    // before its checkpoint.
+    let ahead = tempfile::tempdir().unwrap();
+    let mut two = config.clone();
+    two.run.iterations = 2;
+    train(&two, ahead.path(), QUIET).unwrap();
+    let newer = files_starting(ahead.path(), "replay").pop().unwrap();
+    std::fs::copy(&newer, dir.join(newer.file_name().unwrap())).unwrap();
+
+    let resumed = train(&two, dir, QUIET).unwrap();
+    let games = config.selfplay.games_per_iteration as u64;
+    assert_eq!(resumed.replay_games_added, 2 * games);
+}
+
+#[test]
+fn a_stopped_run_ends_its_iteration_with_a_checkpoint() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1000;
+    // No checkpoint is due before the stop.
+    config.run.checkpoint_every_steps = 1_000_000;
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let options = TrainOptions {
+        progress: false,
+        stop: Some(Arc::new(AtomicBool::new(true))),
+    };
+    let summary = train(&config, dir, options).unwrap();
+    assert!(summary.interrupted);
+    assert_eq!(summary.iterations, 1);
+    let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
+    assert_eq!(checkpoint.meta.iteration, 1);
+    assert_eq!(metrics_iterations(dir), [1]);
 }

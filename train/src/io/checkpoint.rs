@@ -1,6 +1,8 @@
 //! Checkpoints: the network, the optimiser state, the learner step, the run's RNG state and the
 //! replay window's position, in one file written atomically (temporary file + rename) into a
-//! run directory as `checkpoint-STEP.ckpt`. Resuming loads the latest one.
+//! run directory as `checkpoint-STEP.ckpt`, with the replay window of the same step beside it
+//! (`replay-STEP.safetensors`, written first and pruned with it). Resuming loads the latest
+//! one.
 //!
 //! File layout: the magic `FNRCKPT\0`, a little-endian u32 format version, then three
 //! length-prefixed (u64) sections: the JSON header ([`CheckpointMeta`]), the network's burnpack
@@ -20,13 +22,15 @@ use crate::model::{Learner, LearnerConfig, OptimizerConfig};
 use crate::model::{NetworkConfig, PolicyValueNet, flush_denormals};
 use crate::rng::RngState;
 
-use super::envelope::{FileError, FileKind, FileRef};
+use super::envelope::{FileError, FileKind, FileRef, numbered_files};
 
 /// The first bytes of every checkpoint file.
 pub(crate) const MAGIC: &[u8; 8] = b"FNRCKPT\0";
 const FORMAT_VERSION: u32 = 1;
 const PREFIX: &str = "checkpoint-";
 const EXTENSION: &str = "ckpt";
+const REPLAY_PREFIX: &str = "replay-";
+const REPLAY_EXTENSION: &str = "safetensors";
 
 /// A checkpoint that cannot be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -235,28 +239,7 @@ impl Checkpoint {
 
     /// The checkpoint files in `dir`, oldest (lowest step) first.
     pub fn list(dir: &Path) -> Result<Vec<PathBuf>, CheckpointError> {
-        let entries = match fs::read_dir(dir) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-            Err(error) => {
-                return Err(FileRef::new(FileKind::RunDirectory, dir)
-                    .io("list", error)
-                    .into());
-            }
-        };
-        let mut found: Vec<(u64, PathBuf)> = entries
-            .filter_map(Result::ok)
-            .filter_map(|entry| {
-                let name = entry.file_name().into_string().ok()?;
-                let step = name
-                    .strip_prefix(PREFIX)?
-                    .strip_suffix(&format!(".{EXTENSION}"))?
-                    .parse()
-                    .ok()?;
-                Some((step, entry.path()))
-            })
-            .collect();
-        found.sort();
+        let found = numbered_files(dir, PREFIX, EXTENSION)?;
         Ok(found.into_iter().map(|(_, path)| path).collect())
     }
 
@@ -277,13 +260,29 @@ impl Checkpoint {
             .ok_or_else(|| FileRef::new(FileKind::Checkpoint, dir).missing().into())
     }
 
-    /// Deletes all but the `keep` latest checkpoints in `dir`.
+    /// The file name of the replay window saved with the checkpoint at `step`: a checkpoint
+    /// and its replay window are one unit, the replay file written first and pruned with it.
+    pub fn replay_file_name(step: u64) -> String {
+        format!("{REPLAY_PREFIX}{step:010}.{REPLAY_EXTENSION}")
+    }
+
+    /// Deletes all but the `keep` latest checkpoints in `dir`, and every replay file
+    /// ([`replay_file_name`](Self::replay_file_name)) without its checkpoint: those of the
+    /// deleted ones, and any written just before a checkpoint that never was.
     pub fn prune(dir: &Path, keep: usize) -> Result<(), CheckpointError> {
-        let files = Checkpoint::list(dir)?;
+        let files = numbered_files(dir, PREFIX, EXTENSION)?;
         let excess = files.len().saturating_sub(keep.max(1));
-        for path in &files[..excess] {
-            fs::remove_file(path)
-                .map_err(|error| FileRef::new(FileKind::Checkpoint, path).io("delete", error))?;
+        let delete = |kind, path: &Path| {
+            fs::remove_file(path).map_err(|error| FileRef::new(kind, path).io("delete", error))
+        };
+        for (_, path) in &files[..excess] {
+            delete(FileKind::Checkpoint, path)?;
+        }
+        let kept: Vec<u64> = files[excess..].iter().map(|&(step, _)| step).collect();
+        for (step, path) in numbered_files(dir, REPLAY_PREFIX, REPLAY_EXTENSION)? {
+            if !kept.contains(&step) {
+                delete(FileKind::Replay, &path)?;
+            }
         }
         Ok(())
     }

@@ -117,6 +117,35 @@ fn describe_versions(versions: &[u32]) -> String {
     }
 }
 
+/// The files of the run directory `dir` named `PREFIX` + a number + `.EXTENSION`, with their
+/// numbers, lowest first; none if `dir` does not exist.
+pub(crate) fn numbered_files(
+    dir: &Path,
+    prefix: &str,
+    extension: &str,
+) -> Result<Vec<(u64, PathBuf)>, FileError> {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(error) => return Err(FileRef::new(FileKind::RunDirectory, dir).io("list", error)),
+    };
+    let suffix = format!(".{extension}");
+    let mut found: Vec<(u64, PathBuf)> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let number = name
+                .strip_prefix(prefix)?
+                .strip_suffix(&suffix)?
+                .parse()
+                .ok()?;
+            Some((number, entry.path()))
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
 /// A file of a known kind at a path: builds its errors and reads, writes and checks it.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FileRef<'a> {

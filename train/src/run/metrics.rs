@@ -4,6 +4,7 @@
 use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
 
+use fanorona_eval::atomic_write::write_atomic_with;
 use serde::{Deserialize, Serialize};
 
 /// The file name of the metrics in a run directory.
@@ -63,14 +64,30 @@ pub struct MetricsWriter {
 }
 
 impl MetricsWriter {
-    /// Opens `dir/metrics.csv` for appending (writing the header if the file is new or empty).
-    pub fn open(dir: &Path) -> Result<MetricsWriter, MetricsError> {
+    /// Opens `dir/metrics.csv` for appending the rows after `iteration` (writing the header if
+    /// the file is new or empty). Rows of later iterations, written after the checkpoint a
+    /// run resumes from, are cut first (the file is rewritten atomically).
+    pub fn open(dir: &Path, iteration: u64) -> Result<MetricsWriter, MetricsError> {
         let path = dir.join(METRICS_FILE);
         let error = |message: String| MetricsError {
             path: path.clone(),
             message,
         };
         fs::create_dir_all(dir).map_err(|e| error(e.to_string()))?;
+        if path.exists() {
+            let mut rows = read_metrics(&path)?;
+            if rows.iter().any(|row| row.iteration > iteration) {
+                rows.retain(|row| row.iteration <= iteration);
+                write_atomic_with(&path, |out| {
+                    let mut writer = csv::Writer::from_writer(out);
+                    for row in &rows {
+                        writer.serialize(row)?;
+                    }
+                    writer.flush()
+                })
+                .map_err(|e| error(e.to_string()))?;
+            }
+        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -119,7 +136,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rows_append_across_reopenings_and_read_back() {
+    fn rows_append_across_reopenings_and_rows_after_the_resumed_iteration_are_cut() {
         let dir = std::env::temp_dir().join(format!("fanorona-metrics-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         let row = |i: u64, score: Option<f64>| MetricsRow {
@@ -129,13 +146,23 @@ mod tests {
             score_vs_minimax1: score,
             ..MetricsRow::default()
         };
-        let mut writer = MetricsWriter::open(&dir).unwrap();
+        let mut writer = MetricsWriter::open(&dir, 0).unwrap();
         writer.append(&row(1, None)).unwrap();
         drop(writer);
-        let mut writer = MetricsWriter::open(&dir).unwrap();
+        let mut writer = MetricsWriter::open(&dir, 1).unwrap();
         writer.append(&row(2, Some(0.75))).unwrap();
+        writer.append(&row(3, None)).unwrap();
         let rows = read_metrics(writer.path()).unwrap();
-        assert_eq!(rows, vec![row(1, None), row(2, Some(0.75))]);
+        assert_eq!(rows, vec![row(1, None), row(2, Some(0.75)), row(3, None)]);
+        drop(writer);
+        // Reopened after iteration 2 (a resumed checkpoint's), the row of iteration 3 goes.
+        let mut writer = MetricsWriter::open(&dir, 2).unwrap();
+        writer.append(&row(3, Some(0.5))).unwrap();
+        let rows = read_metrics(writer.path()).unwrap();
+        assert_eq!(
+            rows,
+            vec![row(1, None), row(2, Some(0.75)), row(3, Some(0.5))]
+        );
         let text = fs::read_to_string(writer.path()).unwrap();
         assert_eq!(
             text.lines().filter(|l| l.starts_with("iteration")).count(),

@@ -3,6 +3,7 @@
 
 mod config;
 mod evaluation;
+mod lock;
 mod metrics;
 mod plot;
 mod progress;
@@ -13,7 +14,7 @@ pub use config::{
     CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
 };
 pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
+pub use lock::LOCK_FILE;
 pub use metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 pub use plot::{PlotError, plot_metrics};
-pub use state::REPLAY_FILE;
 pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};

@@ -5,7 +5,7 @@ use std::io::Write;
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::{MetricsRow, TrainOptions};
+use super::MetricsRow;
 
 /// The progress bars of a run: iterations, and games within the iteration.
 pub(super) struct Progress {
@@ -17,8 +17,9 @@ pub(super) struct Progress {
 }
 
 impl Progress {
-    pub fn new(options: TrainOptions, done: u64, total: u64, games: usize) -> Progress {
-        let bars = MultiProgress::with_draw_target(if options.progress {
+    /// Bars at `done` of `total` iterations and of `games` games, drawn on stderr if `shown`.
+    pub fn new(shown: bool, done: u64, total: u64, games: usize) -> Progress {
+        let bars = MultiProgress::with_draw_target(if shown {
             ProgressDrawTarget::stderr()
         } else {
             ProgressDrawTarget::hidden()
@@ -40,7 +41,7 @@ impl Progress {
             bars,
             iterations,
             games,
-            verbose: options.progress,
+            verbose: shown,
         }
     }
 

@@ -1,20 +1,18 @@
 //! The state of a run being trained (learner, replay window, random generator, iteration) and
 //! how it is restored from and saved to the run directory: the latest checkpoint with the
-//! replay window saved beside it.
+//! replay window of the same step beside it (one unit: resuming refuses a checkpoint without
+//! it).
 
 use std::path::{Path, PathBuf};
 
 use fanorona_env::Game;
 use rand::SeedableRng;
 
-use super::{RunConfig, RunConfigError, TrainError};
+use super::{METRICS_FILE, RunConfig, RunConfigError, TrainError, read_metrics};
 use crate::io::{Checkpoint, CheckpointMeta};
 use crate::model::{Learner, NetworkConfig};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
-
-/// The replay window saved with the latest checkpoint.
-pub const REPLAY_FILE: &str = "replay.safetensors";
 
 /// The state of a run being trained.
 pub(super) struct RunState<G: Game> {
@@ -41,6 +39,12 @@ impl<G: Game> RunState<G> {
         let device = config.run.device.device()?;
         let learner_config = config.training.learner.clone();
         let Some(path) = Checkpoint::list(dir)?.pop() else {
+            let metrics = dir.join(METRICS_FILE);
+            if metrics.exists() && !read_metrics(&metrics)?.is_empty() {
+                return Err(TrainError::MetricsWithoutCheckpoint {
+                    dir: dir.to_path_buf(),
+                });
+            }
             let net = network
                 .init_seeded(&device, config.run.seed)
                 .map_err(|e| RunConfigError::Invalid(e.to_string()))?;
@@ -55,12 +59,20 @@ impl<G: Game> RunState<G> {
         let checkpoint = Checkpoint::load_matching(&path, config.game.id()?, network, &device)?;
         let rng = checkpoint.meta.rng.restore()?;
         let iteration = checkpoint.meta.iteration;
-        let replay_path = dir.join(REPLAY_FILE);
-        let replay = if replay_path.exists() {
-            ReplayBuffer::load(&replay_path, config.replay.clone(), start.clone())?
-        } else {
-            ReplayBuffer::new(config.replay.clone(), start.clone())
-        };
+        let replay_path = dir.join(Checkpoint::replay_file_name(checkpoint.meta.step));
+        let replay = ReplayBuffer::load(&replay_path, config.replay.clone(), start.clone())
+            .map_err(|error| TrainError::CheckpointReplay {
+                checkpoint: path.clone(),
+                error,
+            })?;
+        if replay.games_added() != checkpoint.meta.replay_games_added {
+            return Err(TrainError::CheckpointReplayMismatch {
+                checkpoint: path,
+                replay: replay_path,
+                expected: checkpoint.meta.replay_games_added,
+                found: replay.games_added(),
+            });
+        }
         Ok(RunState {
             learner: checkpoint.into_learner(learner_config, &device),
             replay,
@@ -70,15 +82,17 @@ impl<G: Game> RunState<G> {
         })
     }
 
-    /// Writes the replay window, then the checkpoint, then drops old checkpoints; returns the
-    /// checkpoint's path.
+    /// Writes the replay window, then the checkpoint of the same step, then drops old
+    /// checkpoints with their replay windows; returns the checkpoint's path.
     pub fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
-        self.replay.save(&dir.join(REPLAY_FILE))?;
+        let step = self.learner.step();
+        self.replay
+            .save(&dir.join(Checkpoint::replay_file_name(step)))?;
         let meta = CheckpointMeta {
             game: config.game.id()?.to_string(),
             network: self.learner.network().config().clone(),
             optimizer: config.training.learner.optimizer.clone(),
-            step: self.learner.step(),
+            step,
             iteration: self.iteration,
             replay_games_added: self.replay.games_added(),
             rng: RngState::of(&self.rng),

@@ -4,8 +4,8 @@
 //! Run directory layout:
 //! - `config.toml`: the resolved configuration (a resumed run reads it back);
 //! - `checkpoint-STEP.ckpt`: network, optimiser, step, iteration and RNG state (the latest
-//!   `keep_checkpoints` are kept), with `replay.safetensors`, the replay window at the latest
-//!   checkpoint;
+//!   `keep_checkpoints` are kept), each with `replay-STEP.safetensors`, the replay window at
+//!   that checkpoint (written first, pruned with it; a checkpoint without it is not resumed);
 //! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end.
 //!
 //! Checkpoints are written at the end of the first iteration at or after every
@@ -15,12 +15,15 @@
 //! batches the leaves into one network call, the learner then uses burn's own threads.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use fanorona_env::{Fanorona, Game, GameId, Position, Telo};
 use fanorona_eval::ArenaError;
 
 use super::evaluation::evaluate;
+use super::lock::RunLock;
 use super::progress::{Progress, log_line};
 use super::state::RunState;
 use super::{CONFIG_FILE, RunConfig, RunConfigError};
@@ -62,6 +65,38 @@ pub enum TrainError {
     /// The replay window cannot be written or read.
     #[error(transparent)]
     Replay(#[from] ReplayFileError),
+    /// The replay window saved with the checkpoint to resume from cannot be read.
+    #[error("cannot resume from checkpoint {checkpoint}: {error}")]
+    CheckpointReplay {
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// Why its replay window cannot be read (part of the message, not a separate source).
+        error: ReplayFileError,
+    },
+    /// The replay window beside a checkpoint is not the one saved with it.
+    #[error(
+        "cannot resume from checkpoint {checkpoint}: its replay window {replay} holds {found} \
+         games added, the checkpoint {expected}"
+    )]
+    CheckpointReplayMismatch {
+        /// The checkpoint.
+        checkpoint: PathBuf,
+        /// The replay file.
+        replay: PathBuf,
+        /// The games added according to the checkpoint.
+        expected: u64,
+        /// The games added according to the replay file.
+        found: u64,
+    },
+    /// The run directory has metrics of earlier iterations but no checkpoint to go on from.
+    #[error(
+        "run directory {dir} has metrics rows but no checkpoint to resume from; choose another \
+         --out, or remove {dir}/metrics.csv to start the run afresh"
+    )]
+    MetricsWithoutCheckpoint {
+        /// The run directory.
+        dir: PathBuf,
+    },
     /// A checkpoint's RNG state is unreadable.
     #[error(transparent)]
     Rng(#[from] RngStateError),
@@ -90,21 +125,38 @@ pub enum TrainError {
         /// Its value.
         value: f32,
     },
-    /// The run directory cannot be created.
-    #[error("cannot create run directory {path}: {source}")]
+    /// The run directory or its lock file cannot be created or used.
+    #[error("cannot {action} {path}: {error}")]
     Io {
-        /// The directory.
+        /// What was being done, e.g. `create run directory`.
+        action: &'static str,
+        /// The directory or file.
         path: PathBuf,
-        /// Why.
-        source: std::io::Error,
+        /// The OS error (part of the message, not a separate source).
+        error: std::io::Error,
+    },
+    /// Another process is training in the run directory.
+    #[error(
+        "run directory {dir} is in use by another `fanorona train`{holder}; wait for it to end, \
+         or choose another --out"
+    )]
+    Locked {
+        /// The run directory.
+        dir: PathBuf,
+        /// ` (process ID)` when the lock file names its holder, else empty.
+        holder: String,
     },
 }
 
-/// How a run reports progress.
-#[derive(Clone, Copy, Debug)]
+/// How a run reports progress and is stopped early.
+#[derive(Clone, Debug, Default)]
 pub struct TrainOptions {
     /// Show progress bars and a log line per iteration (on standard error).
     pub progress: bool,
+    /// Set (e.g. by a Ctrl-C handler) to stop the run early: the iteration under way is
+    /// finished, a checkpoint written, and [`train`] returns with
+    /// [`RunSummary::interrupted`].
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 /// Where a run stands when [`train`] returns.
@@ -112,6 +164,8 @@ pub struct TrainOptions {
 pub struct RunSummary {
     /// Whether it went on from a checkpoint.
     pub resumed: bool,
+    /// Whether it was stopped (through [`TrainOptions::stop`]) before all its iterations.
+    pub interrupted: bool,
     /// Iterations completed (all sessions together).
     pub iterations: u64,
     /// Learner steps taken (all sessions together).
@@ -203,6 +257,13 @@ struct Run<'a, G: Game> {
     last_saved: Option<u64>,
     /// The last checkpoint written by this session.
     checkpoint: Option<PathBuf>,
+    /// Set to stop the run early.
+    stop: Option<Arc<AtomicBool>>,
+    /// Whether the last iteration saw `stop` set: it ended with a checkpoint, and the run
+    /// stops there.
+    stopping: bool,
+    /// The run directory's lock, held until the run ends.
+    _lock: RunLock,
 }
 
 fn run_game<G: Game>(
@@ -214,7 +275,7 @@ fn run_game<G: Game>(
 ) -> Result<RunSummary, TrainError> {
     let mut run = Run::open(config, start, dir, options, eval)?;
     let mut last_metrics = None;
-    while run.state.iteration < config.run.iterations {
+    while run.state.iteration < config.run.iterations && !run.stopping {
         last_metrics = Some(run.iteration()?);
     }
     run.finish(last_metrics)
@@ -229,17 +290,19 @@ impl<'a, G: Game> Run<'a, G> {
         options: TrainOptions,
         eval: Option<&'a EvalFn<'a>>,
     ) -> Result<Run<'a, G>, TrainError> {
-        std::fs::create_dir_all(dir).map_err(|source| TrainError::Io {
+        std::fs::create_dir_all(dir).map_err(|error| TrainError::Io {
+            action: "create run directory",
             path: dir.to_path_buf(),
-            source,
+            error,
         })?;
+        let lock = RunLock::acquire(dir)?;
         let network = NetworkConfig::for_game(&start, config.network.clone());
         let state = RunState::open(config, &start, &network, dir)?;
         config.write_resolved(dir)?;
-        let metrics = MetricsWriter::open(dir)?;
+        let metrics = MetricsWriter::open(dir, state.iteration)?;
         let evaluator = NetworkEvaluator::<G>::new(&state.learner.inference_network());
         let progress = Progress::new(
-            options,
+            options.progress,
             state.iteration,
             config.run.iterations,
             config.selfplay.games_per_iteration,
@@ -265,12 +328,15 @@ impl<'a, G: Game> Run<'a, G> {
             started: Instant::now(),
             last_saved: state.resumed.then(|| state.learner.step()),
             checkpoint: None,
+            stop: options.stop,
+            stopping: false,
+            _lock: lock,
             state,
         })
     }
 
     /// One iteration: self-play, learner steps, evaluation when due, its metrics row, and a
-    /// checkpoint when due.
+    /// checkpoint when due or when the run is being stopped.
     fn iteration(&mut self) -> Result<MetricsRow, TrainError> {
         self.state.iteration += 1;
         let mut row = self.play_games();
@@ -282,6 +348,7 @@ impl<'a, G: Game> Run<'a, G> {
         self.metrics.append(&row)?;
         self.progress.log(log_line(&row));
         self.progress.iterations.inc(1);
+        self.stopping = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
         if self.checkpoint_due() {
             self.checkpoint = Some(self.state.save(self.config, self.dir)?);
             self.last_saved = Some(self.state.learner.step());
@@ -371,7 +438,7 @@ impl<'a, G: Game> Run<'a, G> {
     }
 
     /// Whether this iteration ends with a checkpoint: `checkpoint_every_steps` steps since
-    /// the last one, or the run's last iteration.
+    /// the last one, the run's last iteration, or the last before stopping.
     fn checkpoint_due(&self) -> bool {
         let step = self.state.learner.step();
         let every = self.config.run.checkpoint_every_steps;
@@ -379,7 +446,7 @@ impl<'a, G: Game> Run<'a, G> {
             Some(saved) => step >= saved + every,
             None => step >= every,
         };
-        due || self.state.iteration == self.config.run.iterations
+        due || self.stopping || self.state.iteration == self.config.run.iterations
     }
 
     /// Closes the progress bars, draws the curves and sums the run up.
@@ -401,6 +468,7 @@ impl<'a, G: Game> Run<'a, G> {
         let state = &self.state;
         Ok(RunSummary {
             resumed: state.resumed,
+            interrupted: state.iteration < self.config.run.iterations,
             iterations: state.iteration,
             step: state.learner.step(),
             replay_games_added: state.replay.games_added(),
