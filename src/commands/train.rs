@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<PathBuf>,
     /// An embedded preset: tiny (seconds), small (minutes, 5x3), default (~20 min on two CPU
-    /// cores, 9x5), full (GPU).
+    /// cores, 9x5), long (~2 hours, the shipped model), full (GPU).
     #[arg(long)]
     pub preset: Option<String>,
     /// The run directory (default runs/PRESET-BOARD); an existing one is resumed.

@@ -158,6 +158,7 @@ impl RunConfig {
             "tiny" => include_str!("../../presets/tiny.toml"),
             "small" => include_str!("../../presets/small.toml"),
             "default" => include_str!("../../presets/default.toml"),
+            "long" => include_str!("../../presets/long.toml"),
             "full" => include_str!("../../presets/full.toml"),
             other => return Err(RunConfigError::UnknownPreset(other.to_string())),
         })
