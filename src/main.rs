@@ -38,6 +38,12 @@ enum Command {
     Eval(commands::eval::Args),
     /// Write a training checkpoint's network as a policy file (safetensors with metadata).
     Export(commands::export::Args),
+    /// Self-play worker of a shared run directory: plays shards with the newest model.
+    Selfplay(commands::selfplay::Args),
+    /// Learner of a shared run directory: trains on the workers' shards, publishes models.
+    Learn(commands::learn::Args),
+    /// Evaluate a run's model versions against its evaluation opponents.
+    Gauntlet(commands::gauntlet::Args),
 }
 
 fn main() {
@@ -74,5 +80,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Learn(args) => commands::learn::run(args),
+        Command::Gauntlet(args) => commands::gauntlet::run(args),
     }
 }
