@@ -27,7 +27,7 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
     );
 
     let mut worker = WorkerActor::new(tiny(), "w1").unwrap();
-    worker.set_model(learner.model_bytes(), 0).unwrap();
+    worker.set_model(&learner.model_bytes(), 0).unwrap();
     let first = worker.play_shard_bytes(0).unwrap();
     // The same worker, sequence and model give the same games; another sequence other games.
     let games = |bytes: &[u8]| learner.read_shard(Path::new("x"), bytes).unwrap().games;
@@ -52,7 +52,7 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
     }
     let (version, model) = learner.publish().unwrap();
     assert_eq!(version, 1);
-    let model = model.to_vec();
+    assert_eq!(model, learner.model_bytes());
     assert_eq!(learner.last_row().unwrap().step, 8);
 
     // A shard played by version 0 and ingested after version 1 is one version stale.
@@ -90,7 +90,7 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
     let run = dir.path().join("run");
     let learner = LearnerActor::open(Some(tiny()), &run, 4.0).unwrap();
     let mut worker = WorkerActor::new(tiny(), "w").unwrap();
-    worker.set_model(learner.model_bytes(), 0).unwrap();
+    worker.set_model(&learner.model_bytes(), 0).unwrap();
     let shard = worker.play_shard(0).unwrap();
     let path = shard.write(dir.path()).unwrap();
     assert!(path.ends_with("w-00000000.shard"));
@@ -118,7 +118,7 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
     small.game.board = "3x3".into();
     let other = LearnerActor::open(Some(small.clone()), &dir.path().join("other"), 4.0).unwrap();
     let mut small_worker = WorkerActor::new(small, "s").unwrap();
-    small_worker.set_model(other.model_bytes(), 0).unwrap();
+    small_worker.set_model(&other.model_bytes(), 0).unwrap();
     let foreign = small_worker.play_shard_bytes(0).unwrap();
     let err = learner.read_shard(&path, &foreign).unwrap_err();
     assert!(
@@ -126,7 +126,7 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
         "{err}"
     );
     // And a 3x3 model does not go into a 5x3 worker.
-    let err = worker.set_model(other.model_bytes(), 0).unwrap_err();
+    let err = worker.set_model(&other.model_bytes(), 0).unwrap_err();
     assert!(err.to_string().contains("is for fanorona 3x3"), "{err}");
     assert!(matches!(
         WorkerActor::new(tiny(), "no/slash"),

@@ -283,9 +283,10 @@ impl LearnerActor {
         each!(&self.learner, l => l.model_version())
     }
 
-    /// The latest model version published, as policy-file bytes.
-    pub fn model_bytes(&self) -> &[u8] {
-        &self.published
+    /// The latest model version published, as policy-file bytes (what
+    /// [`WorkerActor::set_model`] takes).
+    pub fn model_bytes(&self) -> Vec<u8> {
+        self.published.clone()
     }
 
     /// Positions in the replay window.
@@ -394,7 +395,7 @@ impl LearnerActor {
     /// Publishes the network as the next model version: its bytes (returned, with the
     /// version) into `models/`, a row into `learner.csv`, and a checkpoint when
     /// `checkpoint_every_steps` steps have passed since the last.
-    pub fn publish(&mut self) -> Result<(u64, &[u8]), TrainError> {
+    pub fn publish(&mut self) -> Result<(u64, Vec<u8>), TrainError> {
         let version = each!(&mut self.learner, l => l.advance());
         self.published = each!(&self.learner, l => l.model_bytes(&self.config))?;
         publish_model(&self.dir, version, &self.published)?;
@@ -426,7 +427,7 @@ impl LearnerActor {
         {
             self.checkpoint()?;
         }
-        Ok((version, &self.published))
+        Ok((version, self.published.clone()))
     }
 
     /// Writes a checkpoint (with the replay window and the shards consumed) now; returns its
