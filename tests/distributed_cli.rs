@@ -156,7 +156,7 @@ fn assert_counted_once(run: &Path, meta: &CheckpointMeta) {
 fn two_workers_and_a_learner_train_a_run_and_the_gauntlet_scores_its_versions() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let learn = learner(&run, &["--iterations", "4", "--replay-ratio", "0.5"]);
+    let learn = learner(&run, &["--iterations", "4", "--replay-ratio", "0.25"]);
     let a = worker(&run, "a", &[]);
     let b = worker(&run, "b", &[]);
     let learned = learn.wait();
@@ -284,4 +284,39 @@ fn a_learner_killed_resumes_from_its_checkpoint_with_the_shards_written_meanwhil
     let rows: Vec<LearnerRow> = read_rows(&run.join("learner.csv")).unwrap();
     let versions: Vec<u64> = rows.iter().map(|r| r.version).collect();
     assert_eq!(versions, (1..=meta.iteration + 2).collect::<Vec<_>>());
+}
+
+#[test]
+fn bad_input_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let run = run.to_str().unwrap();
+    fanorona(["learn", "--run", run])
+        .assert_failure("is not a run directory yet: start it with --preset NAME or --config FILE");
+    fanorona([
+        "learn",
+        "--run",
+        run,
+        "--preset",
+        "tiny",
+        "--replay-ratio",
+        "0",
+    ])
+    .assert_failure("replay ratio = 0: expected a finite number above 0");
+    fanorona(["selfplay", "--run", run, "--worker", "a/b"])
+        .assert_failure("bad worker name \"a/b\"");
+    fanorona(["selfplay", "--run", run, "--wait", "0"]).assert_failure("no model in");
+    fanorona(["gauntlet", "--run", run]).assert_failure("is not a run directory");
+    fanorona([
+        "learn",
+        "--run",
+        run,
+        "--preset",
+        "tiny",
+        "--iterations",
+        "0",
+    ])
+    .assert_success();
+    fanorona(["learn", "--run", run, "--preset", "small"])
+        .assert_failure("was started with another configuration");
 }

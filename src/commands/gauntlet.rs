@@ -48,8 +48,9 @@ fn last_evaluated(path: &Path) -> Result<Option<u64>> {
 pub fn run(args: Args) -> Result<()> {
     let config = RunConfig::load(&args.run.join(CONFIG_FILE))
         .with_context(|| format!("{} is not a run directory", args.run.display()))?;
+    let game = config.game.id()?;
     let evaluator = ModelEvaluator::for_run(&config)?
-        .ok_or_else(|| anyhow!("{} has no evaluation opponents", config.game.id().unwrap()))?;
+        .ok_or_else(|| anyhow!("{game} has no evaluation opponents (they play Fanorona only)"))?;
     let every = args
         .every
         .unwrap_or(config.run.eval_every_iterations)

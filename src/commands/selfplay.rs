@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use fanorona_train::io::next_sequence;
+use fanorona_train::io::{check_worker, next_sequence};
 use fanorona_train::roles::actors::{GAMES_DIR, LEARNER_DONE_FILE, WorkerActor};
 use fanorona_train::roles::models::latest_model;
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
@@ -65,6 +65,7 @@ pub fn run(args: Args) -> Result<()> {
         .worker
         .clone()
         .unwrap_or_else(|| format!("w{}", std::process::id()));
+    check_worker(&name)?;
     let config = wait_for_run(&args.run, Duration::from_secs(args.wait))?;
     let mut actor = WorkerActor::new(config, &name)?;
     let games_dir = args.run.join(GAMES_DIR);
