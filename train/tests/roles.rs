@@ -133,3 +133,33 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
         Err(TrainError::Shard(ShardError::BadWorker(_)))
     ));
 }
+
+#[test]
+fn a_resumed_learner_publishes_again_the_versions_after_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    let mut config = tiny();
+    config.run.checkpoint_every_steps = 1000;
+    let mut learner = LearnerActor::open(Some(config.clone()), &run, 8.0).unwrap();
+    let mut worker = WorkerActor::new(config, "w").unwrap();
+    worker.set_model(&learner.model_bytes(), 0).unwrap();
+    let mut sequence = 0;
+    for _ in 0..2 {
+        while learner.steps_to_next_version() > 0 {
+            let shard = worker.play_shard_bytes(sequence).unwrap();
+            sequence += 1;
+            learner.ingest_bytes(&shard).unwrap();
+            learner.train_earned(usize::MAX).unwrap();
+        }
+        learner.publish().unwrap();
+    }
+    // Version 1 was checkpointed (the first), version 2 not (1,000 steps apart): a learner
+    // that dies here resumes at version 1, and version 2 is gone until it is published again.
+    let versions =
+        |run: &Path| -> Vec<u64> { list_models(run).unwrap().iter().map(|m| m.0).collect() };
+    assert_eq!(versions(&run), [0, 1, 2]);
+    drop(learner);
+    let resumed = LearnerActor::open(None, &run, 8.0).unwrap();
+    assert_eq!((resumed.model_version(), resumed.step()), (1, 8));
+    assert_eq!(versions(&run), [0, 1]);
+}

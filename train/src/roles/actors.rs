@@ -18,7 +18,7 @@ use burn::tensor::Device;
 use fanorona_env::{Fanorona, GameId, Position, Telo};
 use serde::{Deserialize, Serialize};
 
-use super::models::{latest_model, publish_model};
+use super::models::{latest_model, publish_model, remove_models_after};
 use super::{Ingested, LossMeans, SelfPlayWorker, ShardLearner};
 use crate::io::{Shard, policy_from_bytes};
 use crate::run::lock::RunLock;
@@ -208,7 +208,8 @@ pub struct LearnerActor {
     tally: Tally,
     since: Instant,
     started: Instant,
-    last_saved: Option<u64>,
+    /// The step and path of the last checkpoint written or resumed from.
+    saved: Option<(u64, Option<PathBuf>)>,
     published: Vec<u8>,
     last_row: Option<LearnerRow>,
     _lock: RunLock,
@@ -219,7 +220,8 @@ impl LearnerActor {
     /// with the directory's `config.toml` if it has one; `None` takes that one), or the run of
     /// its latest checkpoint, with the shards it consumed. Publishes model version 0 into
     /// `dir/models/` for a new run (and the checkpoint's version for a resumed one, if it
-    /// is missing). `replay_ratio`: positions sampled per new position.
+    /// is missing; versions published after that checkpoint are deleted, to be published
+    /// again). `replay_ratio`: positions sampled per new position.
     pub fn open(
         config: Option<RunConfig>,
         dir: &Path,
@@ -249,6 +251,7 @@ impl LearnerActor {
             each!(&learner, l => (l.model_version(), l.step(), l.resumed()));
         let metrics = MetricsWriter::open_file(&dir.join(LEARNER_METRICS_FILE), version)?;
         let published = each!(&learner, l => l.model_bytes(&config))?;
+        remove_models_after(dir, version)?;
         if latest_model(dir)?.is_none_or(|(latest, _)| latest < version) {
             publish_model(dir, version, &published)?;
         }
@@ -261,7 +264,7 @@ impl LearnerActor {
             tally: Tally::default(),
             since: Instant::now(),
             started: Instant::now(),
-            last_saved: resumed.then_some(step),
+            saved: resumed.then_some((step, None)),
             published,
             last_row: None,
             _lock: lock,
@@ -422,10 +425,11 @@ impl LearnerActor {
         self.since = Instant::now();
         let every = self.config.run.checkpoint_every_steps;
         if self
-            .last_saved
-            .is_none_or(|saved| self.step() >= saved + every)
+            .saved
+            .as_ref()
+            .is_none_or(|(saved, _)| self.step() >= saved + every)
         {
-            self.checkpoint()?;
+            self.save()?;
         }
         Ok((version, self.published.clone()))
     }
@@ -435,10 +439,22 @@ impl LearnerActor {
     /// checkpoint's network is always a published version.
     pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
         if self.tally.row.steps > 0 {
+            let before = self.saved.clone();
             self.publish()?;
+            // Publishing may have written one just now, of the learner as it is.
+            if let Some((_, Some(path))) = &self.saved
+                && self.saved != before
+            {
+                return Ok(path.clone());
+            }
         }
+        self.save()
+    }
+
+    /// Writes a checkpoint of the learner as it is.
+    fn save(&mut self) -> Result<PathBuf, TrainError> {
         let path = each!(&self.learner, l => l.save(&self.config, &self.dir))?;
-        self.last_saved = Some(self.step());
+        self.saved = Some((self.step(), Some(path.clone())));
         Ok(path)
     }
 

@@ -46,6 +46,15 @@ pub fn publish_model(dir: &Path, version: u64, bytes: &[u8]) -> Result<PathBuf, 
     Ok(path)
 }
 
+/// Deletes the model versions of `dir` after `version`: those a learner published after the
+/// checkpoint it resumes from, which it will publish again from there.
+pub fn remove_models_after(dir: &Path, version: u64) -> Result<(), FileError> {
+    for (_, path) in list_models(dir)?.iter().filter(|(v, _)| *v > version) {
+        std::fs::remove_file(path).map_err(|error| io_error(path, "delete", error))?;
+    }
+    Ok(())
+}
+
 /// `action` on the model file or folder `path` failed with `error`.
 fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> FileError {
     FileError::Io {
