@@ -40,8 +40,9 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
     assert_eq!(ingested.staleness, 0);
     // The same shard again is not counted twice.
     assert_eq!(learner.ingest_bytes(&first).unwrap(), None);
-    // The window holds >= 32 positions: each new position earns 2 / 32 steps.
-    let earned = ingested.positions * 2 / 32;
+    // The window holds >= 32 positions: each new position earns 2 / 32 steps, up to two
+    // versions' worth (16 steps).
+    let earned = (ingested.positions * 2 / 32).min(16);
     assert_eq!(learner.steps_earned(), earned);
     let took = learner.train_earned(usize::MAX).unwrap();
     assert_eq!(took, earned.min(8));
@@ -55,6 +56,12 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
     assert_eq!(model, learner.model_bytes());
     assert_eq!(learner.last_row().unwrap().step, 8);
 
+    // Steps owed stop at two versions' worth, however much data comes in.
+    for sequence in 200..204 {
+        let bytes = worker.play_shard_bytes(sequence).unwrap();
+        learner.ingest_bytes(&bytes).unwrap().unwrap();
+    }
+    assert_eq!(learner.steps_earned(), 16);
     // A shard played by version 0 and ingested after version 1 is one version stale.
     let stale = worker.play_shard_bytes(100).unwrap();
     assert_eq!(learner.ingest_bytes(&stale).unwrap().unwrap().staleness, 1);

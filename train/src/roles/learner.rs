@@ -124,7 +124,9 @@ impl<G: Game> ShardLearner<G> {
 
     /// Adds the games of `shard` (named `name`) to the window and earns `replay_ratio`
     /// sampled positions for each new one, once the window is ready; `None` (nothing added)
-    /// if it was consumed before.
+    /// if it was consumed before. Steps owed are capped at two model versions' worth
+    /// (`2 * steps_per_iteration`): a learner slower than its workers trains on, at a lower
+    /// ratio, without falling ever further behind the data.
     pub fn ingest(&mut self, name: &str, shard: Shard, replay_ratio: f64) -> Option<Ingested> {
         if self.consumed(name) {
             return None;
@@ -139,12 +141,14 @@ impl<G: Game> ShardLearner<G> {
         };
         self.add_games(shard.games);
         let batch_size = self.training.batch_size as f64;
+        let cap = 2.0 * self.training.steps_per_iteration as f64;
         let ready = self.ready();
         let progress = self.progress();
         progress.consumed.insert(name.to_string());
         progress.positions_ingested += ingested.positions as u64;
         if ready {
-            progress.step_credit += ingested.positions as f64 * replay_ratio / batch_size;
+            let earned = ingested.positions as f64 * replay_ratio / batch_size;
+            progress.step_credit = (progress.step_credit + earned).min(cap);
         }
         Some(ingested)
     }
