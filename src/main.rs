@@ -36,6 +36,8 @@ enum Command {
     Train(commands::train::Args),
     /// Play a trained checkpoint (search with its network) against any agent.
     Eval(commands::eval::Args),
+    /// Play in the browser: a page and a JSON API (`--addr`, default 127.0.0.1:8080).
+    Serve(commands::serve::Args),
     /// Write a training checkpoint's network as a policy file (safetensors with metadata).
     Export(commands::export::Args),
 }
@@ -74,5 +76,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     }
 }

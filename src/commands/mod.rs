@@ -12,6 +12,7 @@ pub mod perft;
 pub mod play;
 pub mod position_args;
 pub mod replay;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod train;
