@@ -177,6 +177,8 @@ fn illegal_and_malformed_requests_get_4xx_and_change_nothing() {
     server
         .post("/api/games", json!({"white": "random", "side": "black"}))
         .refused(400, "not both");
+    let text = server.post_typed(&steps_path, "text/plain", "{\"step\": \"b2b3\"}");
+    text.refused(415, "application/json");
     // Unknown ids and oversized bodies.
     server
         .get("/api/games/0123456789abcdef")
@@ -258,7 +260,7 @@ fn watching_two_agents_undo_eviction_and_the_think_cap() {
     // Against an agent, undo takes back the person's turn and the reply.
     let game = new_game(
         &server,
-        json!({"agent": "minimax:depth=8", "side": "white"}),
+        json!({"agent": "minimax:ms=60000", "side": "white"}),
     );
     let gid = game["id"].as_str().unwrap().to_string();
     server
@@ -278,8 +280,9 @@ fn watching_two_agents_undo_eviction_and_the_think_cap() {
     );
     assert_eq!(replied["moves"].as_array().unwrap().len(), 2);
     let info = &replied["agent_info"];
-    assert_eq!(info["agent"], "minimax:depth=8");
-    assert!(info["depth"].as_u64().unwrap() < 8, "{info}");
+    // Asked to think a minute, it was stopped at the server's cap (100 ms).
+    assert_eq!(info["agent"], "minimax:ms=60000");
+    assert!(info["ms"].as_u64().unwrap() < 2000, "{info}");
     assert!(info["white_value"].as_f64().unwrap() == -info["value"].as_f64().unwrap());
     let back = server
         .post(&format!("/api/games/{gid}/undo"), json!({}))

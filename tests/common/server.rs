@@ -78,10 +78,15 @@ impl Server {
 
     /// `POST path` with `body` sent as it is, as JSON.
     pub fn post_raw(&self, path: &str, body: &str) -> Answer {
+        self.post_typed(path, "application/json", body)
+    }
+
+    /// `POST path` with `body` sent as it is, labelled `content_type`.
+    pub fn post_typed(&self, path: &str, content_type: &str, body: &str) -> Answer {
         answer(
             self.agent
                 .post(format!("{}{path}", self.url))
-                .content_type("application/json")
+                .content_type(content_type)
                 .send(body),
         )
     }
