@@ -11,7 +11,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use fanorona_env::{Board, Color, Position, Rules};
+use fanorona_env::{Color, start_position};
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
@@ -129,34 +129,6 @@ struct NewGame {
     seed: Option<u64>,
 }
 
-/// The start position a request asks for.
-fn start_position(request: &NewGame) -> Result<Position, ApiError> {
-    let rules = Rules::parse(&request.rules).map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let board = match &request.board {
-        Some(text) => Some(Board::parse(text).map_err(|e| ApiError::bad_request(e.to_string()))?),
-        None => None,
-    };
-    match (&request.fen, board) {
-        (Some(fen), board) => {
-            let pos = Position::from_fen_with_rules(fen, rules)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
-            match board {
-                Some(b) if !std::ptr::eq(b, pos.board()) => Err(ApiError::bad_request(format!(
-                    "board {}x{} does not match the FEN's board ({}x{})",
-                    b.width(),
-                    b.height(),
-                    pos.board().width(),
-                    pos.board().height()
-                ))),
-                _ => Ok(pos),
-            }
-        }
-        (None, board) => {
-            Ok(Position::initial(board.unwrap_or(Board::standard())).with_rules(rules))
-        }
-    }
-}
-
 /// The players a request asks for, as specifications (`human` for a person).
 fn player_specs(request: &NewGame, default_agent: &str) -> Result<[String; 2], ApiError> {
     let given = request.white.is_some() || request.black.is_some();
@@ -190,7 +162,12 @@ async fn create(
     body: Body<NewGame>,
 ) -> Result<Json<GameView>, ApiError> {
     let Json(request) = body?;
-    let start = start_position(&request)?;
+    let start = start_position(
+        request.fen.as_deref(),
+        request.board.as_deref(),
+        &request.rules,
+    )
+    .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let seed = request.seed.unwrap_or_else(rand::random);
     let [white, black] = player_specs(&request, &state.agents.menu().default_agent)?;
     let build = |spec: String, side: u64| -> Result<Player, ApiError> {
