@@ -11,7 +11,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use fanorona_env::{Color, start_position};
+use fanorona_env::{Color, denormals, start_position};
 use serde::Deserialize;
 use tokio::sync::Semaphore;
 
@@ -201,7 +201,8 @@ async fn on_game<T: Send + 'static>(
     })?;
     tokio::task::spawn_blocking(move || {
         let mut session = session.lock().unwrap_or_else(PoisonError::into_inner);
-        work(&id, &mut session)
+        // Agents do float math here: denormals flushed, as on every thread of the toolkit.
+        denormals::run_flushed(|| work(&id, &mut session))
     })
     .await
     .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
