@@ -100,6 +100,10 @@ function draw() {
   if (game.last_turn) {
     const points = game.last_turn.path.map((p) => coords(p).join(",")).join(" ");
     el("polyline", { class: "last", points }, svg);
+    for (const p of game.last_turn.captured.flat()) {
+      const [cx, cy] = coords(p);
+      el("circle", { class: "taken", cx, cy, r: 14 }, svg);
+    }
   }
   if (game.chain) {
     for (const p of game.chain.visited) {
@@ -144,7 +148,11 @@ function draw() {
 }
 
 function describeInfo(info) {
-  if (!info) return "no evaluation (this agent reports none)";
+  if (!info) {
+    const last = game.last_turn;
+    const byAgent = last && game[last.side] !== "human";
+    return byAgent ? `no evaluation (${game[last.side]} reports none)` : "no evaluation yet";
+  }
   const parts = [`${info.agent} (${info.side})`];
   if (info.mate_in !== null) parts.push(info.mate_in > 0 ? `wins in ${info.mate_in}` : `loses in ${-info.mate_in}`);
   else if (info.value !== null) parts.push(`value ${info.value >= 0 ? "+" : ""}${info.value.toFixed(2)}`);
