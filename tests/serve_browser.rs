@@ -285,5 +285,10 @@ async fn a_game_by_clicks_and_two_agents_watched_in_headless_chromium() {
         .js("return document.querySelectorAll('#moves li').length")
         .await;
     assert!(moves.as_u64().unwrap() >= 1);
+    // On a phone-sized window the board shrinks to fit.
+    page.client.set_window_size(390, 844).await.unwrap();
+    let fits = "const r = document.getElementById('board').getBoundingClientRect(); \
+                return r.width > 200 && r.right <= document.documentElement.clientWidth";
+    assert_eq!(page.js(fits).await, json!(true));
     page.client.close().await.unwrap();
 }
