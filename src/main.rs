@@ -40,6 +40,12 @@ enum Command {
     Serve(commands::serve::Args),
     /// Write a training checkpoint's network as a policy file (safetensors with metadata).
     Export(commands::export::Args),
+    /// Self-play worker of a shared run directory: plays shards with the newest model.
+    Selfplay(commands::selfplay::Args),
+    /// Learner of a shared run directory: trains on the workers' shards, publishes models.
+    Learn(commands::learn::Args),
+    /// Evaluate a run's model versions against its evaluation opponents.
+    Gauntlet(commands::gauntlet::Args),
 }
 
 fn main() {
@@ -76,6 +82,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Learn(args) => commands::learn::run(args),
+        Command::Gauntlet(args) => commands::gauntlet::run(args),
         Command::Serve(args) => commands::serve::run(args),
     }
 }
