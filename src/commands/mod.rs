@@ -15,6 +15,7 @@ pub mod play;
 pub mod position_args;
 pub mod replay;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod train;
