@@ -7,26 +7,28 @@ use anyhow::{Context, Result};
 use fanorona_eval::protocol::Server;
 
 use super::agent_help::agent_help;
+use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 
 /// Arguments of `fanorona engine`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The agent that plays (`setoption name Agent value SPEC` changes it during the session).
+    /// The agent that plays (`setoption name Agent value SPEC` changes it during the session)
+    /// [default: the shipped model, models/fanorona-9x5.safetensors, or minimax:depth=4
+    /// without it].
     #[arg(
         long,
-        default_value = "minimax:depth=4",
-        long_help = agent_help(
+        long_help = agent_help(&format!(
             "The agent that plays (`setoption name Agent value SPEC` changes it during the \
-             session)."
-        )
+             session); {DEFAULT_AGENT_HELP}."
+        ))
     )]
-    pub agent: String,
+    pub agent: Option<String>,
 }
 
 /// Runs the command: answers protocol lines until `quit` or the end of the input.
 pub fn run(args: Args) -> Result<()> {
     let registry = Arc::new(fanorona_train::players::registry());
-    let spec = registry.parse(&args.agent).context("bad --agent")?;
+    let spec = registry.parse(&args.agent.clone().unwrap_or_else(default_agent)).context("bad --agent")?;
     let mut server = Server::new(registry, spec, io::stdout()).context("bad --agent")?;
     server.run(io::stdin().lock())?;
     Ok(())

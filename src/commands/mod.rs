@@ -16,6 +16,7 @@ pub mod position_args;
 pub mod replay;
 pub mod selfplay;
 pub mod serve;
+pub mod shipped_model;
 pub mod show;
 pub mod solve;
 pub mod train;

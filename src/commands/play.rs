@@ -12,18 +12,16 @@ use fanorona_eval::agent_turn;
 use fanorona_eval::protocol::read_line;
 
 use super::agent_help::agent_help;
+use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 use super::position_args::PositionArgs;
 
 /// Arguments of `fanorona play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors.
-    #[arg(
-        long,
-        default_value = "minimax:depth=4",
-        long_help = agent_help("The opponent.")
-    )]
-    pub agent: String,
+    /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors [default: the
+    /// shipped model, models/fanorona-9x5.safetensors, or minimax:depth=4 without it].
+    #[arg(long, long_help = agent_help(&format!("The opponent; {DEFAULT_AGENT_HELP}.")))]
+    pub agent: Option<String>,
     /// The side the human plays.
     #[arg(long, default_value = "white")]
     pub human: Color,
@@ -297,7 +295,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let registry = fanorona_train::players::registry();
-    let mut spec = registry.parse(&args.agent).context("bad --agent")?;
+    let mut spec = registry.parse(&args.agent.clone().unwrap_or_else(default_agent)).context("bad --agent")?;
     if let Some(sims) = args.sims {
         if sims == 0 {
             bail!("--sims must be at least 1");

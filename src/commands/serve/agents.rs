@@ -7,8 +7,7 @@ use std::path::Path;
 use fanorona_env::{Agent, AgentSpec, Fanorona, Registry};
 use serde::Serialize;
 
-/// The shipped policy file, played by `net` when `--agent` names no network.
-pub const SHIPPED_MODEL: &str = "models/fanorona-9x5.safetensors";
+use crate::commands::shipped_model::SHIPPED_MODEL;
 
 /// The kinds allowed when `--allow-agents` is not given (`net` only with a policy file).
 pub const DEFAULT_KINDS: [&str; 4] = ["random", "greedy", "minimax", "net"];
