@@ -164,7 +164,7 @@ impl<G: Game> SearchDriver<G> {
             if total > 0 {
                 self.evaluate_leaves(evaluator, total);
             }
-            if self.searches.iter().all(Search::root_ready) && stop() {
+            if stop() && self.searches.iter().all(Search::root_ready) {
                 break;
             }
         }
