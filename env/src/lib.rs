@@ -14,6 +14,7 @@ pub use rules::outcome::{DrawReason, Outcome, WinReason};
 pub use rules::perft::{divide, perft};
 pub use rules::position::{Chain, Position};
 pub use rules::settings::Rules;
+pub use rules::start::{StartError, start_position};
 pub use rules::step::{Step, StepKind};
 pub use rules::turn::{MAX_TURN_STEPS, Turn};
 

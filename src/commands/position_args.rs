@@ -1,7 +1,7 @@
 //! The `--fen`/`--board`/`--rules` arguments shared by commands that take a position.
 
-use anyhow::{Context, Result, bail};
-use fanorona_env::{Board, Position, Rules};
+use anyhow::Result;
+use fanorona_env::{Position, StartError, start_position};
 
 /// Where a command starts: a FEN, or the initial position of a board, under some rules.
 #[derive(clap::Args, Debug, Clone)]
@@ -20,30 +20,13 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The rules asked for.
-    pub fn rules(&self) -> Result<Rules> {
-        Rules::parse(&self.rules).context("bad --rules")
-    }
-
     /// The position asked for.
     pub fn position(&self) -> Result<Position> {
-        let rules = self.rules()?;
-        match (&self.fen, &self.board) {
-            (Some(fen), Some(board)) => {
-                let pos = Position::from_fen_with_rules(fen, rules)?;
-                let b = Board::parse(board)?;
-                if !std::ptr::eq(b, pos.board()) {
-                    bail!(
-                        "--board {board} does not match the FEN's board ({}x{})",
-                        pos.board().width(),
-                        pos.board().height()
-                    );
-                }
-                Ok(pos)
-            }
-            (Some(fen), None) => Ok(Position::from_fen_with_rules(fen, rules)?),
-            (None, Some(board)) => Ok(Position::initial(Board::parse(board)?).with_rules(rules)),
-            (None, None) => Ok(Position::standard().with_rules(rules)),
-        }
+        start_position(self.fen.as_deref(), self.board.as_deref(), &self.rules).map_err(|e| match e
+        {
+            StartError::Rules(e) => anyhow::Error::new(e).context("bad --rules"),
+            StartError::BoardMismatch { .. } => anyhow::anyhow!("--{e}"),
+            e => e.into(),
+        })
     }
 }

@@ -13,6 +13,7 @@ pub mod outcome;
 pub mod perft;
 pub mod position;
 pub mod settings;
+pub mod start;
 pub mod step;
 pub mod turn;
 pub mod zobrist;
