@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use fanorona_env::{Agent, AgentError, Game, SearchInfo, SearchLimits};
+use fanorona_env::{Agent, AgentError, Color, Game, SearchInfo, SearchLimits};
 
 use crate::Evaluator;
 use crate::budget::Budget;
@@ -25,6 +25,8 @@ pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     turn_deadline: Option<Instant>,
     /// Set by [`Agent::reset`]: the next action begins a new game.
     new_game: bool,
+    /// The player the agent made its last action for.
+    last_mover: Option<Color>,
     reused_visits: u32,
     info: Option<SearchInfo>,
 }
@@ -47,6 +49,7 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
             limits: SearchLimits::default(),
             turn_deadline: None,
             new_game: true,
+            last_mover: None,
             reused_visits: 0,
             info: None,
         }
@@ -84,11 +87,13 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
             ));
             return true;
         };
-        let same_turn = !new_game && driver.state(0).to_text() == state.to_text();
-        if !same_turn && (new_game || !driver.advance_to(0, state)) {
+        let at_root = !new_game && driver.state(0).to_text() == state.to_text();
+        if !at_root && (new_game || !driver.advance_to(0, state)) {
             driver.reset(0, state);
         }
-        !same_turn
+        // A chain goes on where the agent's last action left the same player to act (an
+        // agent that plays both sides is also asked there for the other side's new turn).
+        !(at_root && self.last_mover == Some(state.current_player()))
     }
 }
 
@@ -139,6 +144,7 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
             reason: "the search found no action".into(),
         })?;
         let action = result.action;
+        self.last_mover = Some(state.current_player());
         self.info = Some(SearchInfo {
             value: Some(result.root_value),
             nodes: result.simulations as u64,
@@ -176,7 +182,7 @@ mod tests {
     use std::sync::atomic::AtomicBool;
     use std::time::Duration;
 
-    use fanorona_env::{Color, Fanorona};
+    use fanorona_env::Fanorona;
 
     use super::*;
     use crate::{RolloutEvaluator, UniformEvaluator};
@@ -253,6 +259,28 @@ mod tests {
         let mut player = rollout_agent(both, 1);
         player.act(&game).unwrap();
         assert_eq!(player.last_info().unwrap().nodes, 10);
+
+        // An agent playing both sides gives the other side's turn its own time, though it is
+        // asked right where its own last action left the game.
+        let budget = Duration::from_millis(30);
+        let mut both_sides = rollout_agent(
+            Budget {
+                simulations: None,
+                time: Some(budget),
+            },
+            1,
+        );
+        let mut game = Fanorona::standard();
+        let white = game.current_player();
+        while game.current_player() == white {
+            game.apply(both_sides.act(&game).unwrap()).unwrap();
+        }
+        both_sides.act(&game).unwrap();
+        assert!(both_sides.last_info().unwrap().time >= budget);
+        assert!(
+            both_sides.reused_visits() > 0,
+            "the tree is kept all the same"
+        );
     }
 
     #[test]
