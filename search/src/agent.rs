@@ -21,8 +21,12 @@ pub struct MctsAgent<G: Game, E: Evaluator<G>> {
     name: String,
     budget: Budget,
     limits: SearchLimits,
-    /// When the current turn's time runs out (a capture chain's steps share it).
+    /// When the current turn began and when its time runs out (a capture chain's steps share
+    /// it).
+    turn_start: Instant,
     turn_deadline: Option<Instant>,
+    /// Simulations run in the current turn.
+    turn_simulations: u64,
     /// Set by [`Agent::reset`]: the next action begins a new game.
     new_game: bool,
     /// The player the agent made its last action for.
@@ -47,7 +51,9 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
             driver: None,
             name,
             limits: SearchLimits::default(),
+            turn_start: Instant::now(),
             turn_deadline: None,
+            turn_simulations: 0,
             new_game: true,
             last_mover: None,
             reused_visits: 0,
@@ -132,7 +138,9 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         let driver = self.driver.as_mut().expect("move_root_to makes the driver");
         self.reused_visits = driver.search_of(0).root_visits();
         if new_turn {
+            self.turn_start = start;
             self.turn_deadline = budget.time.map(|t| start + t);
+            self.turn_simulations = 0;
         }
         let (deadline, limits) = (self.turn_deadline, &self.limits);
         driver.config_mut().simulations = simulations;
@@ -145,10 +153,11 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         })?;
         let action = result.action;
         self.last_mover = Some(state.current_player());
+        self.turn_simulations += result.simulations as u64;
         self.info = Some(SearchInfo {
             value: Some(result.root_value),
-            nodes: result.simulations as u64,
-            time: start.elapsed(),
+            nodes: self.turn_simulations,
+            time: self.turn_start.elapsed(),
             pv: expected_line(state, action, &driver.search_of(0).principal_line()),
             ..SearchInfo::default()
         });
@@ -170,7 +179,9 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
         self.limits = limits.clone();
     }
 
-    /// The root's mean value for the player who decided, the simulations run and the action.
+    /// The root's mean value for the player who decided, the simulations run and the time
+    /// used in the turn so far (all steps of a capture chain), and the tree's most visited
+    /// line from the action.
     fn last_info(&self) -> Option<SearchInfo> {
         self.info.clone()
     }
@@ -305,6 +316,55 @@ mod tests {
         // Stopped at once: the root's evaluation alone decides.
         assert!(game.is_legal(player.act(&game).unwrap()));
         assert_eq!(player.last_info().unwrap().nodes, 0);
+    }
+
+    /// A mid-chain position under compulsory continuation (`mandatory`) where every legal
+    /// action continues the chain, from seeded random play on 9x5.
+    fn chain_that_goes_on() -> Fanorona {
+        use rand::{Rng, SeedableRng};
+        let rules = fanorona_env::Rules::parse("mandatory").unwrap();
+        let start = fanorona_env::Position::initial(fanorona_env::Board::standard());
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        let mut actions = Vec::new();
+        loop {
+            let mut game = Fanorona::new(start.with_rules(rules));
+            while !game.is_terminal() {
+                game.legal_actions(&mut actions);
+                let mover = game.current_player();
+                let goes_on = |&a: &usize| {
+                    let mut next = game.clone();
+                    next.apply(a).unwrap();
+                    !next.is_terminal() && next.current_player() == mover
+                };
+                if !game.position().is_turn_start() && actions.iter().all(goes_on) {
+                    return game;
+                }
+                game.apply(actions[rng.random_range(0..actions.len())])
+                    .unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn the_steps_of_a_chain_share_the_turns_time() {
+        let budget = Duration::from_millis(300);
+        let mut player = rollout_agent(
+            Budget {
+                simulations: None,
+                time: Some(budget),
+            },
+            1,
+        );
+        let mut game = chain_that_goes_on();
+        game.apply(player.act(&game).unwrap()).unwrap();
+        let first = player.last_info().unwrap();
+        player.act(&game).unwrap();
+        let turn = player.last_info().unwrap();
+        // The second step searched only until the next check of the clock, and the info
+        // counts the whole turn.
+        assert!(first.time >= budget && turn.time >= first.time, "{first:?}");
+        assert!(turn.time < budget + Duration::from_millis(150), "{turn:?}");
+        assert!(turn.nodes >= first.nodes);
     }
 
     /// Plays in `game` the opponent's reply the agent's tree knows best: its most visited
