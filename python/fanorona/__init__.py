@@ -1,0 +1,92 @@
+"""Fanorona for reinforcement learning, with a Rust core.
+
+- :class:`Position`: a game with its history: legal steps and turns, play, undo, perft, FEN.
+- :mod:`fanorona.pettingzoo`: ``fanorona.pettingzoo.env()``, a PettingZoo ``AECEnv``.
+- :mod:`fanorona.gymnasium`: the single-agent Gymnasium env ``fanorona/Fanorona-v0``.
+- :class:`VecEnv`: N games stepped together in Rust, zero-copy numpy views.
+- :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
+- :class:`Policy`: an exported policy file run on batches of observations.
+- :func:`match`: an arena match between two agents.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Dict, Optional
+
+from ._fanorona import (
+    Agent,
+    Env,
+    Policy,
+    Position,
+    SingleAgentEnv,
+    VecEnv,
+    __version__,
+    agent_kinds,
+    match_json,
+)
+
+__all__ = [
+    "Agent",
+    "Env",
+    "Policy",
+    "Position",
+    "SingleAgentEnv",
+    "VecEnv",
+    "__version__",
+    "agent_kinds",
+    "match",
+]
+
+
+def match(
+    white: str,
+    black: str,
+    games: int = 100,
+    threads: int = 2,
+    board: Optional[str] = None,
+    rules: str = "",
+    fen: Optional[str] = None,
+    openings: int = 4,
+    max_turns: int = 300,
+    seed: int = 1,
+) -> Dict[str, Any]:
+    """Plays a match between two agent specifications and returns the arena's summary.
+
+    Colours alternate and each pair of games starts from the same opening of ``openings``
+    random turns. The summary holds ``first``/``second`` (the agents' names), ``games``,
+    ``wins``/``draws``/``losses`` and ``score`` from the first agent's side, ``elo`` with
+    ``elo_low``/``elo_high`` (95%), ``los``, results by colour, draw reasons, forfeits, mean
+    turns and seconds. Bad specifications raise ValueError before any game is played.
+    """
+    summary = match_json(
+        white,
+        black,
+        games=games,
+        threads=threads,
+        board=board,
+        rules=rules,
+        fen=fen,
+        openings=openings,
+        max_turns=max_turns,
+        seed=seed,
+    )
+    return json.loads(summary)
+
+
+def _register_gymnasium() -> None:
+    """Registers ``fanorona/Fanorona-v0`` with Gymnasium when it is installed."""
+    import importlib.util
+
+    if importlib.util.find_spec("gymnasium") is None:
+        return
+    import gymnasium
+
+    if "fanorona/Fanorona-v0" not in gymnasium.registry:
+        gymnasium.register(
+            id="fanorona/Fanorona-v0",
+            entry_point="fanorona.gymnasium:FanoronaEnv",
+        )
+
+
+_register_gymnasium()

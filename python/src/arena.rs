@@ -1,0 +1,61 @@
+//! `fanorona.match`: a match between two agents in the arena, its summary as JSON.
+
+use fanorona_env::{AgentSpec, Fanorona, start_position};
+use fanorona_eval::{Match, MatchConfig, Openings};
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
+
+use crate::errors::value_error;
+
+/// Plays `games` games between two agent specifications (colours alternating, each pair of
+/// games from the same opening of `openings` random turns) on `threads` threads, the GIL
+/// released; returns the arena's summary as JSON (`fanorona.match` reads it into a dict).
+#[pyfunction]
+#[pyo3(signature = (white, black, games=100, threads=2, board=None, rules="", fen=None,
+    openings=4, max_turns=300, seed=1))]
+#[allow(clippy::too_many_arguments)]
+pub fn match_json(
+    py: Python<'_>,
+    white: &str,
+    black: &str,
+    games: usize,
+    threads: usize,
+    board: Option<&str>,
+    rules: &str,
+    fen: Option<&str>,
+    openings: u32,
+    max_turns: usize,
+    seed: u64,
+) -> PyResult<String> {
+    let registry = fanorona_train::players::registry();
+    let first = registry.parse(white).map_err(value_error)?;
+    let second = registry.parse(black).map_err(value_error)?;
+    // Refuse bad options before any game starts.
+    registry.options(&first).map_err(value_error)?;
+    registry.options(&second).map_err(value_error)?;
+    let config = MatchConfig {
+        games,
+        threads,
+        start: start_position(fen, board, rules).map_err(value_error)?,
+        openings: Openings::Random { plies: openings },
+        max_turns,
+        seed,
+        sprt: None,
+        event: "fanorona.match".into(),
+        progress: false,
+    };
+    type Built = Result<Box<dyn fanorona_env::Agent<Fanorona>>, String>;
+    let make = |spec: &AgentSpec, seed| -> Built {
+        registry.create(spec, seed).map_err(|e| e.to_string())
+    };
+    let make_first = |seed| make(&first, seed);
+    let make_second = |seed| make(&second, seed);
+    let report =
+        py.detach(|| Match::new(config, &make_first, &make_second).run())
+            .map_err(|e| match e {
+                fanorona_eval::ArenaError::Settings(_)
+                | fanorona_eval::ArenaError::Agent { .. } => value_error(e),
+                e => PyRuntimeError::new_err(e.to_string()),
+            })?;
+    Ok(report.summary_json())
+}

@@ -1,0 +1,136 @@
+//! `fanorona._fanorona.SingleAgentEnv`: the learner's side of a game against an agent of the
+//! registry, behind the Gymnasium environment `fanorona/Fanorona-v0`.
+
+use std::sync::Mutex;
+
+use fanorona_env::{Agent, Color, EnvConfig, Fanorona, Game, SingleAgentStep};
+use numpy::{PyArray1, PyArray3};
+use pyo3::prelude::*;
+
+use crate::agent::create_agent;
+use crate::arrays;
+use crate::env::{episode_config, start_game};
+use crate::errors::value_error;
+use crate::names::parse_color;
+use crate::position::Position;
+
+type Inner = fanorona_env::SingleAgentEnv<Fanorona, Box<dyn Agent<Fanorona>>>;
+
+/// An observation and its int8 mask.
+type ObsMask<'py> = (Bound<'py, PyArray3<f32>>, Bound<'py, PyArray1<i8>>);
+
+/// What a step returns: observation, mask, reward, terminated, truncated.
+type StepResult<'py> = (
+    Bound<'py, PyArray3<f32>>,
+    Bound<'py, PyArray1<i8>>,
+    f32,
+    bool,
+    bool,
+);
+
+/// One colour's view of a game whose other colour an agent plays; the opponent's actions
+/// happen inside `reset` and `step`.
+#[pyclass(module = "fanorona")]
+pub struct SingleAgentEnv {
+    inner: Mutex<Inner>,
+    shape: [usize; 3],
+    /// What a reset needs to start over with a freshly seeded opponent.
+    start: Fanorona,
+    config: EnvConfig,
+    learner: Color,
+    opponent: String,
+}
+
+/// Copies an observation and mask out.
+fn obs_mask<'py>(py: Python<'py>, shape: [usize; 3], obs: &[f32], mask: &[bool]) -> ObsMask<'py> {
+    let mask: Vec<i8> = mask.iter().map(|&m| m as i8).collect();
+    (
+        arrays::copy(py, obs, (shape[0], shape[1], shape[2])),
+        arrays::copy(py, &mask, mask.len()),
+    )
+}
+
+#[pymethods]
+impl SingleAgentEnv {
+    #[new]
+    #[pyo3(signature = (opponent="random", learner="white", board=None, rules="", fen=None,
+        turn_limit=None, random_opening=0, seed=0))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        opponent: &str,
+        learner: &str,
+        board: Option<&str>,
+        rules: &str,
+        fen: Option<&str>,
+        turn_limit: Option<u32>,
+        random_opening: u32,
+        seed: u64,
+    ) -> PyResult<SingleAgentEnv> {
+        let learner = parse_color(learner)?;
+        let start = start_game(fen, board, rules)?;
+        let shape = start.observation_shape();
+        let config = episode_config(turn_limit, random_opening, false);
+        let inner = Inner::new(
+            start.clone(),
+            config,
+            create_agent(opponent, seed)?,
+            learner,
+        );
+        Ok(SingleAgentEnv {
+            inner: Mutex::new(inner),
+            shape,
+            start,
+            config,
+            learner,
+            opponent: opponent.to_string(),
+        })
+    }
+
+    /// Starts an episode (the opponent moves first if it has the first turn) with the
+    /// opponent's random choices seeded from `seed` too, so that an episode is determined by
+    /// its seed and the learner's actions; returns the learner's observation and int8 mask.
+    #[pyo3(signature = (seed=0))]
+    fn reset<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<ObsMask<'py>> {
+        let opponent = create_agent(&self.opponent, seed)?;
+        let mut inner = self.inner.lock().expect("not poisoned");
+        *inner = Inner::new(self.start.clone(), self.config, opponent, self.learner);
+        let inner = &mut *inner;
+        let observation = py.detach(|| inner.reset(seed)).map_err(value_error)?;
+        Ok(obs_mask(py, self.shape, observation.obs, observation.mask))
+    }
+
+    /// Plays the learner's action id, then the opponent's replies; returns (observation, mask,
+    /// reward, terminated, truncated). An illegal action raises ValueError and changes nothing.
+    fn step<'py>(&self, py: Python<'py>, action: usize) -> PyResult<StepResult<'py>> {
+        let mut inner = self.inner.lock().expect("not poisoned");
+        let inner = &mut *inner;
+        let step: SingleAgentStep = py.detach(|| inner.step(action)).map_err(value_error)?;
+        let (obs, mask) = obs_mask(py, self.shape, step.obs, step.mask);
+        Ok((obs, mask, step.reward, step.terminated, step.truncated))
+    }
+
+    /// The current position (a copy, without history).
+    #[getter]
+    fn position(&self) -> Position {
+        let inner = self.inner.lock().expect("not poisoned");
+        Position::from_game(inner.env().state().clone())
+    }
+
+    /// The opponent's name.
+    #[getter]
+    fn opponent(&self) -> String {
+        self.inner.lock().expect("not poisoned").opponent().name()
+    }
+
+    /// The size of the action space.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.lock().expect("not poisoned").env().num_actions()
+    }
+
+    /// The observation's shape: (planes, height, width).
+    #[getter]
+    fn observation_shape(&self) -> (usize, usize, usize) {
+        (self.shape[0], self.shape[1], self.shape[2])
+    }
+}

@@ -1,0 +1,107 @@
+"""fanorona.VecEnv: zero-copy views, determinism, auto-reset, agreement with Position, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fanorona import Position, VecEnv
+
+
+def random_actions(envs, rng):
+    return np.array(
+        [rng.choice(np.flatnonzero(row)) for row in envs.mask], dtype=np.int64
+    )
+
+
+def test_shapes_dtypes_and_views_of_one_buffer():
+    envs = VecEnv(8, board="9x5", seed=1)
+    obs, mask = envs.reset(seed=1)
+    assert obs.shape == (8, 18, 5, 9) and obs.dtype == np.float32
+    assert mask.shape == (8, envs.num_actions) and mask.dtype == np.bool_
+    result = envs.step_random()
+    for returned, prop in zip(result, (envs.obs, envs.mask, envs.rewards, envs.terminated, envs.truncated)):
+        assert np.shares_memory(returned, prop)
+        assert not returned.flags.writeable
+    assert np.shares_memory(obs, envs.obs)  # the reset's arrays show the newest values
+    assert envs.rewards.shape == (8, 2) and envs.players.dtype == np.int8
+    with pytest.raises(ValueError):
+        envs.obs[0, 0, 0, 0] = 1.0
+
+
+def test_same_seed_same_trajectories():
+    def run(seed):
+        envs = VecEnv(16, board="5x5", seed=seed, random_opening=2)
+        out = []
+        for _ in range(150):
+            obs, mask, rewards, terminated, truncated = envs.step_random()
+            out.append((obs.copy(), rewards.copy(), terminated.copy()))
+        return out
+
+    a, b, c = run(7), run(7), run(8)
+    assert all(np.array_equal(x[0], y[0]) and np.array_equal(x[1], y[1]) for x, y in zip(a, b))
+    assert not all(np.array_equal(x[0], y[0]) for x, y in zip(a, c))
+
+
+def test_steps_agree_with_position_and_episodes_reset_themselves():
+    envs = VecEnv(4, board="5x3", seed=3)
+    rng = np.random.default_rng(0)
+    shadows = [Position(board="5x3") for _ in range(4)]
+    finished = 0
+    for _ in range(300):
+        actions = random_actions(envs, rng)
+        for shadow, action in zip(shadows, actions):
+            shadow.play_step(int(action))
+        _, mask, rewards, terminated, truncated = envs.step(actions)
+        for i, shadow in enumerate(shadows):
+            if terminated[i]:
+                finished += 1
+                white, black = shadow.returns
+                assert tuple(rewards[i]) == (white, black)
+                shadows[i] = shadow = Position(board="5x3")
+            else:
+                assert tuple(rewards[i]) == (0.0, 0.0)
+            assert np.array_equal(mask[i], shadow.action_mask())
+            assert np.array_equal(envs.obs[i], shadow.observation())
+            assert envs.players[i] == (0 if shadow.side_to_move == "white" else 1)
+            assert envs.position(i).fen == shadow.fen
+    assert finished > 0
+
+
+def test_the_mover_frame_turns_masks_for_black():
+    absolute = VecEnv(1, board="9x5", seed=0)
+    mover = VecEnv(1, board="9x5", seed=0, mover_frame=True)
+    assert np.array_equal(absolute.mask, mover.mask)  # white to move: the same frame
+    action = np.array([absolute.legal_actions(0)[0]])
+    absolute.step(action)
+    mover.step(action)
+    assert absolute.players[0] == 1
+    assert absolute.mask[0].sum() == mover.mask[0].sum()
+    assert not np.array_equal(absolute.mask, mover.mask)
+
+
+def test_bad_actions_raise_and_change_nothing():
+    envs = VecEnv(4, board="9x5", seed=2)
+    before = envs.obs.copy()
+    legal = np.array([envs.legal_actions(i)[0] for i in range(4)])
+    illegal = legal.copy()
+    illegal[2] = 0
+    with pytest.raises(ValueError, match="environment 2"):
+        envs.step(illegal)
+    with pytest.raises(TypeError, match="dtype"):
+        envs.step(legal.astype(np.float32))
+    with pytest.raises(ValueError, match="4 integer actions"):
+        envs.step(legal[:3])
+    with pytest.raises(ValueError, match="4 integer actions"):
+        envs.step(legal.reshape(2, 2))
+    with pytest.raises(TypeError):
+        envs.step([int(a) for a in legal])
+    with pytest.raises(ValueError, match="negative"):
+        envs.step(np.array([-1, 0, 0, 0]))
+    with pytest.raises(IndexError):
+        envs.legal_actions(4)
+    with pytest.raises(ValueError):
+        VecEnv(0)
+    assert np.array_equal(envs.obs, before)
+    envs.step(legal.astype(np.int32))  # any integer dtype is accepted
+    assert not np.array_equal(envs.obs, before)
