@@ -24,7 +24,8 @@ enum Command {
     Show(commands::show::Args),
     /// Play a match between two agents: results, Elo with 95% interval, LOS, optional SPRT.
     Match(commands::match_cmd::Args),
-    /// One agent against several opponents, one match each from the same openings.
+    /// One agent against several opponents, one match each from the same openings; or, with
+    /// --run, evaluate a run's model versions against its evaluation opponents.
     Gauntlet(commands::gauntlet::Args),
     /// Maximum-likelihood Elo ratings of every agent in folders of games, with intervals.
     Rate(commands::rate::Args),
@@ -42,6 +43,10 @@ enum Command {
     Eval(commands::eval::Args),
     /// Write a training checkpoint's network as a policy file (safetensors with metadata).
     Export(commands::export::Args),
+    /// Self-play worker of a shared run directory: plays shards with the newest model.
+    Selfplay(commands::selfplay::Args),
+    /// Learner of a shared run directory: trains on the workers' shards, publishes models.
+    Learn(commands::learn::Args),
 }
 
 fn main() {
@@ -80,5 +85,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Selfplay(args) => commands::selfplay::run(args),
+        Command::Learn(args) => commands::learn::run(args),
     }
 }

@@ -33,6 +33,7 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
         iteration: 0,
         replay_games_added: 0,
         rng: RngState::of(&TrainRng::seed_from_u64(0)),
+        learner: None,
     };
     Checkpoint::save(dir, &learner, meta).unwrap()
 }

@@ -403,6 +403,7 @@ fn damaged_training_files_are_refused() {
         iteration: 0,
         replay_games_added: 0,
         rng: RngState::of(&TrainRng::seed_from_u64(7)),
+        learner: None,
     };
     let checkpoint = Checkpoint::save(dir.path(), &learner, meta).unwrap();
     let policy = dir.path().join("policy.safetensors");

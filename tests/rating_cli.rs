@@ -115,6 +115,10 @@ fn a_gauntlet_is_written_and_rated() {
         out.to_str().unwrap(),
     ]);
     run.assert_failure("choose a new or empty folder");
+    // The matches need --agent; --run (the evaluator of a run directory) excludes them.
+    fanorona(["gauntlet", "--vs", "random", "--out", "/tmp/x"]).assert_failure("--agent");
+    fanorona(["gauntlet", "--run", "/tmp/x", "--agent", "random"])
+        .assert_failure("cannot be used with");
 }
 
 #[test]

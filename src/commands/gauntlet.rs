@@ -1,7 +1,8 @@
 //! `fanorona gauntlet`: one agent against several opponents, one match each, every match from
 //! the same openings with colours alternating, each match's results in a folder of its own
 //! (as `fanorona match --out` writes them) and a summary, `gauntlet.json`, rewritten after
-//! every match. `fanorona rate` turns the games into ratings.
+//! every match. `fanorona rate` turns the games into ratings. With `--run DIR` it is instead
+//! the evaluator of a shared run directory ([`super::gauntlet_run`]).
 
 use std::path::{Path, PathBuf};
 
@@ -15,6 +16,7 @@ use serde::Serialize;
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::forfeits::refuse_all_forfeited;
+use super::gauntlet_run::evaluate_run;
 use super::openings_arg::openings;
 use super::position_args::PositionArgs;
 use crate::output::outln;
@@ -22,41 +24,57 @@ use crate::output::outln;
 /// The summary file in the output folder.
 const SUMMARY_FILE: &str = "gauntlet.json";
 
-/// Arguments of `fanorona gauntlet`.
+/// Arguments of `fanorona gauntlet`: `--agent`, `--vs` and `--out` for the matches, or
+/// `--run` for the evaluator of a run directory.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The agent that plays every opponent, e.g. net:path=model.safetensors,ms=100.
-    #[arg(long, long_help = agent_help("The agent that plays every opponent."))]
-    pub agent: String,
+    #[arg(
+        long,
+        required_unless_present = "run",
+        long_help = agent_help("The agent that plays every opponent.")
+    )]
+    pub agent: Option<String>,
     /// The opponents, comma-separated (an item that reads key=value is an option of the one
     /// before: minimax:depth=2,seed=1,random is two), or the flag repeated.
-    #[arg(long, required = true)]
+    #[arg(long, required_unless_present = "run")]
     pub vs: Vec<String>,
     /// Games against each opponent; colours alternate, each pair from the same opening.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 20, conflicts_with = "run")]
     pub games: usize,
     /// Games played at once (no more than the games, nor four per CPU core).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, conflicts_with = "run")]
     pub threads: usize,
     /// Openings: a number of random opening turns, or an opening file (one FEN and/or move
     /// list per line); the same for every opponent.
-    #[arg(long, default_value = "2")]
+    #[arg(long, default_value = "2", conflicts_with = "run")]
     pub openings: String,
     /// A game still going after this many turns is a draw.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 300, conflicts_with = "run")]
     pub max_turns: usize,
     /// Seed of the openings and the agents' random choices, the same in every match.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, conflicts_with = "run")]
     pub seed: u64,
     /// A new or empty folder for the results: one folder per opponent (summary.json,
     /// games.jsonl, games/game-NNNN.pgn) and gauntlet.json.
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "run")]
+    pub out: Option<PathBuf>,
     /// Hide the progress bars.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "run")]
     pub quiet: bool,
     #[command(flatten)]
     pub position: PositionArgs,
+    /// Instead of matches: the run directory of `fanorona learn` whose model versions to
+    /// evaluate against its evaluation opponents.
+    #[arg(long, conflicts_with_all = ["agent", "vs", "out"])]
+    pub run: Option<PathBuf>,
+    /// With --run: evaluate every N-th version [default: the run's eval_every_iterations, or
+    /// 1].
+    #[arg(long, requires = "run")]
+    pub every: Option<u64>,
+    /// With --run: keep waiting for new versions until the learner is done.
+    #[arg(long, requires = "run")]
+    pub follow: bool,
 }
 
 /// One match of the gauntlet in `gauntlet.json`: the opponent, the match's folder and its
@@ -81,8 +99,19 @@ struct Summary<'a> {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
+    match &args.run {
+        Some(dir) => evaluate_run(dir, args.every, args.follow),
+        None => play_matches(args),
+    }
+}
+
+/// The matches of the agent against every opponent.
+fn play_matches(args: Args) -> Result<()> {
+    let (Some(agent_text), Some(out)) = (&args.agent, &args.out) else {
+        bail!("--agent, --vs and --out are needed (or --run DIR)");
+    };
     let registry = fanorona_train::players::registry();
-    let agent = agent_spec(&registry, &args.agent, "agent")?;
+    let agent = agent_spec(&registry, agent_text, "agent")?;
     let opponents: Vec<AgentSpec> = args
         .vs
         .iter()
@@ -94,7 +123,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let start = args.position.position()?;
     let openings = openings(&args.openings, &start)?;
-    check_new_or_empty(&args.out)?;
+    check_new_or_empty(out)?;
     let config = MatchConfig {
         games: args.games,
         threads: args.threads,
@@ -107,7 +136,7 @@ pub fn run(args: Args) -> Result<()> {
         progress: !args.quiet,
     };
     let mut summary = Summary {
-        agent: &args.agent,
+        agent: agent_text,
         games_per_opponent: args.games,
         openings: &args.openings,
         seed: args.seed,
@@ -124,10 +153,10 @@ pub fn run(args: Args) -> Result<()> {
         let make_opponent = |seed| make(opponent, seed);
         let report = Match::new(config.clone(), &make_agent, &make_opponent).run()?;
         let folder = match_folder(k, &opponent.to_string());
-        report.write(&args.out.join(&folder))?;
+        report.write(&out.join(&folder))?;
         summary.opponents.push(opponent_summary(&report, folder));
         let json = serde_json::to_string_pretty(&summary).expect("the summary serialises");
-        let path = args.out.join(SUMMARY_FILE);
+        let path = out.join(SUMMARY_FILE);
         write_atomic(&path, json.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
         let t = &report.tally;
@@ -144,14 +173,14 @@ pub fn run(args: Args) -> Result<()> {
         )?;
         refuse_all_forfeited(
             &report,
-            &format!("--agent {}", args.agent),
+            &format!("--agent {agent_text}"),
             &format!("--vs {opponent}"),
         )?;
     }
     outln!(
         "wrote {}; rate the games with: fanorona rate {}",
-        args.out.display(),
-        args.out.display()
+        out.display(),
+        out.display()
     )?;
     Ok(())
 }

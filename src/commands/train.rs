@@ -107,7 +107,10 @@ pub fn run(args: Args) -> Result<()> {
         );
     }
     let stop = Arc::new(AtomicBool::new(false));
-    stop_on_ctrl_c(Arc::clone(&stop))?;
+    stop_on_ctrl_c(
+        Arc::clone(&stop),
+        "finishing the current iteration, then writing a checkpoint",
+    )?;
     let summary = train(
         &config,
         &out,
@@ -149,18 +152,15 @@ pub fn run(args: Args) -> Result<()> {
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED: i32 = 130;
 
-/// Sets `stop` at the first Ctrl-C (SIGINT), saying so on stderr, so that the run finishes its
-/// iteration and writes a checkpoint; a second Ctrl-C exits at once, without one.
-fn stop_on_ctrl_c(stop: Arc<AtomicBool>) -> Result<()> {
+/// Sets `stop` at the first Ctrl-C (SIGINT), saying on stderr that the command is `finishing`
+/// (e.g. the iteration, then writing a checkpoint); a second Ctrl-C exits at once.
+pub(crate) fn stop_on_ctrl_c(stop: Arc<AtomicBool>, finishing: &'static str) -> Result<()> {
     ctrlc::set_handler(move || {
         if stop.swap(true, Ordering::SeqCst) {
-            eprintln!("interrupted again: exiting without a checkpoint");
+            eprintln!("interrupted again: exiting at once");
             std::process::exit(INTERRUPTED);
         }
-        eprintln!(
-            "interrupted: finishing the current iteration, then writing a checkpoint \
-             (Ctrl-C again to exit at once)"
-        );
+        eprintln!("interrupted: {finishing} (Ctrl-C again to exit at once)");
     })
     .context("cannot install the Ctrl-C handler")
 }

@@ -10,6 +10,7 @@ pub mod model;
 pub mod players;
 pub mod replay;
 pub mod rng;
+pub mod roles;
 pub mod run;
 pub mod selfplay;
 #[cfg(test)]

@@ -23,6 +23,7 @@ fn meta(learner: &Learner) -> CheckpointMeta {
         iteration: 4,
         replay_games_added: 123,
         rng: RngState::of(&TrainRng::seed_from_u64(9)),
+        learner: None,
     }
 }
 

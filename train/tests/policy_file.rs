@@ -80,6 +80,7 @@ fn a_checkpoint_is_exported_and_also_loads_directly() {
         iteration: 1,
         replay_games_added: 4,
         rng: RngState::of(&TrainRng::seed_from_u64(1)),
+        learner: None,
     };
     let checkpoint = Checkpoint::save(dir.path(), &learner, checkpoint_meta).unwrap();
     let out = dir.path().join("agent.safetensors");

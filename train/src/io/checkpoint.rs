@@ -71,6 +71,23 @@ pub struct CheckpointMeta {
     pub replay_games_added: u64,
     /// The run's random generator.
     pub rng: RngState,
+    /// Where a learner fed by shards stands (absent in checkpoints of `fanorona train`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub learner: Option<LearnerProgress>,
+}
+
+/// Where a learner fed by self-play shards stands, saved in its checkpoints (whose
+/// `iteration` is then the latest model version published): every shard it has consumed, so
+/// that a resumed learner counts no shard twice and loses none written while it was down.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LearnerProgress {
+    /// The names of the shards consumed (`WORKER-SEQUENCE.shard`), in order of name.
+    pub consumed: std::collections::BTreeSet<String>,
+    /// Positions ingested from shards.
+    pub positions_ingested: u64,
+    /// Learner steps earned by ingested positions and not yet taken (the replay ratio's
+    /// remainder).
+    pub step_credit: f64,
 }
 
 impl CheckpointMeta {

@@ -18,6 +18,8 @@ pub enum FileKind {
     Policy,
     /// A saved replay window.
     Replay,
+    /// A shard of self-play games (`games/*.shard`).
+    Shard,
     /// A run directory, where checkpoints are listed.
     RunDirectory,
 }
@@ -28,6 +30,7 @@ impl fmt::Display for FileKind {
             FileKind::Checkpoint => "checkpoint",
             FileKind::Policy => "policy file",
             FileKind::Replay => "replay file",
+            FileKind::Shard => "shard",
             FileKind::RunDirectory => "run directory",
         })
     }

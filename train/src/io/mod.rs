@@ -7,18 +7,25 @@
 //! - [`checkpoint`]: training checkpoints (binary: magic bytes, version, sections, CRC-32);
 //! - [`policy`]: exported policies (sealed safetensors): what a policy is for in
 //!   [`policy::meta`], writing in [`mod@policy::write`], reading in [`mod@policy::read`];
-//! - [`replay_file`]: the saved replay window (sealed safetensors with a JSON header).
+//! - [`replay_file`]: the saved replay window (sealed safetensors with a JSON header);
+//! - [`shard_file`]: shards of self-play games (the replay encoding, sealed as shards).
 
 mod checkpoint;
 mod envelope;
 mod policy;
 mod replay_file;
 mod safetensors_seal;
+mod shard_file;
 
-pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta};
+pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta, LearnerProgress};
+pub(crate) use envelope::numbered_files;
 pub use envelope::{FileError, FileKind};
 pub use policy::{
     LoadedPolicy, POLICY_FORMAT, POLICY_FORMAT_VERSION, PolicyFileError, PolicyMeta,
-    export_checkpoint, export_policy, load_policy, load_policy_on,
+    export_checkpoint, export_policy, load_policy, load_policy_on, policy_bytes, policy_from_bytes,
 };
 pub use replay_file::ReplayFileError;
+pub use shard_file::{
+    SHARD_EXTENSION, Shard, ShardError, ShardHeader, check_worker, list_shards, next_sequence,
+    shard_file_name,
+};

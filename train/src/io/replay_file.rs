@@ -80,12 +80,15 @@ struct Columns {
     policy_weights: Vec<f32>,
 }
 
-/// The sizes of a buffer's positions, to rebuild its games from [`Columns`].
+/// The sizes of a game's positions, to rebuild its games from [`Columns`].
 #[derive(Clone, Copy)]
-struct Sizes {
-    planes: usize,
-    cells: usize,
-    num_actions: usize,
+pub(super) struct Sizes {
+    /// Observation planes.
+    pub planes: usize,
+    /// Cells of a plane.
+    pub cells: usize,
+    /// The size of the action space.
+    pub num_actions: usize,
 }
 
 /// Where the next position starts in each of the [`Columns`].
@@ -297,6 +300,58 @@ fn read_header(
     }
 }
 
+/// The sealed safetensors bytes of `games` (their arrays, `header` as a metadata entry and the
+/// seal of `format`): the encoding replay files and shards share.
+pub(super) fn encode_games<'a>(
+    file: FileRef,
+    format: &SafetensorsFormat,
+    header: (&'static str, String),
+    games: impl Iterator<Item = &'a Trajectory>,
+) -> Result<Vec<u8>, FileError> {
+    let arrays = Columns::of(games).encode();
+    let views = arrays
+        .iter()
+        .map(|(name, dtype, data, len)| {
+            TensorView::new(*dtype, vec![*len], data).map(|view| (name.to_string(), view))
+        })
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| file.encode(e.to_string()))?;
+    let serialize = |entries: &[(&'static str, String)]| {
+        let metadata: HashMap<String, String> = entries
+            .iter()
+            .map(|(key, value)| (key.to_string(), value.clone()))
+            .collect();
+        safetensors::serialize(views.iter().map(|(n, v)| (n, v)), Some(metadata))
+            .map_err(|e| e.to_string())
+    };
+    format
+        .seal(vec![header], serialize)
+        .map_err(|reason| file.encode(reason))
+}
+
+/// The games of the safetensors file `bytes` (encoded by [`encode_games`]) whose metadata is
+/// `metas`, for positions of `sizes`.
+pub(super) fn decode_games(
+    file: FileRef,
+    bytes: &[u8],
+    metas: Vec<TrajectoryMeta>,
+    sizes: Sizes,
+) -> Result<Vec<Trajectory>, FileError> {
+    let tensors = SafeTensors::deserialize(bytes)
+        .map_err(|e| file.corrupt(format!("not a readable safetensors file: {e}")))?;
+    let columns = Columns::read(file, &tensors)?;
+    columns.check_lengths(file, &metas, sizes.planes)?;
+    let mut at = Cursor::default();
+    let games = metas
+        .into_iter()
+        .map(|meta| columns.game(file, meta, sizes, &mut at))
+        .collect::<Result<Vec<_>, _>>()?;
+    if at.obs_value != columns.obs_values.len() {
+        return Err(file.corrupt("observation values are left over"));
+    }
+    Ok(games)
+}
+
 impl<G: Game> ReplayBuffer<G> {
     /// Writes the window into `path` atomically.
     pub fn save(&self, path: &Path) -> Result<(), ReplayFileError> {
@@ -308,26 +363,8 @@ impl<G: Game> ReplayBuffer<G> {
             games_added: self.games_added,
             games: self.games.iter().map(|g| g.meta.clone()).collect(),
         };
-        let arrays = Columns::of(self.games.iter()).encode();
-        let views = arrays
-            .iter()
-            .map(|(name, dtype, data, len)| {
-                TensorView::new(*dtype, vec![*len], data).map(|view| (name.to_string(), view))
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| file.encode(e.to_string()))?;
         let header = serde_json::to_string(&header).map_err(|e| file.encode(e.to_string()))?;
-        let serialize = |entries: &[(&'static str, String)]| {
-            let metadata: HashMap<String, String> = entries
-                .iter()
-                .map(|(key, value)| (key.to_string(), value.clone()))
-                .collect();
-            safetensors::serialize(views.iter().map(|(n, v)| (n, v)), Some(metadata))
-                .map_err(|e| e.to_string())
-        };
-        let bytes = SEAL
-            .seal(vec![(HEADER_KEY, header)], serialize)
-            .map_err(|reason| file.encode(reason))?;
+        let bytes = encode_games(file, &SEAL, (HEADER_KEY, header), self.games.iter())?;
         Ok(file.write(&bytes)?)
     }
 
@@ -344,21 +381,13 @@ impl<G: Game> ReplayBuffer<G> {
         let header = read_header(file, &bytes, &metadata)?;
         let mut buffer = ReplayBuffer::new(config, prototype);
         buffer.check_sizes(path, &header)?;
-        let tensors = SafeTensors::deserialize(&bytes)
-            .map_err(|e| file.corrupt(format!("not a readable safetensors file: {e}")))?;
-        let columns = Columns::read(file, &tensors)?;
-        columns.check_lengths(file, &header.games, buffer.planes)?;
         let sizes = Sizes {
             planes: buffer.planes,
             cells: buffer.cells,
             num_actions: buffer.num_actions,
         };
-        let mut at = Cursor::default();
-        for meta in header.games {
-            buffer.add_game(columns.game(file, meta, sizes, &mut at)?);
-        }
-        if at.obs_value != columns.obs_values.len() {
-            return Err(file.corrupt("observation values are left over").into());
+        for game in decode_games(file, &bytes, header.games, sizes)? {
+            buffer.add_game(game);
         }
         buffer.games_added = header.games_added;
         Ok(buffer)

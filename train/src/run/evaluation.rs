@@ -72,7 +72,7 @@ impl NetworkMatch {
 
 /// The network's scores against [`EVAL_OPPONENTS`] in quick arena matches on `board` after
 /// iteration `iteration`, as `config.run` sets them; the matches' seed derives from the run's.
-pub(super) fn evaluate(
+pub(crate) fn evaluate(
     net: &PolicyValueNet,
     config: &RunConfig,
     board: &'static Board,

@@ -13,7 +13,7 @@ use super::TrainError;
 pub const LOCK_FILE: &str = "train.lock";
 
 /// The held lock of a run directory; released when dropped.
-pub(super) struct RunLock {
+pub(crate) struct RunLock {
     _file: File,
 }
 

@@ -5,6 +5,7 @@ use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
 
 use fanorona_eval::atomic_write::write_atomic_with;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 /// The file name of the metrics in a run directory.
@@ -57,10 +58,23 @@ pub struct MetricsRow {
     pub score_vs_minimax2: Option<f64>,
 }
 
-/// Appends [`MetricsRow`]s to a CSV file, flushing each row.
-pub struct MetricsWriter {
+/// A row of a metrics file, numbered by the iteration (or model version) it follows.
+pub trait Row: Serialize + DeserializeOwned {
+    /// The iteration or model version of the row.
+    fn iteration(&self) -> u64;
+}
+
+impl Row for MetricsRow {
+    fn iteration(&self) -> u64 {
+        self.iteration
+    }
+}
+
+/// Appends rows ([`MetricsRow`]s by default) to a CSV file, flushing each row.
+pub struct MetricsWriter<R: Row = MetricsRow> {
     path: PathBuf,
     writer: csv::Writer<fs::File>,
+    _rows: std::marker::PhantomData<fn(&R)>,
 }
 
 impl MetricsWriter {
@@ -68,16 +82,26 @@ impl MetricsWriter {
     /// the file is new or empty). Rows of later iterations, written after the checkpoint a
     /// run resumes from, are cut first (the file is rewritten atomically).
     pub fn open(dir: &Path, iteration: u64) -> Result<MetricsWriter, MetricsError> {
-        let path = dir.join(METRICS_FILE);
+        MetricsWriter::open_file(&dir.join(METRICS_FILE), iteration)
+    }
+}
+
+impl<R: Row> MetricsWriter<R> {
+    /// Opens the CSV file `path` for appending the rows after `iteration`, as
+    /// [`MetricsWriter::open`] does.
+    pub fn open_file(path: &Path, iteration: u64) -> Result<MetricsWriter<R>, MetricsError> {
+        let path = path.to_path_buf();
         let error = |message: String| MetricsError {
             path: path.clone(),
             message,
         };
-        fs::create_dir_all(dir).map_err(|e| error(e.to_string()))?;
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(|e| error(e.to_string()))?;
+        }
         if path.exists() {
-            let mut rows = read_metrics(&path)?;
-            if rows.iter().any(|row| row.iteration > iteration) {
-                rows.retain(|row| row.iteration <= iteration);
+            let mut rows: Vec<R> = read_rows(&path)?;
+            if rows.iter().any(|row| row.iteration() > iteration) {
+                rows.retain(|row| row.iteration() <= iteration);
                 write_atomic_with(&path, |out| {
                     let mut writer = csv::Writer::from_writer(out);
                     for row in &rows {
@@ -97,7 +121,11 @@ impl MetricsWriter {
         let writer = csv::WriterBuilder::new()
             .has_headers(is_new)
             .from_writer(file);
-        Ok(MetricsWriter { path, writer })
+        Ok(MetricsWriter {
+            path,
+            writer,
+            _rows: std::marker::PhantomData,
+        })
     }
 
     /// The file's path.
@@ -106,7 +134,7 @@ impl MetricsWriter {
     }
 
     /// Appends a row and flushes it to disk.
-    pub fn append(&mut self, row: &MetricsRow) -> Result<(), MetricsError> {
+    pub fn append(&mut self, row: &R) -> Result<(), MetricsError> {
         let error = |message: String| MetricsError {
             path: self.path.clone(),
             message,
@@ -120,6 +148,11 @@ impl MetricsWriter {
 
 /// Reads every row of a metrics file.
 pub fn read_metrics(path: &Path) -> Result<Vec<MetricsRow>, MetricsError> {
+    read_rows(path)
+}
+
+/// Reads every row of a CSV file of rows `R`.
+pub fn read_rows<R: Row>(path: &Path) -> Result<Vec<R>, MetricsError> {
     let error = |message: String| MetricsError {
         path: path.to_path_buf(),
         message,

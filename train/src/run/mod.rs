@@ -2,12 +2,12 @@
 //! learner steps with checkpoints and resume, evaluation matches, metrics and their plot.
 
 mod config;
-mod evaluation;
-mod lock;
+pub(crate) mod evaluation;
+pub(crate) mod lock;
 mod metrics;
 mod plot;
 mod progress;
-mod state;
+pub(crate) mod state;
 mod train;
 
 pub use config::{
@@ -15,6 +15,9 @@ pub use config::{
 };
 pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
 pub use lock::LOCK_FILE;
-pub use metrics::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
+pub use metrics::{
+    METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows,
+};
 pub use plot::{PlotError, plot_metrics};
+pub(crate) use train::lock_run_directory;
 pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};

@@ -9,13 +9,13 @@ use fanorona_env::Game;
 use rand::SeedableRng;
 
 use super::{METRICS_FILE, RunConfig, RunConfigError, TrainError, read_metrics};
-use crate::io::{Checkpoint, CheckpointMeta};
+use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress};
 use crate::model::{Learner, NetworkConfig};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
 
 /// The state of a run being trained.
-pub(super) struct RunState<G: Game> {
+pub(crate) struct RunState<G: Game> {
     /// The learner with the network and optimiser.
     pub learner: Learner,
     /// The replay window.
@@ -26,6 +26,8 @@ pub(super) struct RunState<G: Game> {
     pub iteration: u64,
     /// Whether the run went on from a checkpoint.
     pub resumed: bool,
+    /// Where a learner fed by shards stands (`None` for `fanorona train`).
+    pub progress: Option<LearnerProgress>,
 }
 
 impl<G: Game> RunState<G> {
@@ -54,6 +56,7 @@ impl<G: Game> RunState<G> {
                 rng: TrainRng::seed_from_u64(config.run.seed),
                 iteration: 0,
                 resumed: false,
+                progress: None,
             });
         };
         let checkpoint = Checkpoint::load_matching(&path, config.game.id()?, network, &device)?;
@@ -73,12 +76,14 @@ impl<G: Game> RunState<G> {
                 found: replay.games_added(),
             });
         }
+        let progress = checkpoint.meta.learner.clone();
         Ok(RunState {
             learner: checkpoint.into_learner(learner_config, &device),
             replay,
             rng,
             iteration,
             resumed: true,
+            progress,
         })
     }
 
@@ -96,6 +101,7 @@ impl<G: Game> RunState<G> {
             iteration: self.iteration,
             replay_games_added: self.replay.games_added(),
             rng: RngState::of(&self.rng),
+            learner: self.progress.clone(),
         };
         let path = Checkpoint::save(dir, &self.learner, meta)?;
         Checkpoint::prune(dir, config.run.keep_checkpoints)?;

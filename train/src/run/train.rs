@@ -22,19 +22,15 @@ use std::time::Instant;
 use fanorona_env::{Fanorona, Game, GameId, Position, Telo};
 use fanorona_eval::ArenaError;
 
-use super::evaluation::evaluate;
 use super::lock::RunLock;
 use super::progress::{Progress, log_line};
-use super::state::RunState;
 use super::{CONFIG_FILE, RunConfig, RunConfigError};
 use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
 use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
-use crate::model::{DeviceError, NetworkConfig, PolicyValueNet};
-use crate::players::NetworkEvaluator;
-use crate::replay::{Batch, TrajectoryMeta};
+use crate::model::DeviceError;
 use crate::rng::RngStateError;
-use crate::selfplay::SelfPlay;
+use crate::roles::{ModelEvaluator, SelfPlayWorker, ShardLearner};
 
 /// The learning curves drawn at the end of a run.
 pub const CURVES_FILE: &str = "curves.png";
@@ -135,10 +131,19 @@ pub enum TrainError {
         /// The OS error (part of the message, not a separate source).
         error: std::io::Error,
     },
+    /// A file of the run directory (a model version) cannot be read or written.
+    #[error(transparent)]
+    File(#[from] crate::io::FileError),
+    /// A shard of self-play games cannot be read or written.
+    #[error(transparent)]
+    Shard(#[from] crate::io::ShardError),
+    /// A model version cannot be written or read.
+    #[error(transparent)]
+    Policy(#[from] crate::io::PolicyFileError),
     /// Another process is training in the run directory.
     #[error(
-        "run directory {dir} is in use by another `fanorona train`{holder}; wait for it to end, \
-         or choose another --out"
+        "run directory {dir} is in use by another `fanorona train` or `fanorona learn`{holder}; \
+         wait for it to end, or choose another run directory"
     )]
     Locked {
         /// The run directory.
@@ -227,31 +232,27 @@ pub fn train(
     config.validate()?;
     config.run.device.device()?;
     match config.game.id()? {
-        GameId::Telo => run_game(config, Telo::new(), dir, options, None),
-        GameId::Fanorona(board) => {
-            let eval =
-                |net: &PolicyValueNet, iteration: u64| evaluate(net, config, board, iteration);
-            let start = Fanorona::new(Position::initial(board));
-            run_game(config, start, dir, options, Some(&eval))
-        }
+        GameId::Telo => run_game(config, Telo::new(), dir, options),
+        GameId::Fanorona(board) => run_game(
+            config,
+            Fanorona::new(Position::initial(board)),
+            dir,
+            options,
+        ),
     }
 }
 
-/// Scores against the evaluation opponents after an iteration, for games that have them
-/// (Fanorona).
-type EvalFn<'a> = dyn Fn(&PolicyValueNet, u64) -> Result<[f64; 2], TrainError> + 'a;
-
-/// A run in progress: its state and everything an iteration uses.
+/// A run in progress: the three roles composed in one process (the worker plays with the
+/// learner's latest network and the run's random generator, the learner trains on its games,
+/// the evaluator plays the network when due) and the run's bookkeeping.
 struct Run<'a, G: Game> {
     config: &'a RunConfig,
     dir: &'a Path,
-    state: RunState<G>,
-    selfplay: SelfPlay<G>,
-    evaluator: NetworkEvaluator<G>,
-    eval: Option<&'a EvalFn<'a>>,
+    learner: ShardLearner<G>,
+    worker: SelfPlayWorker<G>,
+    evaluator: Option<ModelEvaluator>,
     metrics: MetricsWriter,
     progress: Progress,
-    batch: Batch,
     started: Instant,
     /// The learner step of the last checkpoint written or resumed from.
     last_saved: Option<u64>,
@@ -271,14 +272,23 @@ fn run_game<G: Game>(
     start: G,
     dir: &Path,
     options: TrainOptions,
-    eval: Option<&EvalFn>,
 ) -> Result<RunSummary, TrainError> {
-    let mut run = Run::open(config, start, dir, options, eval)?;
+    let mut run = Run::open(config, start, dir, options)?;
     let mut last_metrics = None;
-    while run.state.iteration < config.run.iterations && !run.stopping {
+    while run.learner.model_version() < config.run.iterations && !run.stopping {
         last_metrics = Some(run.iteration()?);
     }
     run.finish(last_metrics)
+}
+
+/// Creates the run directory `dir` if needed and takes its lock.
+pub(crate) fn lock_run_directory(dir: &Path) -> Result<RunLock, TrainError> {
+    std::fs::create_dir_all(dir).map_err(|error| TrainError::Io {
+        action: "create run directory",
+        path: dir.to_path_buf(),
+        error,
+    })?;
+    RunLock::acquire(dir)
 }
 
 impl<'a, G: Game> Run<'a, G> {
@@ -288,95 +298,81 @@ impl<'a, G: Game> Run<'a, G> {
         start: G,
         dir: &'a Path,
         options: TrainOptions,
-        eval: Option<&'a EvalFn<'a>>,
     ) -> Result<Run<'a, G>, TrainError> {
-        std::fs::create_dir_all(dir).map_err(|error| TrainError::Io {
-            action: "create run directory",
-            path: dir.to_path_buf(),
-            error,
-        })?;
-        let lock = RunLock::acquire(dir)?;
-        let network = NetworkConfig::for_game(&start, config.network.clone());
-        let state = RunState::open(config, &start, &network, dir)?;
+        let lock = lock_run_directory(dir)?;
+        let learner = ShardLearner::open(config, &start, dir)?;
         config.write_resolved(dir)?;
-        let metrics = MetricsWriter::open(dir, state.iteration)?;
-        let evaluator = NetworkEvaluator::<G>::new(&state.learner.inference_network());
+        let iteration = learner.model_version();
+        let metrics = MetricsWriter::open(dir, iteration)?;
+        let worker = SelfPlayWorker::new(config, start, &learner.network(), iteration, 0);
         let progress = Progress::new(
             options.progress,
-            state.iteration,
+            iteration,
             config.run.iterations,
             config.selfplay.games_per_iteration,
         );
-        if state.resumed {
+        if learner.resumed() {
             progress.log(format!(
                 "resumed {} at iteration {}, step {}, {} positions in replay",
                 dir.display(),
-                state.iteration,
-                state.learner.step(),
-                state.replay.positions()
+                iteration,
+                learner.step(),
+                learner.replay_positions()
             ));
         }
         Ok(Run {
             config,
             dir,
-            selfplay: SelfPlay::new(start, config.mcts.clone(), config.selfplay.clone()),
-            evaluator,
-            eval,
+            evaluator: ModelEvaluator::for_run(config)?,
+            worker,
             metrics,
             progress,
-            batch: Batch::default(),
             started: Instant::now(),
-            last_saved: state.resumed.then(|| state.learner.step()),
+            last_saved: learner.resumed().then(|| learner.step()),
             checkpoint: None,
             stop: options.stop,
             stopping: false,
             _lock: lock,
-            state,
+            learner,
         })
     }
 
     /// One iteration: self-play, learner steps, evaluation when due, its metrics row, and a
     /// checkpoint when due or when the run is being stopped.
     fn iteration(&mut self) -> Result<MetricsRow, TrainError> {
-        self.state.iteration += 1;
-        let mut row = self.play_games();
+        let iteration = self.learner.advance();
+        let mut row = self.play_games(iteration);
         self.learn(&mut row)?;
         self.evaluate(&mut row)?;
-        row.step = self.state.learner.step();
-        row.replay_positions = self.state.replay.positions() as u64;
+        row.step = self.learner.step();
+        row.replay_positions = self.learner.replay_positions() as u64;
         row.elapsed_s = self.started.elapsed().as_secs_f64();
         self.metrics.append(&row)?;
         self.progress.log(log_line(&row));
         self.progress.iterations.inc(1);
         self.stopping = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
         if self.checkpoint_due() {
-            self.checkpoint = Some(self.state.save(self.config, self.dir)?);
-            self.last_saved = Some(self.state.learner.step());
+            self.checkpoint = Some(self.learner.save(self.config, self.dir)?);
+            self.last_saved = Some(self.learner.step());
         }
         Ok(row)
     }
 
-    /// Self-play with the current network into the replay window; the row's self-play part.
-    fn play_games(&mut self) -> MetricsRow {
-        let state = &mut self.state;
-        self.evaluator
-            .set_network(&state.learner.inference_network());
+    /// Self-play with the learner's current network into the replay window; the row's
+    /// self-play part.
+    fn play_games(&mut self, iteration: u64) -> MetricsRow {
+        let step = self.learner.step();
+        self.worker
+            .set_model(&self.learner.network(), iteration, step);
         self.progress.games.reset();
-        let meta = TrajectoryMeta {
-            iteration: state.iteration,
-            network_step: state.learner.step(),
-            ..TrajectoryMeta::default()
-        };
         let games = &self.progress.games;
         let played = self
-            .selfplay
-            .play(&mut self.evaluator, &mut state.rng, &meta, |_| games.inc(1));
-        for game in played.games {
-            state.replay.add_game(game);
-        }
+            .worker
+            .play(&mut self.learner.state.rng, iteration, |_| games.inc(1));
+        self.learner.add_games(played.games);
         let stats = played.stats;
         MetricsRow {
-            iteration: state.iteration,
+            iteration,
             games: stats.games,
             positions: stats.positions,
             games_per_s: stats.games_per_s(),
@@ -389,48 +385,31 @@ impl<'a, G: Game> Run<'a, G> {
     /// The iteration's learner steps, once the replay window is full enough; their mean
     /// losses go into `row`. Stops at the first loss that is not finite.
     fn learn(&mut self, row: &mut MetricsRow) -> Result<(), TrainError> {
-        let training = &self.config.training;
-        let state = &mut self.state;
-        if state.replay.positions() < training.min_replay_positions {
+        if !self.learner.ready() {
             return Ok(());
         }
-        let steps = training.steps_per_iteration;
-        for _ in 0..steps {
-            state
-                .replay
-                .sample(training.batch_size, &mut state.rng, &mut self.batch);
-            let loss = state.learner.train_step(&self.batch);
-            if let Some((which, value)) = loss.non_finite() {
-                return Err(TrainError::NonFiniteLoss {
-                    iteration: state.iteration,
-                    step: loss.step,
-                    loss: which,
-                    value,
-                });
-            }
-            row.lr = loss.lr;
-            row.loss_total += loss.total as f64 / steps as f64;
-            row.loss_policy += loss.policy as f64 / steps as f64;
-            row.loss_value += loss.value as f64 / steps as f64;
-            row.policy_entropy += loss.entropy as f64 / steps as f64;
-        }
+        let losses = self
+            .learner
+            .train(self.config.training.steps_per_iteration)?;
+        row.lr = losses.lr;
+        row.loss_total = losses.total;
+        row.loss_policy = losses.policy;
+        row.loss_value = losses.value;
+        row.policy_entropy = losses.entropy;
         Ok(())
     }
 
     /// The evaluation matches, every `eval_every_iterations` iterations; scores into `row`.
     fn evaluate(&mut self, row: &mut MetricsRow) -> Result<(), TrainError> {
         let every = self.config.run.eval_every_iterations;
-        let Some(eval) = self.eval else {
+        let Some(evaluator) = &self.evaluator else {
             return Ok(());
         };
-        if every == 0 || !self.state.iteration.is_multiple_of(every) {
+        if every == 0 || !row.iteration.is_multiple_of(every) {
             return Ok(());
         }
         self.progress.games.set_message("evaluating");
-        let [m1, m2] = eval(
-            &self.state.learner.inference_network(),
-            self.state.iteration,
-        )?;
+        let [m1, m2] = evaluator.scores(&self.learner.network(), row.iteration)?;
         self.progress.games.set_message("");
         row.score_vs_minimax1 = Some(m1);
         row.score_vs_minimax2 = Some(m2);
@@ -440,13 +419,13 @@ impl<'a, G: Game> Run<'a, G> {
     /// Whether this iteration ends with a checkpoint: `checkpoint_every_steps` steps since
     /// the last one, the run's last iteration, or the last before stopping.
     fn checkpoint_due(&self) -> bool {
-        let step = self.state.learner.step();
+        let step = self.learner.step();
         let every = self.config.run.checkpoint_every_steps;
         let due = match self.last_saved {
             Some(saved) => step >= saved + every,
             None => step >= every,
         };
-        due || self.stopping || self.state.iteration == self.config.run.iterations
+        due || self.stopping || self.learner.model_version() == self.config.run.iterations
     }
 
     /// Closes the progress bars, draws the curves and sums the run up.
@@ -458,14 +437,14 @@ impl<'a, G: Game> Run<'a, G> {
             // Nothing left to do: the run was already complete.
             None => match Checkpoint::list(self.dir)?.pop() {
                 Some(path) => path,
-                None => self.state.save(self.config, self.dir)?,
+                None => self.learner.save(self.config, self.dir)?,
             },
         };
         let rows = read_metrics(&self.dir.join(METRICS_FILE))?;
         if !rows.is_empty() {
             plot_metrics(&rows, &self.dir.join(CURVES_FILE))?;
         }
-        let state = &self.state;
+        let state = &self.learner.state;
         Ok(RunSummary {
             resumed: state.resumed,
             interrupted: state.iteration < self.config.run.iterations,

@@ -27,6 +27,18 @@ pub struct PolicyMeta {
 }
 
 impl PolicyMeta {
+    /// The metadata of `network` for `game` after `step` learner steps, trained under the
+    /// default rules and this build's encoding.
+    pub fn trained(game: GameId, network: NetworkConfig, step: u64) -> PolicyMeta {
+        PolicyMeta {
+            game,
+            rules: Rules::default().to_string(),
+            encoding_version: ENCODING_VERSION,
+            network,
+            step,
+        }
+    }
+
     /// The metadata of the network in the training checkpoint at `path` (trained under the
     /// default rules and this build's encoding).
     pub fn of_checkpoint(
@@ -36,13 +48,7 @@ impl PolicyMeta {
         let game = meta.game_id().map_err(|e| {
             CheckpointError::from(FileRef::new(FileKind::Checkpoint, path).corrupt(e.to_string()))
         })?;
-        Ok(PolicyMeta {
-            game,
-            rules: Rules::default().to_string(),
-            encoding_version: ENCODING_VERSION,
-            network: meta.network.clone(),
-            step: meta.step,
-        })
+        Ok(PolicyMeta::trained(game, meta.network.clone(), meta.step))
     }
 
     /// An error unless the policy was made for `game`.

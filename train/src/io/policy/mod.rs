@@ -18,8 +18,8 @@ mod read;
 mod write;
 
 pub use meta::PolicyMeta;
-pub use read::{LoadedPolicy, load_policy, load_policy_on};
-pub use write::{export_checkpoint, export_policy};
+pub use read::{LoadedPolicy, load_policy, load_policy_on, policy_from_bytes};
+pub use write::{export_checkpoint, export_policy, policy_bytes};
 
 use std::path::PathBuf;
 

@@ -41,9 +41,20 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Poli
             source: FileKind::Checkpoint,
         });
     }
+    policy_from_bytes(path, bytes, device)
+}
+
+/// Reads the policy file `bytes` (`label` names it in errors) onto `device`; denormal weights
+/// are set to zero.
+pub fn policy_from_bytes(
+    label: &Path,
+    bytes: Vec<u8>,
+    device: &Device,
+) -> Result<LoadedPolicy, PolicyFileError> {
+    let file = FileRef::new(FileKind::Policy, label);
     let entries = read_metadata(file, &bytes)?;
     SEAL.check(file, &bytes, &entries)?;
-    let meta = PolicyMeta::from_entries(&entries, path)?;
+    let meta = PolicyMeta::from_entries(&entries, label)?;
     let mut net = meta
         .network
         .init(device)

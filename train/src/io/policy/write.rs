@@ -29,6 +29,17 @@ pub fn export_policy(
     meta: &PolicyMeta,
     out: &Path,
 ) -> Result<(), PolicyFileError> {
+    let bytes = policy_bytes(net, meta, out)?;
+    Ok(FileRef::new(FileKind::Policy, out).write(&bytes)?)
+}
+
+/// The bytes of the policy file of `net` (its inference copy) with `meta` (`meta.network` is
+/// taken from `net`); `label` names it in errors.
+pub fn policy_bytes(
+    net: &PolicyValueNet,
+    meta: &PolicyMeta,
+    label: &Path,
+) -> Result<Vec<u8>, PolicyFileError> {
     // The inference copy has its batch-norm running statistics brought up to date; the
     // training module may still hold the last update aside. No denormal weight is written.
     let net = &flush_denormals(net.valid());
@@ -36,11 +47,12 @@ pub fn export_policy(
         network: net.config().clone(),
         ..meta.clone()
     };
-    let file = FileRef::new(FileKind::Policy, out);
-    let bytes = SEAL
-        .seal(meta.entries(), |entries| serialize(net, entries))
-        .map_err(|reason| file.encode(format!("cannot serialise the network: {reason}")))?;
-    Ok(file.write(&bytes)?)
+    let file = FileRef::new(FileKind::Policy, label);
+    SEAL.seal(meta.entries(), |entries| serialize(net, entries))
+        .map_err(|reason| {
+            file.encode(format!("cannot serialise the network: {reason}"))
+                .into()
+        })
 }
 
 /// Exports the network of the training checkpoint at `checkpoint` to `out`; returns what was

@@ -1,0 +1,115 @@
+//! `fanorona selfplay --run DIR`: a self-play worker over a shared run directory. It waits for
+//! the learner's first model, plays shard after shard with the newest model in `DIR/models/`
+//! (picking up each new version between shards) and writes them atomically into
+//! `DIR/games/WORKER-SEQUENCE.shard`, until `--games` are played, the learner is done, or
+//! Ctrl-C (which ends after the shard under way).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use fanorona_train::io::{check_worker, next_sequence};
+use fanorona_train::roles::actors::{GAMES_DIR, LEARNER_DONE_FILE, WorkerActor};
+use fanorona_train::roles::models::latest_model;
+use fanorona_train::run::{CONFIG_FILE, RunConfig};
+
+use super::train::stop_on_ctrl_c;
+use crate::output::{logln, outln};
+
+/// How often the directory is looked at while waiting.
+const POLL: Duration = Duration::from_millis(200);
+
+/// Arguments of `fanorona selfplay`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The run directory, shared with `fanorona learn` (which creates it).
+    #[arg(long)]
+    pub run: PathBuf,
+    /// The worker's name: 1 to 64 letters, digits, `-` or `_`; it names its shards, and a
+    /// restarted worker of the same name goes on with its numbering [default: w + process id].
+    #[arg(long)]
+    pub worker: Option<String>,
+    /// Stop after this many games (rounded up to whole shards of `games_per_iteration`)
+    /// [default: until the learner is done].
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Seconds to wait for the learner's first model before giving up.
+    #[arg(long, default_value_t = 600)]
+    pub wait: u64,
+    /// Hide the log line of each shard.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Waits up to `wait` for the run's configuration and first model.
+fn wait_for_run(run: &Path, wait: Duration) -> Result<RunConfig> {
+    let started = Instant::now();
+    while !run.join(CONFIG_FILE).exists() || latest_model(run)?.is_none() {
+        if started.elapsed() > wait {
+            bail!(
+                "no model in {} after {} s: start `fanorona learn --run {0} --preset NAME` first",
+                run.join("models").display(),
+                wait.as_secs()
+            );
+        }
+        std::thread::sleep(POLL);
+    }
+    Ok(RunConfig::load(&run.join(CONFIG_FILE))?)
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let name = args
+        .worker
+        .clone()
+        .unwrap_or_else(|| format!("w{}", std::process::id()));
+    check_worker(&name)?;
+    let config = wait_for_run(&args.run, Duration::from_secs(args.wait))?;
+    let mut actor = WorkerActor::new(config, &name)?;
+    let games_dir = args.run.join(GAMES_DIR);
+    std::fs::create_dir_all(&games_dir)
+        .with_context(|| format!("cannot create {}", games_dir.display()))?;
+    let mut sequence = next_sequence(&games_dir, &name)?;
+    let stop = Arc::new(AtomicBool::new(false));
+    stop_on_ctrl_c(Arc::clone(&stop), "finishing the shard under way")?;
+    let started = Instant::now();
+    let (mut shards, mut games, mut positions) = (0u64, 0u64, 0u64);
+    while !stop.load(Ordering::SeqCst)
+        && !args.run.join(LEARNER_DONE_FILE).exists()
+        && args.games.is_none_or(|limit| games < limit)
+    {
+        let (version, path) = latest_model(&args.run)?.context("the run's models are gone")?;
+        if actor.model_version() != Some(version) {
+            match std::fs::read(&path) {
+                Ok(bytes) => actor.set_model(&bytes, version)?,
+                // Pruned by the learner meanwhile: a newer one is there.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => bail!("cannot read model {}: {e}", path.display()),
+            }
+        }
+        let shard = actor.play_shard(sequence)?;
+        let written = shard.write(&games_dir)?;
+        let header = &shard.header;
+        if !args.quiet {
+            logln!(
+                "{}: {} games, {} positions, {:.0} positions/s, model version {}",
+                written.display(),
+                shard.games.len(),
+                shard.positions(),
+                shard.positions() as f64 / header.seconds.max(1e-9),
+                header.model_version
+            );
+        }
+        sequence += 1;
+        shards += 1;
+        games += shard.games.len() as u64;
+        positions += shard.positions() as u64;
+    }
+    outln!(
+        "worker {name}: {shards} shards, {games} games, {positions} positions, {:.0} positions/s",
+        positions as f64 / started.elapsed().as_secs_f64().max(1e-9)
+    )?;
+    Ok(())
+}

@@ -1,0 +1,66 @@
+//! The model versions of a run directory: `DIR/models/model-VERSION.safetensors`, policy files
+//! (`fanorona export`'s format, playable wherever an agent is asked for), written atomically by
+//! the learner and read by self-play workers and the evaluator. Version 0 is the first network;
+//! the latest [`KEEP_MODELS`] versions are kept.
+
+use std::path::{Path, PathBuf};
+
+use crate::io::{FileError, FileKind, numbered_files};
+
+/// The folder of model versions in a run directory.
+pub const MODELS_DIR: &str = "models";
+/// Model versions kept (older ones are deleted when a new one is published).
+pub const KEEP_MODELS: usize = 16;
+const PREFIX: &str = "model-";
+const EXTENSION: &str = "safetensors";
+
+/// The path of model `version` in the run directory `dir`.
+pub fn model_path(dir: &Path, version: u64) -> PathBuf {
+    dir.join(MODELS_DIR)
+        .join(format!("{PREFIX}{version:010}.{EXTENSION}"))
+}
+
+/// The model versions in the run directory `dir` with their paths, oldest first.
+pub fn list_models(dir: &Path) -> Result<Vec<(u64, PathBuf)>, FileError> {
+    numbered_files(&dir.join(MODELS_DIR), PREFIX, EXTENSION)
+}
+
+/// The latest model version in `dir`, if any.
+pub fn latest_model(dir: &Path) -> Result<Option<(u64, PathBuf)>, FileError> {
+    Ok(list_models(dir)?.pop())
+}
+
+/// Writes `bytes` (a policy file) as model `version` of the run directory `dir` atomically and
+/// deletes versions older than the latest [`KEEP_MODELS`]; returns its path.
+pub fn publish_model(dir: &Path, version: u64, bytes: &[u8]) -> Result<PathBuf, FileError> {
+    let path = model_path(dir, version);
+    let folder = dir.join(MODELS_DIR);
+    std::fs::create_dir_all(&folder).map_err(|error| io_error(&folder, "create", error))?;
+    fanorona_eval::atomic_write::write_atomic(&path, bytes)
+        .map_err(|error| io_error(&path, "write", error))?;
+    let models = list_models(dir)?;
+    let excess = models.len().saturating_sub(KEEP_MODELS);
+    for (_, old) in &models[..excess] {
+        std::fs::remove_file(old).map_err(|error| io_error(old, "delete", error))?;
+    }
+    Ok(path)
+}
+
+/// Deletes the model versions of `dir` after `version`: those a learner published after the
+/// checkpoint it resumes from, which it will publish again from there.
+pub fn remove_models_after(dir: &Path, version: u64) -> Result<(), FileError> {
+    for (_, path) in list_models(dir)?.iter().filter(|(v, _)| *v > version) {
+        std::fs::remove_file(path).map_err(|error| io_error(path, "delete", error))?;
+    }
+    Ok(())
+}
+
+/// `action` on the model file or folder `path` failed with `error`.
+fn io_error(path: &Path, action: &'static str, error: std::io::Error) -> FileError {
+    FileError::Io {
+        kind: FileKind::Policy,
+        action,
+        path: path.to_path_buf(),
+        error,
+    }
+}
