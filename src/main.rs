@@ -41,6 +41,8 @@ enum Command {
     Train(commands::train::Args),
     /// Play a trained checkpoint (search with its network) against any agent.
     Eval(commands::eval::Args),
+    /// Play in the browser: a page and a JSON API (`--addr`, default 127.0.0.1:8080).
+    Serve(commands::serve::Args),
     /// Write a training checkpoint's network as a policy file (safetensors with metadata).
     Export(commands::export::Args),
     /// Self-play worker of a shared run directory: plays shards with the newest model.
@@ -87,5 +89,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => commands::export::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
+        Command::Serve(args) => commands::serve::run(args),
     }
 }

@@ -7,6 +7,8 @@
 - :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
 - :class:`Policy`: an exported policy file run on batches of observations.
 - :func:`match`: an arena match between two agents.
+- :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`: the training roles, which
+  :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray train``).
 """
 
 from __future__ import annotations
@@ -17,25 +19,31 @@ from typing import Any, Dict, Optional
 from ._fanorona import (
     Agent,
     Env,
+    Learner,
     Policy,
     Position,
+    SelfPlayWorker,
     SingleAgentEnv,
     VecEnv,
     __version__,
     agent_kinds,
     match_json,
+    run_config,
 )
 
 __all__ = [
     "Agent",
     "Env",
+    "Learner",
     "Policy",
     "Position",
+    "SelfPlayWorker",
     "SingleAgentEnv",
     "VecEnv",
     "__version__",
     "agent_kinds",
     "match",
+    "run_config",
 ]
 
 

@@ -13,6 +13,7 @@ mod errors;
 mod names;
 mod policy;
 mod position;
+mod roles;
 mod single_agent;
 mod vec_env;
 
@@ -31,5 +32,8 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<policy::Policy>()?;
     m.add_function(wrap_pyfunction!(arena::match_json, m)?)?;
     m.add_function(wrap_pyfunction!(agent::agent_kinds, m)?)?;
+    m.add_class::<roles::SelfPlayWorker>()?;
+    m.add_class::<roles::Learner>()?;
+    m.add_function(wrap_pyfunction!(roles::run_config, m)?)?;
     Ok(())
 }

@@ -7,15 +7,14 @@
 //! versions or `--steps` learner steps (then writes `DIR/learner.done`, which ends the
 //! workers), or at Ctrl-C with a checkpoint.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use fanorona_train::io::{Shard, list_shards};
 use fanorona_train::roles::actors::{
-    DEFAULT_REPLAY_RATIO, GAMES_DIR, LEARNER_DONE_FILE, LearnerActor, LearnerRow,
+    DEFAULT_REPLAY_RATIO, LEARNER_DONE_FILE, LearnerActor, LearnerRow,
 };
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
 
@@ -67,34 +66,6 @@ fn requested(args: &Args) -> Result<Option<RunConfig>> {
     Ok(config)
 }
 
-/// Ingests the shards in `games` the learner has not consumed, oldest model first (so the
-/// newest games end up the most recent of the window); returns how many. A damaged shard
-/// (or one of another game) is reported and skipped, once.
-fn ingest_new_shards(learner: &mut LearnerActor, games: &Path) -> Result<usize> {
-    let mut shards: Vec<Shard> = Vec::new();
-    for path in list_shards(games)? {
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if learner.consumed(name) {
-            continue;
-        }
-        match learner.read_shard_file(&path) {
-            Ok(shard) => shards.push(shard),
-            Err(error) => {
-                logln!("warning: skipping shard: {error}");
-                learner.skip(name);
-            }
-        }
-    }
-    shards.sort_by(|a, b| {
-        (a.header.model_version, a.file_name()).cmp(&(b.header.model_version, b.file_name()))
-    });
-    let count = shards.len();
-    for shard in shards {
-        learner.ingest(shard);
-    }
-    Ok(count)
-}
-
 /// The log line of a model version.
 fn log_line(row: &LearnerRow) -> String {
     format!(
@@ -140,7 +111,6 @@ pub fn run(args: Args) -> Result<()> {
     }
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(Arc::clone(&stop), "writing a checkpoint of the steps taken")?;
-    let games = args.run.join(GAMES_DIR);
     while learner.model_version() < iterations && learner.step() < steps {
         if stop.load(Ordering::SeqCst) {
             let checkpoint = learner.checkpoint()?;
@@ -153,7 +123,7 @@ pub fn run(args: Args) -> Result<()> {
             );
             std::process::exit(INTERRUPTED);
         }
-        let ingested = ingest_new_shards(&mut learner, &games)?;
+        let ingested = learner.ingest_stored(|error| logln!("warning: skipping shard: {error}"))?;
         let limit = usize::try_from(steps - learner.step()).unwrap_or(usize::MAX);
         let took = learner.train_earned(limit)?;
         if learner.steps_to_next_version() == 0 {

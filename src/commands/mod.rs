@@ -18,6 +18,7 @@ pub mod position_args;
 pub mod rate;
 pub mod replay;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 pub mod solve;
 pub mod train;

@@ -8,6 +8,8 @@ use std::ffi::OsStr;
 use std::io::Write;
 use std::process::{Command, ExitStatus, Stdio};
 
+pub mod server;
+
 /// The path of the `fanorona` binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_fanorona");
 

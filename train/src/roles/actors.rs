@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 
 use super::models::{latest_model, publish_model, remove_models_after};
 use super::{Ingested, LossMeans, SelfPlayWorker, ShardLearner};
-use crate::io::{Shard, policy_from_bytes};
+use crate::io::{Shard, list_shards, policy_from_bytes};
 use crate::run::lock::RunLock;
 use crate::run::{MetricsWriter, Row, RunConfig, TrainError, resolve_config};
 
@@ -351,6 +351,57 @@ impl LearnerActor {
         tally.row.staleness_max = tally.row.staleness_max.max(ingested.staleness);
         tally.worker_seconds += ingested.seconds;
         Some(ingested)
+    }
+
+    /// Reads shard `bytes`, writes them into the run's `games/` folder (atomically, so that a
+    /// resumed learner finds them again) and ingests them; `None` if the shard was consumed
+    /// before. For drivers that pass shards as values rather than files.
+    pub fn ingest_and_store(&mut self, bytes: &[u8]) -> Result<Option<Ingested>, TrainError> {
+        let shard = self.read_shard(Path::new("shard bytes"), bytes)?;
+        if self.consumed(&shard.file_name()) {
+            return Ok(None);
+        }
+        let games = self.dir.join(GAMES_DIR);
+        std::fs::create_dir_all(&games).map_err(|error| crate::io::FileError::Io {
+            kind: crate::io::FileKind::Shard,
+            action: "create",
+            path: games.clone(),
+            error,
+        })?;
+        shard.write(&games)?;
+        Ok(self.ingest(shard))
+    }
+
+    /// Ingests the shards in the run's `games/` folder the learner has not consumed, oldest
+    /// model first (so that the newest games end up the most recent of the window); returns
+    /// how many. A damaged shard (or one of another game) is passed to `on_skip` and skipped,
+    /// once.
+    pub fn ingest_stored(
+        &mut self,
+        mut on_skip: impl FnMut(&TrainError),
+    ) -> Result<usize, TrainError> {
+        let mut shards: Vec<Shard> = Vec::new();
+        for path in list_shards(&self.dir.join(GAMES_DIR))? {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if self.consumed(name) {
+                continue;
+            }
+            match self.read_shard_file(&path) {
+                Ok(shard) => shards.push(shard),
+                Err(error) => {
+                    on_skip(&error);
+                    self.skip(name);
+                }
+            }
+        }
+        shards.sort_by(|a, b| {
+            (a.header.model_version, a.file_name()).cmp(&(b.header.model_version, b.file_name()))
+        });
+        let count = shards.len();
+        for shard in shards {
+            self.ingest(shard);
+        }
+        Ok(count)
     }
 
     /// Learner steps earned by the positions ingested and not yet taken (none until the window

@@ -1,0 +1,66 @@
+"""``python -m fanorona.ray train``: distributed self-play training on Ray (see
+:mod:`fanorona.ray`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+import ray
+
+from . import resolve_config, train
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m fanorona.ray", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    run = commands.add_parser("train", help="train a run with self-play actors and a learner")
+    source = run.add_mutually_exclusive_group()
+    source.add_argument("--preset", help="an embedded preset: tiny, small, default, long, full")
+    source.add_argument("--config", help="a run configuration file (TOML)")
+    run.add_argument("--out", required=True, help="the run directory (resumed if it exists)")
+    run.add_argument("--actors", type=int, default=2, help="self-play actors (one CPU each)")
+    run.add_argument("--address", help="a Ray cluster to join (e.g. auto); default: a local one")
+    run.add_argument("--iterations", type=int, help="model versions to reach (default: the run's)")
+    run.add_argument("--replay-ratio", type=float, default=4.0, help="positions sampled per new position")
+    run.add_argument("--learner-gpus", type=float, default=0.0, help="GPUs for the learner actor")
+    args = parser.parse_args(argv)
+    if args.actors < 1:
+        parser.error(f"--actors: expected at least 1, got {args.actors}")
+    if args.preset is None and args.config is None and not os.path.exists(
+        os.path.join(args.out, "config.toml")
+    ):
+        parser.error(f"{args.out} is not a run directory yet: give --preset NAME or --config FILE")
+    try:
+        config = resolve_config(args.preset, args.config) if (args.preset or args.config) else None
+    except ValueError as error:
+        parser.error(str(error))
+    if config is None:
+        with open(os.path.join(args.out, "config.toml"), encoding="utf-8") as f:
+            config = f.read()
+    if args.address:
+        ray.init(address=args.address)
+    else:
+        # One logical CPU per actor, one for the learner and one spare, so that a restarted
+        # actor finds room while its old process is cleaned up, whatever the machine has.
+        ray.init(num_cpus=args.actors + 2, include_dashboard=False)
+    os.makedirs(args.out, exist_ok=True)
+    result = train(
+        config,
+        os.path.abspath(args.out),
+        args.actors,
+        iterations=args.iterations,
+        replay_ratio=args.replay_ratio,
+        learner_gpus=args.learner_gpus,
+    )
+    print(
+        f"done: model version {result.version}, {result.shards} shards, {result.positions} "
+        f"positions in {result.seconds:.0f} s ({result.actor_failures} actor and "
+        f"{result.learner_failures} learner restarts); checkpoint {result.checkpoint}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+//! The training roles for the Ray driver (`python -m fanorona.ray`): a self-play worker that
+//! turns model bytes into shard bytes, and the learner of a run directory that ingests shard
+//! bytes and publishes model bytes. Both release the GIL while they work.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use fanorona_train::roles::actors::{DEFAULT_REPLAY_RATIO, LearnerActor, WorkerActor};
+use fanorona_train::run::RunConfig;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+use crate::errors::value_error;
+
+/// The resolved TOML text of a run configuration: an embedded preset or a TOML file, with
+/// `iterations` (model versions) overriding the run's length when given.
+#[pyfunction]
+#[pyo3(signature = (preset=None, path=None, iterations=None))]
+pub fn run_config(
+    preset: Option<&str>,
+    path: Option<PathBuf>,
+    iterations: Option<u64>,
+) -> PyResult<String> {
+    let mut config = match (preset, path) {
+        (Some(name), None) => RunConfig::preset(name).map_err(value_error)?,
+        (None, Some(path)) => RunConfig::load(&path).map_err(value_error)?,
+        _ => return Err(value_error("give exactly one of preset and path")),
+    };
+    if let Some(iterations) = iterations {
+        config.run.iterations = iterations;
+        config.validate().map_err(value_error)?;
+    }
+    Ok(config.to_toml())
+}
+
+/// Reads a run configuration from its TOML text.
+fn parse_config(text: &str) -> PyResult<RunConfig> {
+    RunConfig::from_toml(text, "the run configuration").map_err(value_error)
+}
+
+/// A self-play worker: SelfPlayWorker(config_toml, name); `set_model(bytes, version)`, then
+/// `play_shard(sequence)` returns a shard's bytes (`games_per_iteration` games). Shards are
+/// known by worker name and sequence: a worker that restarts takes a new name.
+#[pyclass(module = "fanorona")]
+pub struct SelfPlayWorker {
+    inner: Mutex<WorkerActor>,
+}
+
+#[pymethods]
+impl SelfPlayWorker {
+    #[new]
+    fn new(config: &str, name: &str) -> PyResult<SelfPlayWorker> {
+        let actor = WorkerActor::new(parse_config(config)?, name).map_err(value_error)?;
+        Ok(SelfPlayWorker {
+            inner: Mutex::new(actor),
+        })
+    }
+
+    /// Plays with the model of these policy-file bytes (model `version`) from now on.
+    fn set_model(&self, py: Python<'_>, model: &[u8], version: u64) -> PyResult<()> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        let actor = &mut *actor;
+        py.detach(|| actor.set_model(model, version))
+            .map_err(value_error)
+    }
+
+    /// The version of the model it plays with (None before `set_model`).
+    #[getter]
+    fn model_version(&self) -> Option<u64> {
+        self.inner.lock().expect("not poisoned").model_version()
+    }
+
+    /// Plays shard `sequence` with the current model; returns its bytes.
+    fn play_shard<'py>(&self, py: Python<'py>, sequence: u64) -> PyResult<Bound<'py, PyBytes>> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        if actor.model_version().is_none() {
+            return Err(value_error("no model yet: call set_model first"));
+        }
+        let actor = &mut *actor;
+        let bytes = py
+            .detach(|| actor.play_shard_bytes(sequence))
+            .map_err(value_error)?;
+        Ok(PyBytes::new(py, &bytes))
+    }
+}
+
+/// The learner of a run directory: Learner(run_dir, config_toml=None, replay_ratio=4.0) opens a
+/// new run or resumes the latest checkpoint (holding the directory's lock) and publishes model
+/// version 0. `ingest(shard)` stores a shard in `games/` and adds it to the replay window;
+/// `train(limit)` takes the learner steps earned; `publish()` makes the next model version.
+#[pyclass(module = "fanorona")]
+pub struct Learner {
+    inner: Mutex<LearnerActor>,
+}
+
+#[pymethods]
+impl Learner {
+    #[new]
+    #[pyo3(signature = (run_dir, config=None, replay_ratio=DEFAULT_REPLAY_RATIO))]
+    fn new(
+        py: Python<'_>,
+        run_dir: PathBuf,
+        config: Option<&str>,
+        replay_ratio: f64,
+    ) -> PyResult<Learner> {
+        let config = config.map(parse_config).transpose()?;
+        let actor = py
+            .detach(|| LearnerActor::open(config, &run_dir, replay_ratio))
+            .map_err(value_error)?;
+        Ok(Learner {
+            inner: Mutex::new(actor),
+        })
+    }
+
+    /// The run's configuration as TOML.
+    #[getter]
+    fn config(&self) -> String {
+        self.inner.lock().expect("not poisoned").config().to_toml()
+    }
+
+    /// The latest model version published.
+    #[getter]
+    fn model_version(&self) -> u64 {
+        self.inner.lock().expect("not poisoned").model_version()
+    }
+
+    /// Learner steps taken.
+    #[getter]
+    fn step(&self) -> u64 {
+        self.inner.lock().expect("not poisoned").step()
+    }
+
+    /// The latest model version and its policy-file bytes.
+    fn model<'py>(&self, py: Python<'py>) -> (u64, Bound<'py, PyBytes>) {
+        let actor = self.inner.lock().expect("not poisoned");
+        (
+            actor.model_version(),
+            PyBytes::new(py, &actor.model_bytes()),
+        )
+    }
+
+    /// Stores shard bytes in the run's `games/` folder and ingests them; returns
+    /// {games, positions, staleness, seconds}, or None for a shard consumed before.
+    fn ingest<'py>(&self, py: Python<'py>, shard: &[u8]) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        let actor = &mut *actor;
+        let ingested = py
+            .detach(|| actor.ingest_and_store(shard))
+            .map_err(value_error)?;
+        ingested
+            .map(|i| {
+                let dict = PyDict::new(py);
+                dict.set_item("games", i.games)?;
+                dict.set_item("positions", i.positions)?;
+                dict.set_item("staleness", i.staleness)?;
+                dict.set_item("seconds", i.seconds)?;
+                Ok(dict)
+            })
+            .transpose()
+    }
+
+    /// Ingests the shards of the run's `games/` folder not consumed yet (after a restart);
+    /// returns how many. Damaged shards are skipped.
+    fn ingest_stored(&self, py: Python<'_>) -> PyResult<usize> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        let actor = &mut *actor;
+        py.detach(|| actor.ingest_stored(|_| {}))
+            .map_err(value_error)
+    }
+
+    /// Takes the learner steps earned, at most `limit` and up to the next model version;
+    /// returns how many.
+    #[pyo3(signature = (limit=usize::MAX))]
+    fn train(&self, py: Python<'_>, limit: usize) -> PyResult<usize> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        let actor = &mut *actor;
+        py.detach(|| actor.train_earned(limit)).map_err(value_error)
+    }
+
+    /// Learner steps still to take before the next model version.
+    #[getter]
+    fn steps_to_next_version(&self) -> usize {
+        self.inner
+            .lock()
+            .expect("not poisoned")
+            .steps_to_next_version()
+    }
+
+    /// Publishes the next model version (into `models/`, a row of `learner.csv`, a checkpoint
+    /// when due); returns (version, policy-file bytes).
+    fn publish<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        let actor = &mut *actor;
+        let (version, bytes) = py.detach(|| actor.publish()).map_err(value_error)?;
+        Ok((version, PyBytes::new(py, &bytes)))
+    }
+
+    /// Writes a checkpoint now (publishing the steps taken since the last version first);
+    /// returns its path.
+    fn checkpoint(&self, py: Python<'_>) -> PyResult<PathBuf> {
+        let mut actor = self.inner.lock().expect("not poisoned");
+        let actor = &mut *actor;
+        py.detach(|| actor.checkpoint()).map_err(value_error)
+    }
+
+    /// The `learner.csv` row of the last version this learner published, as JSON (None
+    /// before the first).
+    fn last_row_json(&self) -> Option<String> {
+        let actor = self.inner.lock().expect("not poisoned");
+        actor
+            .last_row()
+            .map(|row| serde_json::to_string(row).expect("a row serialises"))
+    }
+}

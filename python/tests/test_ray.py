@@ -1,0 +1,145 @@
+"""fanorona.ray on a real local Ray (no mocks; 4 logical CPUs: one per actor, the learner's, a spare for restarts): a run with two self-play actors and a learner,
+a self-play actor and the learner killed mid-run, a resumed run, a cluster joined by address."""
+
+from __future__ import annotations
+
+import csv
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import ray
+
+import fanorona
+from fanorona.ray import LEARNER_NAME, actor_name, train
+
+PRESET = fanorona.run_config(preset="tiny")
+
+
+def learner_rows(run: Path):
+    with open(run / "learner.csv", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def shard_names(run: Path):
+    return sorted(p.name for p in (run / "games").iterdir())
+
+
+def ray_command(*args, **kwargs):
+    return subprocess.run(
+        [sys.executable, "-m", "fanorona.ray", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        **kwargs,
+    )
+
+
+def test_a_run_with_two_actors_and_its_resumption(tmp_path):
+    run = tmp_path / "run"
+    done = ray_command("train", "--preset", "tiny", "--out", str(run), "--actors", "2", "--iterations", "3")
+    assert done.returncode == 0, done.stderr
+    assert "done: model version 3" in done.stdout
+    assert [r["version"] for r in learner_rows(run)] == ["1", "2", "3"]
+    assert sorted(p.name for p in (run / "models").iterdir())[-1].startswith("model-")
+    names = shard_names(run)
+    assert names and len(names) == len(set(names))
+    assert all(n.startswith(("ray0-", "ray1-")) for n in names)
+    assert list(run.glob("checkpoint-*.ckpt"))
+    # Resumed from the checkpoint: the versions go on from 3.
+    again = ray_command("train", "--out", str(run), "--actors", "1", "--iterations", "5")
+    assert again.returncode == 0, again.stderr
+    assert [r["version"] for r in learner_rows(run)] == ["1", "2", "3", "4", "5"]
+
+
+def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tmp_path):
+    run = tmp_path / "run"
+    ray.init(num_cpus=4, include_dashboard=False)
+    try:
+        outcome = {}
+        log = []
+
+        def drive():
+            outcome["run"] = train(PRESET, str(run), actors=2, iterations=40, log=log.append)
+
+        driver = threading.Thread(target=drive)
+        driver.start()
+        deadline = time.monotonic() + 120
+
+        def wait_until(condition):
+            while not condition():
+                assert time.monotonic() < deadline, log
+                time.sleep(0.02)
+
+        def actor0_names():
+            names = shard_names(run) if (run / "games").exists() else []
+            return {n.rsplit("-", 1)[0] for n in names if n.startswith("ray0-")}
+
+        wait_until(lambda: len(actor0_names()) == 1)
+        ray.kill(ray.get_actor(actor_name(0)), no_restart=False)
+        # Ray restarts it: its new incarnation plays under a new name.
+        wait_until(lambda: len(actor0_names()) == 2)
+        ray.kill(ray.get_actor(LEARNER_NAME), no_restart=False)
+        driver.join(timeout=180)
+        assert not driver.is_alive(), log
+    finally:
+        ray.shutdown()
+    result = outcome["run"]
+    assert result.version == 40
+    rows = learner_rows(run)
+    assert [int(r["version"]) for r in rows] == list(range(1, 41))
+    names = shard_names(run)
+    assert len(names) == len(set(names))
+    # Every shard the learner took is a shard on disk, each once.
+    assert result.shards <= len(names)
+
+
+def test_a_shard_is_ingested_once(tmp_path):
+    learner = fanorona.Learner(tmp_path / "run", PRESET)
+    worker = fanorona.SelfPlayWorker(PRESET, "w1")
+    version, model = learner.model()
+    worker.set_model(model, version)
+    shard = worker.play_shard(0)
+    first = learner.ingest(shard)
+    assert first is not None and first["positions"] > 0 and first["staleness"] == 0
+    assert learner.ingest(shard) is None
+    assert len(list((tmp_path / "run" / "games").glob("*.shard"))) == 1
+    with pytest.raises(ValueError):
+        learner.ingest(shard[:-10])
+    with pytest.raises(ValueError, match="set_model"):
+        fanorona.SelfPlayWorker(PRESET, "w2").play_shard(0)
+    with pytest.raises(ValueError):
+        fanorona.SelfPlayWorker(PRESET, "bad name!")
+
+
+def test_joining_a_cluster_by_address(tmp_path):
+    env = dict(os.environ, RAY_ADDRESS="")
+    ray_bin = str(Path(sys.executable).with_name("ray"))
+    started = subprocess.run(
+        [ray_bin, "start", "--head", "--num-cpus", "4", "--include-dashboard", "false"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert started.returncode == 0, started.stderr
+    try:
+        run = tmp_path / "run"
+        done = ray_command(
+            "train", "--preset", "tiny", "--out", str(run), "--actors", "2", "--iterations", "2",
+            "--address", "auto",
+        )
+        assert done.returncode == 0, done.stderr
+        assert [r["version"] for r in learner_rows(run)] == ["1", "2"]
+    finally:
+        subprocess.run([ray_bin, "stop", "--force"], capture_output=True, timeout=120, env=env)
+
+
+def test_bad_arguments_are_refused(tmp_path):
+    missing = ray_command("train", "--out", str(tmp_path / "new"))
+    assert missing.returncode == 2 and "not a run directory" in missing.stderr
+    bad = ray_command("train", "--preset", "huge", "--out", str(tmp_path / "x"))
+    assert bad.returncode == 2 and "huge" in bad.stderr
+    with pytest.raises(ValueError, match="actors"):
+        train(PRESET, str(tmp_path / "y"), actors=0)

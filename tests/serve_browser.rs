@@ -1,0 +1,294 @@
+//! The page of `fanorona serve` in a real browser: headless Chromium driven through
+//! chromedriver (WebDriver, fantoccini) plays a short game by clicking (a capture chain with
+//! an approach-or-withdrawal choice, undo, the result shown) and watches two agents play.
+//! Needs Debian's chromium and chromium-driver: `scripts/ensure-chromium` installs them.
+//! With `FANORONA_SCREENSHOTS=1` the screenshots are saved under docs/ (for the README).
+
+mod common;
+
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::server::{CHAIN_FEN, Server};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// chromedriver on a free port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    fn start() -> Driver {
+        assert!(
+            Path::new(CHROMEDRIVER).is_file() && Path::new(CHROMIUM).is_file(),
+            "{CHROMEDRIVER} or {CHROMIUM} is missing: run scripts/ensure-chromium \
+             (installs Debian's chromium and chromium-driver)"
+        );
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromedriver");
+        let started = Instant::now();
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "chromedriver does not listen"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Driver {
+            child,
+            url: format!("http://127.0.0.1:{port}"),
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A headless Chromium session with a fresh profile in `profile`.
+async fn browser(driver: &Driver, profile: &Path) -> Client {
+    let args = [
+        "--headless".to_string(),
+        "--no-sandbox".into(),
+        "--disable-gpu".into(),
+        "--disable-quic".into(),
+        "--no-first-run".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--window-size=1100,800".into(),
+        format!("--user-data-dir={}", profile.display()),
+    ];
+    let capabilities = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": { "binary": CHROMIUM, "args": args },
+    });
+    let Value::Object(capabilities) = capabilities else {
+        unreachable!()
+    };
+    let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+    ClientBuilder::new(connector)
+        .capabilities(capabilities)
+        .connect(&driver.url)
+        .await
+        .expect("a chromedriver session")
+}
+
+/// The page as the test sees it.
+struct Page {
+    client: Client,
+}
+
+impl Page {
+    async fn js(&self, script: &str) -> Value {
+        self.client
+            .execute(script, vec![])
+            .await
+            .unwrap_or_else(|e| panic!("{script}: {e}"))
+    }
+
+    async fn text(&self, id: &str) -> String {
+        let script = format!("return document.getElementById('{id}').textContent");
+        self.js(&script)
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    /// Waits until no request or animation is under way and `script` returns true.
+    async fn wait_for(&self, what: &str, script: &str) {
+        let started = Instant::now();
+        let check = format!("return document.body.dataset.busy === '0' && ({script})");
+        while self.js(&check).await != Value::Bool(true) {
+            if started.elapsed() > Duration::from_secs(20) {
+                panic!(
+                    "timed out waiting for {what}; status {:?}, error {:?}",
+                    self.text("status").await,
+                    self.text("error").await
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+    }
+
+    /// Clicks the point `name` of the board and waits until the page is idle.
+    async fn click_point(&self, name: &str) {
+        self.click(&format!("[data-point='{name}']")).await;
+        self.wait_for(&format!("the click on {name}"), "true").await;
+    }
+
+    async fn pieces(&self) -> Vec<String> {
+        let script = "return [...document.querySelectorAll('[data-piece]')]\
+                      .map(p => p.dataset.color + p.dataset.piece)";
+        let list = self.js(script).await;
+        let mut pieces: Vec<String> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        pieces.sort();
+        pieces
+    }
+
+    async fn set(&self, id: &str, value: &str) {
+        let script = format!(
+            "const e = document.getElementById('{id}'); e.value = {}; \
+             e.dispatchEvent(new Event('change')); return true",
+            Value::String(value.into())
+        );
+        self.js(&script).await;
+    }
+
+    async fn screenshot(&self, name: &str) {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        assert_eq!(&png[1..4], b"PNG");
+        if std::env::var_os("FANORONA_SCREENSHOTS").is_some() {
+            let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("docs")
+                .join(name);
+            std::fs::write(&path, png).unwrap();
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_by_clicks_and_two_agents_watched_in_headless_chromium() {
+    let server = Server::start(&["--agent", "random"]);
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let page = Page {
+        client: browser(&driver, profile.path()).await,
+    };
+    page.client.goto(&server.url).await.unwrap();
+    page.wait_for(
+        "the first game",
+        "document.getElementById('fen-out').value !== ''",
+    )
+    .await;
+    assert_eq!(page.pieces().await.len(), 44);
+    assert!(page.text("status").await.contains("white to move"));
+    page.screenshot("serve-start.png").await;
+
+    // A 5x3 position against random: white wins with one chain.
+    page.set("fen-in", CHAIN_FEN).await;
+    page.set("agent", "random").await;
+    page.click("#start").await;
+    page.wait_for(
+        "the 5x3 game",
+        "document.querySelectorAll('[data-piece]').length === 6",
+    )
+    .await;
+    assert_eq!(
+        page.pieces().await,
+        ["Ba1", "Ba2", "Bc3", "Bd1", "Be1", "Wb1"]
+    );
+    page.click_point("b1").await;
+    let targets = page
+        .js("return document.querySelectorAll('[data-target]').length")
+        .await;
+    assert_eq!(targets, json!(1), "b1 may go to c1 only");
+    page.click_point("c1").await;
+    // Both captures are possible: the prompt shows, the two lines are marked.
+    assert_eq!(
+        page.js("return document.getElementById('choice').hidden")
+            .await,
+        json!(false)
+    );
+    let marked = "return [...document.querySelectorAll('.capture-approach, .capture-withdrawal')]\
+                  .map(p => p.dataset.piece).sort()";
+    assert_eq!(page.js(marked).await, json!(["a1", "d1", "e1"]));
+    page.screenshot("serve-choice.png").await;
+    // Choose withdrawal with the prompt, undo it, then choose approach by clicking its line.
+    page.click("#choose-withdrawal").await;
+    page.wait_for("the withdrawal", "true").await;
+    assert!(!page.pieces().await.contains(&"Ba1".to_string()));
+    page.click("#undo").await;
+    page.wait_for(
+        "undo",
+        "document.querySelectorAll('[data-piece]').length === 6",
+    )
+    .await;
+    page.click_point("b1").await;
+    page.click_point("c1").await;
+    page.click_point("d1").await;
+    assert_eq!(page.pieces().await, ["Ba1", "Ba2", "Bc3", "Wc1"]);
+    assert!(
+        page.text("status")
+            .await
+            .contains("continue the capture chain with c1")
+    );
+    let stop_enabled = page
+        .js("return !document.getElementById('stop').disabled")
+        .await;
+    assert_eq!(stop_enabled, json!(true));
+    page.screenshot("serve-chain.png").await;
+    for point in ["c2", "b2", "c3"] {
+        page.click_point(point).await;
+    }
+    assert_eq!(page.pieces().await, ["Wc3"]);
+    assert!(
+        page.text("result").await.starts_with("1-0"),
+        "{}",
+        page.text("result").await
+    );
+    assert_eq!(page.text("moves").await, "b1c1Ac2Ab2Ac3W");
+
+    // Watch: two agents play a 3x3 game to its end at full speed.
+    page.set("fen-in", "").await;
+    page.set("mode", "watch").await;
+    page.set("board-size", "3x3").await;
+    page.set("white-agent", "minimax:depth=2").await;
+    page.set("black-agent", "greedy").await;
+    page.set("speed", "0").await;
+    page.click("#start").await;
+    let ended = "document.querySelectorAll('[data-point]').length === 9 \
+                 && document.getElementById('result').textContent !== ''";
+    page.wait_for("the watched game's end", ended).await;
+    let result = page.text("result").await;
+    assert!(
+        ["1-0", "0-1", "1/2-1/2"]
+            .iter()
+            .any(|r| result.starts_with(r)),
+        "{result}"
+    );
+    let moves = page
+        .js("return document.querySelectorAll('#moves li').length")
+        .await;
+    assert!(moves.as_u64().unwrap() >= 1);
+    // On a phone-sized window the board shrinks to fit.
+    page.client.set_window_size(390, 844).await.unwrap();
+    let fits = "const r = document.getElementById('board').getBoundingClientRect(); \
+                return r.width > 200 && r.right <= document.documentElement.clientWidth";
+    assert_eq!(page.js(fits).await, json!(true));
+    page.client.close().await.unwrap();
+}
