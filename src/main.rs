@@ -24,6 +24,11 @@ enum Command {
     Show(commands::show::Args),
     /// Play a match between two agents: results, Elo with 95% interval, LOS, optional SPRT.
     Match(commands::match_cmd::Args),
+    /// One agent against several opponents, one match each from the same openings; or, with
+    /// --run, evaluate a run's model versions against its evaluation opponents.
+    Gauntlet(commands::gauntlet::Args),
+    /// Maximum-likelihood Elo ratings of every agent in folders of games, with intervals.
+    Rate(commands::rate::Args),
     /// Show a recorded game turn by turn.
     Replay(commands::replay::Args),
     /// Play a game in the terminal against an agent.
@@ -44,8 +49,6 @@ enum Command {
     Selfplay(commands::selfplay::Args),
     /// Learner of a shared run directory: trains on the workers' shards, publishes models.
     Learn(commands::learn::Args),
-    /// Evaluate a run's model versions against its evaluation opponents.
-    Gauntlet(commands::gauntlet::Args),
 }
 
 fn main() {
@@ -75,6 +78,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Moves(args) => commands::moves::run(args),
         Command::Show(args) => commands::show::run(args),
         Command::Match(args) => commands::match_cmd::run(args),
+        Command::Gauntlet(args) => commands::gauntlet::run(args),
+        Command::Rate(args) => commands::rate::run(args),
         Command::Replay(args) => commands::replay::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
@@ -84,7 +89,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Export(args) => commands::export::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
-        Command::Gauntlet(args) => commands::gauntlet::run(args),
         Command::Serve(args) => commands::serve::run(args),
     }
 }

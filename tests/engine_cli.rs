@@ -266,20 +266,23 @@ fn go_infinite_answers_only_when_stopped() {
 
 #[test]
 fn go_with_clocks_searches_within_a_share_of_the_movers_time() {
-    // 1 s left, 40 turns to go: 25 ms for this turn, where depth 64 would never end.
-    let lines = session(
-        "minimax:depth=64",
-        "position startpos\ngo wtime 1000 btime 1000 winc 0 binc 0 movestogo 40\n",
-    );
-    assert_eq!(lines.len(), 2, "{lines:?}");
-    let time: u64 = lines[0]
-        .split(" time ")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("no time in {}", lines[0]));
-    assert!(time < 1000, "{}", lines[0]);
-    legal_best(&lines[1], &Position::standard());
+    // 1 s left, 40 turns to go: 25 ms for this turn, where depth 64 or ten million
+    // simulations would never end.
+    for agent in ["minimax:depth=64", "mcts:sims=10000000"] {
+        let lines = session(
+            agent,
+            "position startpos\ngo wtime 1000 btime 1000 winc 0 binc 0 movestogo 40\n",
+        );
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        let time: u64 = lines[0]
+            .split(" time ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|ms| ms.parse().ok())
+            .unwrap_or_else(|| panic!("no time in {}", lines[0]));
+        assert!(time < 1000, "{agent}: {}", lines[0]);
+        legal_best(&lines[1], &Position::standard());
+    }
 }
 
 #[test]

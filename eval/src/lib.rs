@@ -1,6 +1,6 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
 //! baseline, the exact solver, external engines) and their agent kinds for the registry, the
-//! arena (matches, Elo, SPRT), game records, and the engine protocol.
+//! arena (matches, Elo, SPRT), ratings of many agents, game records, and the engine protocol.
 
 pub mod agents;
 pub mod arena;
@@ -8,6 +8,7 @@ pub mod atomic_write;
 pub mod kinds;
 pub mod minimax;
 pub mod protocol;
+pub mod rating;
 pub mod record;
 pub mod solver;
 
@@ -25,4 +26,5 @@ pub use arena::{
 pub use kinds::{register, registry};
 pub use minimax::player::MinimaxChooser;
 pub use minimax::search::{Limits, MinimaxResult, Searcher};
+pub use rating::{RatingError, RatingSettings, Ratings, collect_games, rate};
 pub use record::{GameRecord, RecordError};

@@ -122,6 +122,12 @@ impl<G: Game> SearchDriver<G> {
         self.searches[game].reset(state);
     }
 
+    /// Moves game `game` to `state` if its tree holds it behind actions of the player to act
+    /// (see [`Search::advance_to`]); `false` (nothing changed) if not.
+    pub fn advance_to(&mut self, game: usize, state: &G) -> bool {
+        self.searches[game].advance_to(state)
+    }
+
     /// Plays `action` in game `game`, keeping the subtree under it for the next search.
     pub fn play(&mut self, game: usize, action: usize) -> Result<(), ActionError> {
         self.searches[game].play(action)
@@ -130,6 +136,16 @@ impl<G: Game> SearchDriver<G> {
     /// Runs one search in every game that is not over, with `evaluator` for the leaves.
     /// Afterwards [`SearchDriver::result`] holds each game's move and policy targets.
     pub fn search<E: Evaluator<G> + ?Sized>(&mut self, evaluator: &mut E) {
+        self.search_until(evaluator, || false);
+    }
+
+    /// [`SearchDriver::search`], ended early once `stop` says so: it is asked after each
+    /// evaluator call, once every root is evaluated (a time limit, a stop flag).
+    pub fn search_until<E: Evaluator<G> + ?Sized>(
+        &mut self,
+        evaluator: &mut E,
+        mut stop: impl FnMut() -> bool,
+    ) {
         for search in &mut self.searches {
             search.begin(&self.config);
         }
@@ -147,6 +163,9 @@ impl<G: Game> SearchDriver<G> {
             let total = self.move_leaves_to_front(per_search);
             if total > 0 {
                 self.evaluate_leaves(evaluator, total);
+            }
+            if stop() && self.searches.iter().all(Search::root_ready) {
+                break;
             }
         }
         for search in &mut self.searches {

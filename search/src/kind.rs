@@ -4,7 +4,9 @@
 use fanorona_env::registry::{OptionDefault, SEED, ValueType};
 use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, Registry, SpecError};
 
-use crate::options::{BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, SIMS, TEMP, search_config};
+use crate::options::{
+    BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MS, SIMS, TEMP, search_budget, search_config,
+};
 use crate::{MctsAgent, RolloutEvaluator};
 
 /// The `mcts` kind.
@@ -13,6 +15,7 @@ pub const MCTS_KIND: AgentKind = AgentKind {
     summary: "tree search with random-playout values",
     options: &[
         SIMS,
+        MS,
         CPUCT,
         GUMBEL,
         CONSIDERED,
@@ -48,12 +51,15 @@ fn create(options: &AgentOptions, seed: u64) -> Result<Box<dyn Agent<Fanorona>>,
     let config = search_config(options, seed);
     let whole = |name| options.whole(name).expect("mcts options have defaults");
     let evaluator = RolloutEvaluator::new(whole("playouts"), whole("steps"), config.seed);
-    Ok(Box::new(MctsAgent::new(
-        config,
-        evaluator,
-        options.whole("batch").expect("batch has a default"),
-        options.spec().to_string(),
-    )))
+    Ok(Box::new(
+        MctsAgent::new(
+            config,
+            evaluator,
+            options.whole("batch").expect("batch has a default"),
+            options.spec().to_string(),
+        )
+        .with_budget(search_budget(options)),
+    ))
 }
 
 /// Registers this crate's agent kind, `mcts`.
@@ -91,6 +97,43 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn sims_and_ms_make_the_budget() {
+        let mut registry = Registry::new();
+        register(&mut registry);
+        let budget = |text: &str| {
+            let spec = registry.parse(text).unwrap();
+            search_budget(&registry.options(&spec).unwrap())
+        };
+        let ms = |n| Some(std::time::Duration::from_millis(n));
+        assert_eq!(
+            budget("mcts"),
+            (crate::Budget {
+                simulations: Some(800),
+                time: None
+            })
+        );
+        assert_eq!(
+            budget("mcts:ms=50"),
+            crate::Budget {
+                simulations: None,
+                time: ms(50)
+            }
+        );
+        assert_eq!(
+            budget("mcts:ms=50,sims=64"),
+            crate::Budget {
+                simulations: Some(64),
+                time: ms(50)
+            }
+        );
+        let spec = registry.parse("mcts:ms=0").unwrap();
+        assert!(matches!(
+            registry.options(&spec),
+            Err(SpecError::BadValue { .. })
+        ));
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! The crate knows no network: a trained model plugs in by implementing [`Evaluator`].
 
 mod agent;
+mod budget;
 mod config;
 mod driver;
 mod evaluator;
@@ -23,6 +24,7 @@ mod temperature;
 mod tree;
 
 pub use agent::MctsAgent;
+pub use budget::{Budget, SIMULATION_CAP};
 pub use config::SearchConfig;
 pub use driver::{BatchStats, SearchDriver};
 pub use evaluator::Evaluator;

@@ -4,12 +4,14 @@
 
 #[cfg(doc)]
 use crate::MCTS_KIND;
-use crate::SearchConfig;
+use std::time::Duration;
+
+use crate::{Budget, SIMULATION_CAP, SearchConfig};
 use fanorona_env::AgentOptions;
 use fanorona_env::registry::{OptionDef, OptionDefault, ValueType};
 
 /// The most simulations per decision.
-pub const MAX_SIMS: u64 = 10_000_000;
+pub const MAX_SIMS: u64 = SIMULATION_CAP as u64;
 
 /// `sims=N` (`net` also accepts 0).
 pub const SIMS: OptionDef = OptionDef {
@@ -19,7 +21,19 @@ pub const SIMS: OptionDef = OptionDef {
         max: MAX_SIMS,
     },
     default: OptionDefault::Value("800"),
-    help: "simulations per decision",
+    help: "simulations per decision (with ms: whichever runs out first)",
+};
+
+/// `ms=N`: a time limit per turn.
+pub const MS: OptionDef = OptionDef {
+    name: "ms",
+    value: ValueType::Whole {
+        min: 1,
+        max: 86_400_000,
+    },
+    default: OptionDefault::Unset,
+    help: "time per turn in milliseconds; with sims, whichever runs out first; alone, no \
+           simulation limit (gumbel=true still stops at sims, which its halving plans for)",
 };
 
 /// `cpuct=X`.
@@ -78,6 +92,15 @@ pub const BATCH: OptionDef = OptionDef {
     default: OptionDefault::Value("1"),
     help: "leaves per evaluation",
 };
+
+/// The budget of checked options (a searching kind declares [`SIMS`] and [`MS`]): the
+/// simulations if `sims` is given or `ms` is not, the time if `ms` is given.
+pub fn search_budget(options: &AgentOptions) -> Budget {
+    let time = options.whole("ms").map(Duration::from_millis);
+    let simulations = (options.is_given("sims") || time.is_none())
+        .then(|| options.whole("sims").expect("sims has a default"));
+    Budget { simulations, time }
+}
 
 /// The search settings of checked options (a searching kind declares [`SIMS`], [`CPUCT`],
 /// [`GUMBEL`], [`CONSIDERED`], [`TEMP`], [`FPU`] and `seed`); `seed` is used unless the

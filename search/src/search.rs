@@ -134,6 +134,88 @@ impl<G: Game> Search<G> {
         })
     }
 
+    /// Completed visits through the root, earlier searches' kept by tree reuse included.
+    pub fn root_visits(&self) -> u32 {
+        self.tree.node(ROOT).visits
+    }
+
+    /// Whether the root is evaluated (or the game over), so that a search may end and still
+    /// choose an action.
+    pub fn root_ready(&self) -> bool {
+        self.root_state.is_terminal() || self.tree.node(ROOT).kind == NodeKind::Expanded
+    }
+
+    /// The most visited line from the root: at each node the most visited action, while the
+    /// tree goes on.
+    pub fn principal_line(&self) -> Vec<usize> {
+        let mut line = Vec::new();
+        let mut node = ROOT;
+        while self.tree.node(node).kind == NodeKind::Expanded {
+            let Some(best) = self.tree.edges(node).iter().max_by_key(|e| e.visits) else {
+                break;
+            };
+            if best.visits == 0 {
+                break;
+            }
+            line.push(best.action as usize);
+            if best.child == NO_NODE {
+                break;
+            }
+            node = best.child;
+        }
+        line
+    }
+
+    /// Moves the root to `target` if the tree already holds it behind actions of the player to
+    /// act at the root (e.g. the opponent's reply, a whole capture chain), keeping the subtree
+    /// there; returns `false` (nothing changed) if it does not.
+    pub fn advance_to(&mut self, target: &G) -> bool {
+        let key = target.to_text();
+        let mover = self.root_state.current_player();
+        let mut path = Vec::new();
+        if !self.path_to(ROOT, &self.root_state, &key, mover, &mut path) {
+            return false;
+        }
+        for action in path {
+            self.play(action).expect("the tree's actions are legal");
+        }
+        // The same position; the caller's state also carries the game's own history.
+        self.root_state.clone_from(target);
+        true
+    }
+
+    /// Finds in the tree below `node` (at `state`) the actions of `mover` that lead to the
+    /// position written `key`, appending them to `path`.
+    fn path_to(
+        &self,
+        node: u32,
+        state: &G,
+        key: &str,
+        mover: Color,
+        path: &mut Vec<usize>,
+    ) -> bool {
+        if self.tree.node(node).kind != NodeKind::Expanded {
+            return false;
+        }
+        for edge in self.tree.edges(node) {
+            if edge.child == NO_NODE {
+                continue;
+            }
+            let mut next = state.clone();
+            next.apply_unchecked(edge.action as usize);
+            path.push(edge.action as usize);
+            if next.to_text() == key
+                || (!next.is_terminal()
+                    && next.current_player() == mover
+                    && self.path_to(edge.child, &next, key, mover, path))
+            {
+                return true;
+            }
+            path.pop();
+        }
+        false
+    }
+
     /// Drops the tree and starts over at `state`.
     pub fn reset(&mut self, state: &G) {
         self.root_state.clone_from(state);

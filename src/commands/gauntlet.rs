@@ -1,96 +1,241 @@
-//! `fanorona gauntlet --run DIR`: the evaluator over a shared run directory. It plays the
-//! model versions of `DIR/models/` that it has not evaluated yet (every `--every`-th) against
-//! the run configuration's evaluation opponents, with its `eval_games` and
-//! `eval_simulations`, and appends their scores to `DIR/gauntlet.csv` (which a restart reads
-//! back, so no version is evaluated twice). With `--follow` it waits for new versions until the
-//! learner is done.
+//! `fanorona gauntlet`: one agent against several opponents, one match each, every match from
+//! the same openings with colours alternating, each match's results in a folder of its own
+//! (as `fanorona match --out` writes them) and a summary, `gauntlet.json`, rewritten after
+//! every match. `fanorona rate` turns the games into ratings. With `--run DIR` it is instead
+//! the evaluator of a shared run directory ([`super::gauntlet_run`]).
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow};
-use fanorona_train::io::load_policy;
-use fanorona_train::roles::actors::LEARNER_DONE_FILE;
-use fanorona_train::roles::models::list_models;
-use fanorona_train::roles::{GAUNTLET_FILE, GauntletRow, ModelEvaluator};
-use fanorona_train::run::{CONFIG_FILE, EVAL_OPPONENTS, MetricsWriter, RunConfig, read_rows};
+use anyhow::{Context, Result, bail};
+use fanorona_env::registry::split_spec_list;
+use fanorona_env::{Agent, AgentSpec, Fanorona};
+use fanorona_eval::atomic_write::{check_writable_dir, write_atomic};
+use fanorona_eval::{Match, MatchConfig, MatchReport};
+use serde::Serialize;
 
+use super::agent_arg::agent_spec;
+use super::agent_help::agent_help;
+use super::forfeits::refuse_all_forfeited;
+use super::gauntlet_run::evaluate_run;
+use super::openings_arg::openings;
+use super::position_args::PositionArgs;
 use crate::output::outln;
 
-/// How often `--follow` looks for new versions.
-const POLL: Duration = Duration::from_millis(500);
+/// The summary file in the output folder.
+const SUMMARY_FILE: &str = "gauntlet.json";
 
-/// Arguments of `fanorona gauntlet`.
+/// Arguments of `fanorona gauntlet`: `--agent`, `--vs` and `--out` for the matches, or
+/// `--run` for the evaluator of a run directory.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The run directory of `fanorona learn` whose model versions to evaluate.
-    #[arg(long)]
-    pub run: PathBuf,
-    /// Evaluate every N-th version [default: the run's eval_every_iterations, or 1].
-    #[arg(long)]
+    /// The agent that plays every opponent, e.g. net:path=model.safetensors,ms=100.
+    #[arg(
+        long,
+        required_unless_present = "run",
+        long_help = agent_help("The agent that plays every opponent.")
+    )]
+    pub agent: Option<String>,
+    /// The opponents, comma-separated (an item that reads key=value is an option of the one
+    /// before: minimax:depth=2,seed=1,random is two), or the flag repeated.
+    #[arg(long, required_unless_present = "run")]
+    pub vs: Vec<String>,
+    /// Games against each opponent; colours alternate, each pair from the same opening.
+    #[arg(long, default_value_t = 20, conflicts_with = "run")]
+    pub games: usize,
+    /// Games played at once (no more than the games, nor four per CPU core).
+    #[arg(long, default_value_t = 2, conflicts_with = "run")]
+    pub threads: usize,
+    /// Openings: a number of random opening turns, or an opening file (one FEN and/or move
+    /// list per line); the same for every opponent.
+    #[arg(long, default_value = "2", conflicts_with = "run")]
+    pub openings: String,
+    /// A game still going after this many turns is a draw.
+    #[arg(long, default_value_t = 300, conflicts_with = "run")]
+    pub max_turns: usize,
+    /// Seed of the openings and the agents' random choices, the same in every match.
+    #[arg(long, default_value_t = 1, conflicts_with = "run")]
+    pub seed: u64,
+    /// A new or empty folder for the results: one folder per opponent (summary.json,
+    /// games.jsonl, games/game-NNNN.pgn) and gauntlet.json.
+    #[arg(long, required_unless_present = "run")]
+    pub out: Option<PathBuf>,
+    /// Hide the progress bars.
+    #[arg(long, conflicts_with = "run")]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Instead of matches: the run directory of `fanorona learn` whose model versions to
+    /// evaluate against its evaluation opponents.
+    #[arg(long, conflicts_with_all = ["agent", "vs", "out"])]
+    pub run: Option<PathBuf>,
+    /// With --run: evaluate every N-th version [default: the run's eval_every_iterations, or
+    /// 1].
+    #[arg(long, requires = "run")]
     pub every: Option<u64>,
-    /// Keep waiting for new versions until the learner is done.
-    #[arg(long)]
+    /// With --run: keep waiting for new versions until the learner is done.
+    #[arg(long, requires = "run")]
     pub follow: bool,
 }
 
-/// The latest version already in `path` (a gauntlet file), if any.
-fn last_evaluated(path: &Path) -> Result<Option<u64>> {
-    if !path.exists() {
-        return Ok(None);
-    }
-    Ok(read_rows::<GauntletRow>(path)?
-        .last()
-        .map(|row| row.version))
+/// One match of the gauntlet in `gauntlet.json`: the opponent, the match's folder and its
+/// summary (that folder's `summary.json`).
+#[derive(Serialize)]
+struct OpponentSummary {
+    opponent: String,
+    folder: String,
+    summary: serde_json::Value,
+}
+
+/// `gauntlet.json`.
+#[derive(Serialize)]
+struct Summary<'a> {
+    agent: &'a str,
+    games_per_opponent: usize,
+    openings: &'a str,
+    seed: u64,
+    start: String,
+    opponents: Vec<OpponentSummary>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let config = RunConfig::load(&args.run.join(CONFIG_FILE))
-        .with_context(|| format!("{} is not a run directory", args.run.display()))?;
-    let game = config.game.id()?;
-    let evaluator = ModelEvaluator::for_run(&config)?
-        .ok_or_else(|| anyhow!("{game} has no evaluation opponents (they play Fanorona only)"))?;
-    let every = args
-        .every
-        .unwrap_or(config.run.eval_every_iterations)
-        .max(1);
-    let path = args.run.join(GAUNTLET_FILE);
-    let mut last = last_evaluated(&path)?;
-    let mut writer = MetricsWriter::<GauntletRow>::open_file(&path, last.unwrap_or(0))?;
-    loop {
-        // Seen before the pass: a learner done by then has published its last version.
-        let done = args.run.join(LEARNER_DONE_FILE).exists();
-        for (version, model) in list_models(&args.run)? {
-            if last.is_some_and(|l| version <= l) || !version.is_multiple_of(every) {
-                continue;
-            }
-            let loaded = match load_policy(&model) {
-                Ok(loaded) => loaded,
-                // Pruned by the learner meanwhile.
-                Err(_) if !model.exists() => continue,
-                Err(e) => return Err(e.into()),
-            };
-            let [m1, m2] = evaluator.scores(&loaded.net, version)?;
-            let row = GauntletRow {
-                version,
-                step: loaded.meta.step,
-                games: config.run.eval_games as u64,
-                score_vs_minimax1: m1,
-                score_vs_minimax2: m2,
-            };
-            writer.append(&row)?;
-            outln!(
-                "model version {version} (step {}): {} {m1:.3}, {} {m2:.3}",
-                row.step,
-                EVAL_OPPONENTS[0],
-                EVAL_OPPONENTS[1]
-            )?;
-            last = Some(version);
+    match &args.run {
+        Some(dir) => evaluate_run(dir, args.every, args.follow),
+        None => play_matches(args),
+    }
+}
+
+/// The matches of the agent against every opponent.
+fn play_matches(args: Args) -> Result<()> {
+    let (Some(agent_text), Some(out)) = (&args.agent, &args.out) else {
+        bail!("--agent, --vs and --out are needed (or --run DIR)");
+    };
+    let registry = fanorona_train::players::registry();
+    let agent = agent_spec(&registry, agent_text, "agent")?;
+    let opponents: Vec<AgentSpec> = args
+        .vs
+        .iter()
+        .flat_map(|list| split_spec_list(list))
+        .map(|text| agent_spec(&registry, &text, "vs"))
+        .collect::<Result<_>>()?;
+    if opponents.is_empty() {
+        bail!("bad --vs: no opponent given (expected SPEC,SPEC,...)");
+    }
+    let start = args.position.position()?;
+    let openings = openings(&args.openings, &start)?;
+    check_new_or_empty(out)?;
+    let config = MatchConfig {
+        games: args.games,
+        threads: args.threads,
+        start,
+        openings,
+        max_turns: args.max_turns,
+        seed: args.seed,
+        sprt: None,
+        event: "fanorona gauntlet".into(),
+        progress: !args.quiet,
+    };
+    let mut summary = Summary {
+        agent: agent_text,
+        games_per_opponent: args.games,
+        openings: &args.openings,
+        seed: args.seed,
+        start: start.to_fen(),
+        opponents: Vec::new(),
+    };
+    type Built = Result<Box<dyn Agent<Fanorona>>, String>;
+    let make = |spec: &AgentSpec, seed| -> Built {
+        registry.create(spec, seed).map_err(|e| e.to_string())
+    };
+    let make_agent = |seed| make(&agent, seed);
+    for (k, opponent) in opponents.iter().enumerate() {
+        outln!("[{}/{}] {agent} vs {opponent}", k + 1, opponents.len())?;
+        let make_opponent = |seed| make(opponent, seed);
+        let report = Match::new(config.clone(), &make_agent, &make_opponent).run()?;
+        let folder = match_folder(k, &opponent.to_string());
+        report.write(&out.join(&folder))?;
+        summary.opponents.push(opponent_summary(&report, folder));
+        let json = serde_json::to_string_pretty(&summary).expect("the summary serialises");
+        let path = out.join(SUMMARY_FILE);
+        write_atomic(&path, json.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        let t = &report.tally;
+        let (low, high) = t.elo_interval();
+        outln!(
+            "      +{} ={} -{}, score {:.3}, Elo {:+.0} (95% CI {:+.0} .. {:+.0})",
+            t.wins,
+            t.draws,
+            t.losses,
+            t.score(),
+            t.elo(),
+            low,
+            high
+        )?;
+        refuse_all_forfeited(
+            &report,
+            &format!("--agent {agent_text}"),
+            &format!("--vs {opponent}"),
+        )?;
+    }
+    outln!(
+        "wrote {}; rate the games with: fanorona rate {}",
+        out.display(),
+        out.display()
+    )?;
+    Ok(())
+}
+
+/// Refuses an output folder that holds anything, or where nothing can be written.
+fn check_new_or_empty(dir: &Path) -> Result<()> {
+    check_writable_dir(dir).with_context(|| format!("bad --out {}", dir.display()))?;
+    if !dir.exists() {
+        return Ok(());
+    }
+    let mut entries =
+        std::fs::read_dir(dir).with_context(|| format!("bad --out {}", dir.display()))?;
+    if let Some(entry) = entries.next() {
+        let name = entry?.file_name();
+        bail!(
+            "bad --out {}: it holds {name:?}; choose a new or empty folder",
+            dir.display()
+        );
+    }
+    Ok(())
+}
+
+/// The folder of match `index` against `opponent`: `01-minimax-depth-2`.
+fn match_folder(index: usize, opponent: &str) -> String {
+    let mut slug = String::new();
+    for c in opponent.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.ends_with('-') {
+            slug.push('-');
         }
-        if !args.follow || done {
-            return Ok(());
-        }
-        std::thread::sleep(POLL);
+    }
+    let slug: String = slug.trim_matches('-').chars().take(60).collect();
+    format!("{:02}-{slug}", index + 1)
+}
+
+/// The summary of one match.
+fn opponent_summary(report: &MatchReport, folder: String) -> OpponentSummary {
+    OpponentSummary {
+        opponent: report.second.clone(),
+        folder,
+        summary: serde_json::from_str(&report.summary_json()).expect("the summary is JSON"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn match_folders_are_numbered_and_readable() {
+        assert_eq!(match_folder(0, "minimax:depth=2"), "01-minimax-depth-2");
+        assert_eq!(
+            match_folder(11, "net:path=/runs/a b.safetensors,ms=100"),
+            "12-net-path-runs-a-b-safetensors-ms-100"
+        );
     }
 }

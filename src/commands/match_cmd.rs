@@ -4,11 +4,12 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use fanorona_env::{Agent, AgentSpec, Fanorona};
-use fanorona_eval::{Match, MatchConfig, Openings, Sprt, check_out_dir};
+use fanorona_eval::{Match, MatchConfig, Sprt, check_out_dir};
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::forfeits::refuse_all_forfeited;
+use super::openings_arg::openings;
 use super::position_args::PositionArgs;
 use crate::output::{out, outln};
 
@@ -57,11 +58,7 @@ pub fn run(args: Args) -> Result<()> {
     let first = agent_spec(&registry, &args.white, "white")?;
     let second = agent_spec(&registry, &args.black, "black")?;
     let start = args.position.position()?;
-    let openings = match args.openings.parse::<u32>() {
-        Ok(plies) => Openings::Random { plies },
-        Err(_) => Openings::from_file(args.openings.as_ref(), &start)
-            .context("bad --openings (expected a number of random turns or a file)")?,
-    };
+    let openings = openings(&args.openings, &start)?;
     let sprt = args
         .sprt
         .as_deref()

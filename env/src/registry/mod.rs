@@ -19,4 +19,4 @@ pub use kind::{AgentKind, Factory};
 pub use option::{OptionDef, OptionDefault, SEED, ValueType};
 pub use options::AgentOptions;
 pub use registry::Registry;
-pub use spec::AgentSpec;
+pub use spec::{AgentSpec, split_spec_list};

@@ -63,6 +63,26 @@ impl AgentSpec {
     }
 }
 
+/// Splits a comma-separated list of specifications, e.g. `minimax:depth=2,seed=1,random` into
+/// `minimax:depth=2,seed=1` and `random`: an item that reads `key=value` (a plain word before
+/// `=`) is an option of the specification before it, any other item starts a new one.
+pub fn split_spec_list(text: &str) -> Vec<String> {
+    let mut specs: Vec<String> = Vec::new();
+    for item in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let is_option = item.split_once('=').is_some_and(|(key, _)| {
+            !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        match specs.last_mut() {
+            Some(spec) if is_option => {
+                spec.push(',');
+                spec.push_str(item);
+            }
+            _ => specs.push(item.to_string()),
+        }
+    }
+    specs
+}
+
 impl FromStr for AgentSpec {
     type Err = SpecError;
 
@@ -84,6 +104,23 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spec_lists_split_where_a_new_kind_starts() {
+        assert_eq!(
+            split_spec_list("minimax:depth=2,seed=1, random,net:path=a.safetensors,sims=8"),
+            [
+                "minimax:depth=2,seed=1",
+                "random",
+                "net:path=a.safetensors,sims=8"
+            ]
+        );
+        assert_eq!(
+            split_spec_list("models/x.safetensors,,greedy"),
+            ["models/x.safetensors", "greedy"]
+        );
+        assert!(split_spec_list(" , ").is_empty());
+    }
 
     #[test]
     fn parses_kind_and_options() {

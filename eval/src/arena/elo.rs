@@ -29,6 +29,10 @@ pub fn elo_from_score(score: f64) -> f64 {
     -400.0 * (1.0 / score - 1.0).log10()
 }
 
+/// Elo points per unit of natural log-odds: an Elo difference `E` makes a win `10^(E/400)`
+/// times as likely as a loss, i.e. log-odds `E · ln 10 / 400`.
+pub const ELO_PER_LOG_ODDS: f64 = 400.0 / std::f64::consts::LN_10;
+
 /// The expected score of an Elo difference.
 pub fn score_from_elo(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
@@ -146,6 +150,12 @@ mod tests {
         assert!(close(lo, -hi, 1e-9));
         assert_eq!(Tally::new(5, 0, 0).elo(), f64::INFINITY);
         assert!(close(score_from_elo(elo_from_score(0.64)), 0.64, 1e-12));
+        // Log-odds ln 3 (a win three times as likely as a loss) is 400·log10(3) Elo.
+        assert!(close(
+            3f64.ln() * ELO_PER_LOG_ODDS,
+            elo_from_score(0.75),
+            1e-9
+        ));
         let mut t = Tally::default();
         for s in [1.0, 0.5, 0.0, 1.0] {
             t.add(s);

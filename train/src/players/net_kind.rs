@@ -17,7 +17,7 @@ use crate::io::{LoadedPolicy, load_policy};
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::players::NetworkEvaluator;
 use fanorona_search::options::{
-    BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, SIMS, TEMP, search_config,
+    BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, MS, SIMS, TEMP, search_budget, search_config,
 };
 
 /// The `net` kind; the bare path of a `.safetensors` or `.ckpt` file means `net:path=FILE`.
@@ -36,9 +36,11 @@ pub const NET_KIND: AgentKind = AgentKind {
                 min: 0,
                 max: MAX_SIMS,
             },
-            help: "simulations per decision (0: the legal action the network rates highest)",
+            help: "simulations per decision (0: the legal action the network rates highest; \
+                   with ms: whichever runs out first)",
             ..SIMS
         },
+        MS,
         CPUCT,
         GUMBEL,
         CONSIDERED,
@@ -223,15 +225,21 @@ fn create_net_agent(
     }
     let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
     let inner: Box<dyn Agent<Fanorona>> = if options.whole::<u32>("sims") == Some(0) {
+        if options.is_given("ms") {
+            return Err(SpecError::BadValue {
+                kind: NET_KIND.name.into(),
+                option: "ms".into(),
+                value: options.spec().option("ms").unwrap_or_default().into(),
+                expected: "no time limit with sims=0 (the raw policy does not search)".into(),
+            });
+        }
         Box::new(PolicyAgent::new(evaluator, name))
     } else {
         let batch = options.whole("batch").expect("batch has a default");
-        Box::new(MctsAgent::new(
-            search_config(options, seed),
-            evaluator,
-            batch,
-            name,
-        ))
+        Box::new(
+            MctsAgent::new(search_config(options, seed), evaluator, batch, name)
+                .with_budget(search_budget(options)),
+        )
     };
     Ok(Box::new(NetAgent::new(
         inner,
@@ -281,6 +289,17 @@ mod tests {
         let mut searcher = create(&spec("sims=16,seed=3")).unwrap();
         assert!(game.is_legal(searcher.act(&game).unwrap()));
         assert_eq!(searcher.last_info().unwrap().nodes, 16);
+
+        // A time limit per turn, alone or with simulations (whichever runs out first).
+        let mut timed = create(&spec("ms=30,seed=3")).unwrap();
+        assert!(game.is_legal(timed.act(&game).unwrap()));
+        let info = timed.last_info().unwrap();
+        assert!(info.nodes > 0 && info.time >= std::time::Duration::from_millis(30));
+        let mut capped = create(&spec("sims=5,ms=60000")).unwrap();
+        capped.act(&game).unwrap();
+        assert_eq!(capped.last_info().unwrap().nodes, 5);
+        let err = create(&spec("sims=0,ms=30")).err().unwrap();
+        assert!(matches!(err, SpecError::BadValue { .. }), "{err}");
 
         let mut raw = create(&spec("sims=0")).unwrap();
         let chosen = raw.act(&game).unwrap();

@@ -1,0 +1,18 @@
+//! Ratings from many games between many agents: maximum-likelihood Elo under the
+//! Bradley-Terry model with draws of Davidson ([`davidson`]), as Ordo and BayesElo rate
+//! engines, anchored at a named agent, with bootstrap 95% intervals ([`bootstrap`]).
+
+pub mod bootstrap;
+mod cholesky;
+pub mod collect;
+pub mod davidson;
+pub mod error;
+pub mod rate;
+pub mod report;
+pub mod results;
+
+pub use collect::{CollectedGames, collect_games};
+pub use error::RatingError;
+pub use rate::{RatingSettings, rate};
+pub use report::{PlayerRating, Ratings};
+pub use results::GameResults;

@@ -1,0 +1,81 @@
+//! `fanorona gauntlet --run DIR`: the evaluator over a shared run directory. It plays the
+//! model versions of `DIR/models/` that it has not evaluated yet (every `--every`-th) against
+//! the run configuration's evaluation opponents, with its `eval_games` and
+//! `eval_simulations`, and appends their scores to `DIR/gauntlet.csv` (which a restart reads
+//! back, so no version is evaluated twice). With `--follow` it waits for new versions until the
+//! learner is done.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+use fanorona_train::io::load_policy;
+use fanorona_train::roles::actors::LEARNER_DONE_FILE;
+use fanorona_train::roles::models::list_models;
+use fanorona_train::roles::{GAUNTLET_FILE, GauntletRow, ModelEvaluator};
+use fanorona_train::run::{CONFIG_FILE, EVAL_OPPONENTS, MetricsWriter, RunConfig, read_rows};
+
+use crate::output::outln;
+
+/// How often `--follow` looks for new versions.
+const POLL: Duration = Duration::from_millis(500);
+
+/// The latest version already in `path` (a gauntlet file), if any.
+fn last_evaluated(path: &Path) -> Result<Option<u64>> {
+    if !path.exists() {
+        return Ok(None);
+    }
+    Ok(read_rows::<GauntletRow>(path)?
+        .last()
+        .map(|row| row.version))
+}
+
+/// Evaluates the model versions of the run directory `run`: every `every`-th (default: the
+/// run's `eval_every_iterations`, or 1), and with `follow` the new ones until the learner is
+/// done.
+pub fn evaluate_run(run: &Path, every: Option<u64>, follow: bool) -> Result<()> {
+    let config = RunConfig::load(&run.join(CONFIG_FILE))
+        .with_context(|| format!("{} is not a run directory", run.display()))?;
+    let game = config.game.id()?;
+    let evaluator = ModelEvaluator::for_run(&config)?
+        .ok_or_else(|| anyhow!("{game} has no evaluation opponents (they play Fanorona only)"))?;
+    let every = every.unwrap_or(config.run.eval_every_iterations).max(1);
+    let path = run.join(GAUNTLET_FILE);
+    let mut last = last_evaluated(&path)?;
+    let mut writer = MetricsWriter::<GauntletRow>::open_file(&path, last.unwrap_or(0))?;
+    loop {
+        // Seen before the pass: a learner done by then has published its last version.
+        let done = run.join(LEARNER_DONE_FILE).exists();
+        for (version, model) in list_models(run)? {
+            if last.is_some_and(|l| version <= l) || !version.is_multiple_of(every) {
+                continue;
+            }
+            let loaded = match load_policy(&model) {
+                Ok(loaded) => loaded,
+                // Pruned by the learner meanwhile.
+                Err(_) if !model.exists() => continue,
+                Err(e) => return Err(e.into()),
+            };
+            let [m1, m2] = evaluator.scores(&loaded.net, version)?;
+            let row = GauntletRow {
+                version,
+                step: loaded.meta.step,
+                games: config.run.eval_games as u64,
+                score_vs_minimax1: m1,
+                score_vs_minimax2: m2,
+            };
+            writer.append(&row)?;
+            outln!(
+                "model version {version} (step {}): {} {m1:.3}, {} {m2:.3}",
+                row.step,
+                EVAL_OPPONENTS[0],
+                EVAL_OPPONENTS[1]
+            )?;
+            last = Some(version);
+        }
+        if !follow || done {
+            return Ok(());
+        }
+        std::thread::sleep(POLL);
+    }
+}
