@@ -64,11 +64,11 @@ def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tm
         log = []
 
         def drive():
-            outcome["run"] = train(PRESET, str(run), actors=2, iterations=40, log=log.append)
+            outcome["run"] = train(PRESET, str(run), actors=2, iterations=100, log=log.append)
 
         driver = threading.Thread(target=drive)
         driver.start()
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 240
 
         def wait_until(condition):
             while not condition():
@@ -82,16 +82,18 @@ def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tm
         wait_until(lambda: len(actor0_names()) == 1)
         ray.kill(ray.get_actor(actor_name(0)), no_restart=False)
         # Ray restarts it: its new incarnation plays under a new name.
-        wait_until(lambda: len(actor0_names()) == 2)
-        ray.kill(ray.get_actor(LEARNER_NAME), no_restart=False)
-        driver.join(timeout=180)
+        wait_until(lambda: len(actor0_names()) == 2 or not driver.is_alive())
+        if driver.is_alive():
+            ray.kill(ray.get_actor(LEARNER_NAME), no_restart=False)
+        driver.join(timeout=240)
         assert not driver.is_alive(), log
     finally:
         ray.shutdown()
     result = outcome["run"]
-    assert result.version == 40
+    assert result.version == 100
+    assert len(actor0_names()) == 2, log
     rows = learner_rows(run)
-    assert [int(r["version"]) for r in rows] == list(range(1, 41))
+    assert [int(r["version"]) for r in rows] == list(range(1, 101))
     names = shard_names(run)
     assert len(names) == len(set(names))
     # Every shard the learner took is a shard on disk, each once.

@@ -28,7 +28,9 @@ pub struct Args {
 /// Runs the command: answers protocol lines until `quit` or the end of the input.
 pub fn run(args: Args) -> Result<()> {
     let registry = Arc::new(fanorona_train::players::registry());
-    let spec = registry.parse(&args.agent.clone().unwrap_or_else(default_agent)).context("bad --agent")?;
+    let spec = registry
+        .parse(&args.agent.clone().unwrap_or_else(default_agent))
+        .context("bad --agent")?;
     let mut server = Server::new(registry, spec, io::stdout()).context("bad --agent")?;
     server.run(io::stdin().lock())?;
     Ok(())

@@ -12,8 +12,8 @@ use fanorona_eval::agent_turn;
 use fanorona_eval::protocol::read_line;
 
 use super::agent_help::agent_help;
-use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 use super::position_args::PositionArgs;
+use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 
 /// Arguments of `fanorona play`.
 #[derive(clap::Args, Debug)]
@@ -295,7 +295,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let registry = fanorona_train::players::registry();
-    let mut spec = registry.parse(&args.agent.clone().unwrap_or_else(default_agent)).context("bad --agent")?;
+    let mut spec = registry
+        .parse(&args.agent.clone().unwrap_or_else(default_agent))
+        .context("bad --agent")?;
     if let Some(sims) = args.sims {
         if sims == 0 {
             bail!("--sims must be at least 1");
