@@ -1,7 +1,7 @@
 //! `fanorona.match`: a match between two agents in the arena, its summary as JSON.
 
-use fanorona_env::{AgentSpec, Fanorona, start_position};
-use fanorona_eval::{Match, MatchConfig, Openings};
+use fanorona_env::start_position;
+use fanorona_eval::{Match, MatchConfig, Openings, spec_factory};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -44,12 +44,8 @@ pub fn match_json(
         event: "fanorona.match".into(),
         progress: false,
     };
-    type Built = Result<Box<dyn fanorona_env::Agent<Fanorona>>, String>;
-    let make = |spec: &AgentSpec, seed| -> Built {
-        registry.create(spec, seed).map_err(|e| e.to_string())
-    };
-    let make_first = |seed| make(&first, seed);
-    let make_second = |seed| make(&second, seed);
+    let make_first = spec_factory(&registry, &first);
+    let make_second = spec_factory(&registry, &second);
     let report =
         py.detach(|| Match::new(config, &make_first, &make_second).run())
             .map_err(|e| match e {

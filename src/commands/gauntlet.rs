@@ -7,10 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use fanorona_env::AgentSpec;
 use fanorona_env::registry::split_spec_list;
-use fanorona_env::{Agent, AgentSpec, Fanorona};
 use fanorona_eval::atomic_write::{check_writable_dir, write_atomic};
-use fanorona_eval::{Match, MatchConfig, MatchReport};
+use fanorona_eval::{Match, MatchConfig, MatchReport, spec_factory};
 use serde::Serialize;
 
 use super::agent_arg::agent_spec;
@@ -143,14 +143,10 @@ fn play_matches(args: Args) -> Result<()> {
         start: start.to_fen(),
         opponents: Vec::new(),
     };
-    type Built = Result<Box<dyn Agent<Fanorona>>, String>;
-    let make = |spec: &AgentSpec, seed| -> Built {
-        registry.create(spec, seed).map_err(|e| e.to_string())
-    };
-    let make_agent = |seed| make(&agent, seed);
+    let make_agent = spec_factory(&registry, &agent);
     for (k, opponent) in opponents.iter().enumerate() {
         outln!("[{}/{}] {agent} vs {opponent}", k + 1, opponents.len())?;
-        let make_opponent = |seed| make(opponent, seed);
+        let make_opponent = spec_factory(&registry, opponent);
         let report = Match::new(config.clone(), &make_agent, &make_opponent).run()?;
         let folder = match_folder(k, &opponent.to_string());
         report.write(&out.join(&folder))?;

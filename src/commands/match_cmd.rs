@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_env::{Agent, AgentSpec, Fanorona};
-use fanorona_eval::{Match, MatchConfig, Sprt, check_out_dir};
+use fanorona_eval::{Match, MatchConfig, Sprt, check_out_dir, spec_factory};
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
@@ -79,12 +78,8 @@ pub fn run(args: Args) -> Result<()> {
         event: "fanorona match".into(),
         progress: !args.quiet,
     };
-    type Built = Result<Box<dyn Agent<Fanorona>>, String>;
-    let make = |spec: &AgentSpec, seed| -> Built {
-        registry.create(spec, seed).map_err(|e| e.to_string())
-    };
-    let make_first = |seed| make(&first, seed);
-    let make_second = |seed| make(&second, seed);
+    let make_first = spec_factory(&registry, &first);
+    let make_second = spec_factory(&registry, &second);
     let report = Match::new(config, &make_first, &make_second).run()?;
     // The results are written before anything is printed: a closed output loses no work.
     if let Some(dir) = &args.out {

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use fanorona_env::denormals;
-use fanorona_env::{Agent, Fanorona, Position};
+use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::elo::Tally;
@@ -21,6 +21,15 @@ use super::sprt::{Sprt, SprtDecision};
 
 /// Builds an agent for one game from a seed.
 pub type AgentFactory<'a> = dyn Fn(u64) -> Result<Box<dyn Agent<Fanorona>>, String> + Sync + 'a;
+
+/// The factory of the agent `spec` describes: each game's agent is built by `registry` with
+/// the game's seed.
+pub fn spec_factory<'a>(
+    registry: &'a Registry,
+    spec: &'a AgentSpec,
+) -> impl Fn(u64) -> Result<Box<dyn Agent<Fanorona>>, String> + Sync + 'a {
+    move |seed| registry.create(spec, seed).map_err(|e| e.to_string())
+}
 
 /// How a match is played.
 #[derive(Clone, Debug)]

@@ -3,7 +3,7 @@
 //! eval`.
 
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position};
-use fanorona_eval::{ArenaError, Match, MatchConfig, MatchReport, Openings};
+use fanorona_eval::{ArenaError, Match, MatchConfig, MatchReport, Openings, spec_factory};
 use fanorona_search::SearchConfig;
 
 use super::{RunConfig, TrainError};
@@ -65,7 +65,7 @@ impl NetworkMatch {
         type Built = Result<Box<dyn Agent<Fanorona>>, String>;
         let first =
             |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
-        let second = |seed| -> Built { registry.create(opponent, seed).map_err(|e| e.to_string()) };
+        let second = spec_factory(&registry, opponent);
         Match::new(config, &first, &second).run()
     }
 }
