@@ -118,6 +118,17 @@ impl Learner {
         self.inner.lock().expect("not poisoned").config().to_toml()
     }
 
+    /// The run's length in model versions (its configuration's `iterations`).
+    #[getter]
+    fn iterations(&self) -> u64 {
+        self.inner
+            .lock()
+            .expect("not poisoned")
+            .config()
+            .run
+            .iterations
+    }
+
     /// The latest model version published.
     #[getter]
     fn model_version(&self) -> u64 {

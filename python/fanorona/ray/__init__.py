@@ -21,7 +21,7 @@ from typing import Any, Callable, Dict, List, Optional
 import ray
 from ray.exceptions import RayActorError
 
-from .._fanorona import Learner, SelfPlayWorker, run_config
+from .._fanorona import Learner, SelfPlayWorker
 
 __all__ = ["RayRun", "train", "LEARNER_NAME", "actor_name"]
 
@@ -64,7 +64,7 @@ class LearnerActor:
         self, run_dir: str, config: Optional[str], replay_ratio: float, target: Optional[int]
     ) -> None:
         self.learner = Learner(run_dir, config, replay_ratio)
-        self.target = target if target is not None else _iterations(self.learner.config)
+        self.target = target if target is not None else self.learner.iterations
         self.learner.ingest_stored()
         self._train()
 
@@ -212,17 +212,3 @@ def train(
         seconds=time.monotonic() - started,
         checkpoint=checkpoint,
     )
-
-
-def _iterations(config: str) -> int:
-    """The run's length (model versions) from its TOML text."""
-    try:
-        import tomllib
-    except ImportError:  # Python < 3.11
-        import tomli as tomllib  # type: ignore[no-redef]
-    return int(tomllib.loads(config)["run"]["iterations"])
-
-
-def resolve_config(preset: Optional[str], path: Optional[str]) -> str:
-    """The run configuration's TOML text from a preset name or a file."""
-    return run_config(preset=preset, path=path)

@@ -9,7 +9,8 @@ import sys
 
 import ray
 
-from . import resolve_config, train
+from .._fanorona import run_config
+from . import train
 
 
 def main(argv=None) -> int:
@@ -33,7 +34,7 @@ def main(argv=None) -> int:
     ):
         parser.error(f"{args.out} is not a run directory yet: give --preset NAME or --config FILE")
     try:
-        config = resolve_config(args.preset, args.config) if (args.preset or args.config) else None
+        config = run_config(preset=args.preset, path=args.config) if (args.preset or args.config) else None
     except ValueError as error:
         parser.error(str(error))
     if config is None:
