@@ -1,7 +1,8 @@
 //! End-to-end: `fanorona gauntlet` plays one match per opponent from the same openings and
 //! writes them with a summary; `fanorona rate` rates every agent in the folders found,
 //! anchored at a named agent, and refuses empty folders, unknown anchors and players the
-//! games do not connect; the gauntlet refuses a folder that holds anything.
+//! games do not connect; the gauntlet refuses a folder that holds anything; `rate --curve`
+//! places a run's rated checkpoints at their training time.
 
 mod common;
 
@@ -22,6 +23,11 @@ fn first_turns(record: &str, n: usize) -> Vec<String> {
 
 /// Runs a small gauntlet on 5x5 into `dir`.
 fn gauntlet(dir: &Path, agent: &str, vs: &str) -> String {
+    gauntlet_on(dir, agent, vs, "5x5")
+}
+
+/// Runs a small gauntlet on `board` into `dir`.
+fn gauntlet_on(dir: &Path, agent: &str, vs: &str, board: &str) -> String {
     let run = fanorona([
         "gauntlet",
         "--agent",
@@ -31,7 +37,7 @@ fn gauntlet(dir: &Path, agent: &str, vs: &str) -> String {
         "--games",
         "4",
         "--board",
-        "5x5",
+        board,
         "--quiet",
         "--out",
         dir.to_str().unwrap(),
@@ -140,4 +146,85 @@ fn rating_refuses_what_cannot_be_rated() {
     fanorona(["rate", a.to_str().unwrap(), "--bootstrap", "10"]).assert_success();
     fanorona(["rate", a.to_str().unwrap(), "--prior", "0"])
         .assert_failure("maximum-likelihood ratings are infinite");
+}
+
+#[test]
+fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    fanorona([
+        "train",
+        "--preset",
+        "tiny",
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ])
+    .assert_success();
+    // The tiny preset: 8 learner steps an iteration, a checkpoint every 8, the last 2 kept.
+    let games = dir.path().join("games");
+    for (step, folder) in [(16, "a"), (24, "b")] {
+        let checkpoint = run.join(format!("checkpoint-{step:010}.ckpt"));
+        assert!(checkpoint.exists(), "{}", checkpoint.display());
+        let agent = format!("net:path={},sims=4", checkpoint.display());
+        gauntlet_on(&games.join(folder), &agent, "random", "5x3");
+    }
+    let (csv, png) = (dir.path().join("curve.csv"), dir.path().join("curve.png"));
+    let rate = fanorona([
+        "rate",
+        games.to_str().unwrap(),
+        "--anchor",
+        "random",
+        "--bootstrap",
+        "20",
+        "--curve",
+        run.to_str().unwrap(),
+        "--cores",
+        "2",
+        "--curve-csv",
+        csv.to_str().unwrap(),
+        "--curve-png",
+        png.to_str().unwrap(),
+    ]);
+    let table = rate.assert_success();
+    assert!(table.contains("learning curve (2 cores)"), "{table}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    // step, iteration; core hours are twice the wall-clock hours and grow with the step.
+    assert_eq!((rows[0][1], rows[0][2]), ("16", "2"), "{text}");
+    assert_eq!((rows[1][1], rows[1][2]), ("24", "3"), "{text}");
+    let number = |row: &[&str], i: usize| row[i].parse::<f64>().unwrap();
+    assert!(number(&rows[1], 3) > number(&rows[0], 3), "{text}");
+    assert!(
+        (number(&rows[0], 4) - 2.0 * number(&rows[0], 3)).abs() < 1e-9,
+        "{text}"
+    );
+    assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");
+
+    // A run none of whose checkpoints played, and a curve option without --curve.
+    let other = dir.path().join("other");
+    fanorona([
+        "train",
+        "--preset",
+        "tiny",
+        "--out",
+        other.to_str().unwrap(),
+        "--quiet",
+    ])
+    .assert_success();
+    fanorona([
+        "rate",
+        games.to_str().unwrap(),
+        "--anchor",
+        "random",
+        "--curve",
+        other.to_str().unwrap(),
+    ])
+    .assert_failure("no rated agent is a checkpoint of");
+    fanorona(["rate", games.to_str().unwrap(), "--cores", "2"]).assert_failure("--curve");
 }

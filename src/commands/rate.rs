@@ -1,12 +1,16 @@
 //! `fanorona rate`: maximum-likelihood Elo ratings of every agent in folders of games (as
 //! `fanorona gauntlet` and `fanorona match --out` write them), anchored at a named agent,
-//! with bootstrap 95% intervals; a table, and optionally JSON.
+//! with bootstrap 95% intervals; a table, and optionally JSON. With `--curve RUN` it also
+//! gives the run's learning curve: the ratings of its checkpoints against training time.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use fanorona_eval::atomic_write::{check_writable_file, write_atomic};
-use fanorona_eval::{RatingSettings, collect_games, rate};
+use fanorona_eval::{RatingSettings, Ratings, collect_games, rate};
+use fanorona_train::run::{
+    CurvePoint, curve_csv, curve_table, learning_curve, plot_learning_curves,
+};
 
 use crate::output::{out, outln};
 
@@ -33,12 +37,55 @@ pub struct Args {
     /// Also write the ratings as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// A training run whose rated checkpoints (agents with `path=RUN/checkpoint-STEP.ckpt`)
+    /// make a learning curve: rating against training time from RUN/metrics.csv. Repeatable.
+    #[arg(long, value_name = "RUN")]
+    pub curve: Vec<PathBuf>,
+    /// Cores the runs trained on, turning wall-clock hours into core hours (default: this
+    /// machine's).
+    #[arg(long, requires = "curve", value_parser = clap::value_parser!(u32).range(1..))]
+    pub cores: Option<u32>,
+    /// Write the learning curves as CSV to this file.
+    #[arg(long, requires = "curve")]
+    pub curve_csv: Option<PathBuf>,
+    /// Draw the learning curves into this PNG.
+    #[arg(long, requires = "curve")]
+    pub curve_png: Option<PathBuf>,
+}
+
+/// The learning curves of `runs` in `ratings`, one run after another.
+fn curves(runs: &[PathBuf], ratings: &Ratings, cores: f64) -> Result<Vec<CurvePoint>> {
+    let mut points = Vec::new();
+    for run in runs {
+        points.extend(learning_curve(run, ratings, cores)?);
+    }
+    Ok(points)
+}
+
+/// Writes the learning curves to the files asked for.
+fn write_curves(points: &[CurvePoint], csv: Option<&Path>, png: Option<&Path>) -> Result<()> {
+    if let Some(path) = csv {
+        write_atomic(path, curve_csv(points).as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        outln!("wrote {}", path.display())?;
+    }
+    if let Some(path) = png {
+        plot_learning_curves(points, path)?;
+        outln!("wrote {}", path.display())?;
+    }
+    Ok(())
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    if let Some(path) = &args.json {
-        check_writable_file(path).with_context(|| format!("bad --json {}", path.display()))?;
+    for (flag, path) in [
+        ("--json", &args.json),
+        ("--curve-csv", &args.curve_csv),
+        ("--curve-png", &args.curve_png),
+    ] {
+        if let Some(path) = path {
+            check_writable_file(path).with_context(|| format!("bad {flag} {}", path.display()))?;
+        }
     }
     let found = collect_games(&args.dirs)?;
     let settings = RatingSettings {
@@ -48,6 +95,11 @@ pub fn run(args: Args) -> Result<()> {
         seed: args.seed,
     };
     let ratings = rate(&found.results, &settings)?;
+    let cores = args.cores.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
+        f64::from,
+    );
+    let points = curves(&args.curve, &ratings, cores)?;
     if let Some(path) = &args.json {
         write_atomic(path, ratings.to_json().as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -58,6 +110,15 @@ pub fn run(args: Args) -> Result<()> {
     }
     if let Some(path) = &args.json {
         outln!("wrote {}", path.display())?;
+    }
+    if !points.is_empty() {
+        outln!("\nlearning curve ({cores} cores):")?;
+        out!("{}", curve_table(&points))?;
+        write_curves(
+            &points,
+            args.curve_csv.as_deref(),
+            args.curve_png.as_deref(),
+        )?;
     }
     Ok(())
 }

@@ -113,6 +113,18 @@ impl Checkpoint {
         format!("{PREFIX}{step:010}.{EXTENSION}")
     }
 
+    /// The step in a checkpoint's file name (`checkpoint-STEP.ckpt`), if it is one.
+    pub fn step_in_name(file_name: &str) -> Option<u64> {
+        let digits = file_name
+            .strip_prefix(PREFIX)?
+            .strip_suffix(EXTENSION)?
+            .strip_suffix('.')?;
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        digits.parse().ok()
+    }
+
     /// Writes the learner's network and optimiser with `meta` (whose `step`, `network` and
     /// `optimizer` are taken from the learner) into `dir`, atomically; returns the file's path.
     pub fn save(
@@ -340,4 +352,27 @@ fn sections<'a>(file: FileRef, data: &'a [u8]) -> Result<[&'a [u8]; 3], FileErro
         u32::from_le_bytes(crc.try_into().expect("4 bytes")),
     )?;
     Ok(sections)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_step_is_read_back_from_a_checkpoint_file_name() {
+        assert_eq!(
+            Checkpoint::step_in_name(&Checkpoint::file_name(31_440)),
+            Some(31_440)
+        );
+        assert_eq!(Checkpoint::step_in_name("checkpoint-7.ckpt"), Some(7));
+        for other in [
+            "checkpoint-.ckpt",
+            "checkpoint-12.bpk",
+            "checkpoint-1x2.ckpt",
+            "replay-0000000012.safetensors",
+            "checkpoint-12ckpt",
+        ] {
+            assert_eq!(Checkpoint::step_in_name(other), None, "{other}");
+        }
+    }
 }

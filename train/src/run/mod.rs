@@ -1,8 +1,10 @@
 //! The training run: its configuration (presets, TOML), the loop of self-play, replay and
-//! learner steps with checkpoints and resume, evaluation matches, metrics and their plot.
+//! learner steps with checkpoints and resume, evaluation matches, metrics and their plot, and
+//! the learning curve in rating.
 
 mod config;
 pub(crate) mod evaluation;
+mod learning_curve;
 pub(crate) mod lock;
 mod metrics;
 mod plot;
@@ -14,10 +16,13 @@ pub use config::{
     CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
 };
 pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
+pub use learning_curve::{
+    CurveError, CurvePoint, curve_csv, curve_table, learning_curve, training_seconds,
+};
 pub use lock::LOCK_FILE;
 pub use metrics::{
     METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows,
 };
-pub use plot::{PlotError, plot_metrics};
+pub use plot::{PlotError, plot_learning_curves, plot_metrics};
 pub(crate) use train::lock_run_directory;
 pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};

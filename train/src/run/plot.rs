@@ -1,5 +1,5 @@
-//! A PNG of a run's learning curves (losses, policy entropy, scores against minimax, self-play
-//! speed), drawn with `plotters`' bitmap backend. Text needs a TrueType font, looked up at run
+//! PNGs of a run's learning curves (losses, policy entropy, scores against minimax, self-play
+//! speed) and of runs' ratings against training time, drawn with `plotters`' bitmap backend. Text needs a TrueType font, looked up at run
 //! time (`FANORONA_PLOT_FONT`, else common system paths); with none found the curves are drawn
 //! without labels, so the build never depends on system fonts.
 
@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::run::MetricsRow;
+use crate::run::{CurvePoint, MetricsRow};
 
 /// A plot that cannot be drawn or written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -50,11 +50,13 @@ fn font_available() -> bool {
     })
 }
 
-/// One curve: a name, a colour and its points.
+/// One curve: a name, a colour, its points and, optionally, an interval `(x, low, high)` at
+/// points.
 struct Curve {
-    name: &'static str,
+    name: String,
     color: RGBColor,
     points: Vec<(f64, f64)>,
+    intervals: Vec<(f64, f64, f64)>,
 }
 
 impl Curve {
@@ -67,12 +69,13 @@ impl Curve {
         y: fn(&MetricsRow) -> Option<f64>,
     ) -> Curve {
         Curve {
-            name,
+            name: name.to_string(),
             color,
             points: rows
                 .iter()
                 .filter_map(|r| y(r).map(|v| (x(r), v)))
                 .collect(),
+            intervals: Vec::new(),
         }
     }
 }
@@ -176,6 +179,43 @@ pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
     root.present().map_err(|e| error(e.to_string()))
 }
 
+/// The colours of successive runs on a rating plot.
+const RUN_COLORS: [RGBColor; 4] = [BLUE, RED, GREEN, MAGENTA];
+
+/// Draws the ratings of each run's checkpoints (`points`, grouped by run) against core hours,
+/// with their 95% intervals, into the PNG at `path`.
+pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), PlotError> {
+    let error = |message: String| PlotError {
+        path: path.display().to_string(),
+        message,
+    };
+    let mut curves: Vec<Curve> = Vec::new();
+    for p in points {
+        if curves.last().is_none_or(|c| c.name != p.run) {
+            curves.push(Curve {
+                name: p.run.clone(),
+                color: RUN_COLORS[curves.len() % RUN_COLORS.len()],
+                points: Vec::new(),
+                intervals: Vec::new(),
+            });
+        }
+        let curve = curves.last_mut().expect("pushed above");
+        curve.points.push((p.core_hours, p.rating));
+        if let (Some(low), Some(high)) = (p.low, p.high) {
+            curve.intervals.push((p.core_hours, low, high));
+        }
+    }
+    let panel = Panel {
+        title: "rating (Elo) against training time",
+        x_name: "core hours",
+        curves,
+    };
+    let root = BitMapBackend::new(path, (1024, 640)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| error(e.to_string()))?;
+    draw_panel(&root, panel, font_available()).map_err(error)?;
+    root.present().map_err(|e| error(e.to_string()))
+}
+
 /// Draws one panel into `area`: axes, curves and, when there is a font (`text`), the
 /// caption, axis name and legend.
 fn draw_panel(
@@ -189,7 +229,10 @@ fn draw_panel(
         curves,
     } = panel;
     let x = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)));
-    let y = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.1)));
+    let y = range(curves.iter().flat_map(|c| {
+        let ends = c.intervals.iter().flat_map(|i| [i.1, i.2]);
+        c.points.iter().map(|p| p.1).chain(ends)
+    }));
     let mut builder = ChartBuilder::on(area);
     builder.margin(12);
     if text {
@@ -210,12 +253,17 @@ fn draw_panel(
     mesh.draw().map_err(|e| e.to_string())?;
     for c in curves {
         let color = c.color;
+        chart
+            .draw_series(c.intervals.iter().map(|&(x, low, high)| {
+                ErrorBar::new_vertical(x, low, (low + high) / 2.0, high, color.filled(), 6)
+            }))
+            .map_err(|e| e.to_string())?;
         let series = chart
             .draw_series(LineSeries::new(c.points, color.stroke_width(2)))
             .map_err(|e| e.to_string())?;
         if text {
             series
-                .label(c.name)
+                .label(c.name.as_str())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
         }
     }
@@ -253,6 +301,35 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("curves.png");
         plot_metrics(&rows, &path).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(&bytes[1..4], b"PNG");
+        assert!(bytes.len() > 5_000);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_png_of_ratings_against_time_is_written() {
+        let point = |run: &str, hours: f64, rating: f64| CurvePoint {
+            run: run.into(),
+            step: (hours * 1000.0) as u64,
+            iteration: (hours * 10.0) as u64,
+            wall_hours: hours / 2.0,
+            core_hours: hours,
+            rating,
+            low: Some(rating - 80.0),
+            high: Some(rating + 90.0),
+            games: 40,
+        };
+        let points = [
+            point("runs/a", 0.5, 100.0),
+            point("runs/a", 1.0, 250.0),
+            point("runs/b", 0.2, 20.0),
+            point("runs/b", 0.6, 180.0),
+        ];
+        let dir = std::env::temp_dir().join(format!("fanorona-curve-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rating.png");
+        plot_learning_curves(&points, &path).unwrap();
         let bytes = std::fs::read(&path).unwrap();
         assert_eq!(&bytes[1..4], b"PNG");
         assert!(bytes.len() > 5_000);

@@ -1,0 +1,274 @@
+//! A run's learning curve in rating: the ratings that `fanorona rate` fitted to the run's
+//! checkpoints (agents whose `path=` names `RUN/checkpoint-STEP.ckpt`), each placed at the
+//! training time that produced it, read from the run's `metrics.csv`.
+
+use std::path::{Path, PathBuf};
+
+use fanorona_env::AgentSpec;
+use fanorona_eval::Ratings;
+use serde::Serialize;
+
+use crate::io::Checkpoint;
+use crate::run::{METRICS_FILE, MetricsError, MetricsRow, read_metrics};
+
+/// A learning curve that cannot be made.
+#[derive(Debug, thiserror::Error)]
+pub enum CurveError {
+    /// The run's metrics cannot be read.
+    #[error(transparent)]
+    Metrics(#[from] MetricsError),
+    /// The run directory does not exist.
+    #[error("the run directory {0} cannot be opened: {1}")]
+    Run(PathBuf, String),
+    /// No rated agent is a checkpoint of the run.
+    #[error(
+        "no rated agent is a checkpoint of {0} (expected agents such as \
+         net:path={0}/checkpoint-STEP.ckpt,ms=100 in the games)"
+    )]
+    NoCheckpoints(PathBuf),
+    /// A rated checkpoint's step is not in the run's metrics.
+    #[error("checkpoint step {step} of {run} has no row in its {METRICS_FILE}")]
+    UnknownStep {
+        /// The run directory.
+        run: PathBuf,
+        /// The checkpoint's learner step.
+        step: u64,
+    },
+}
+
+/// One rated checkpoint of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CurvePoint {
+    /// The run directory, as given.
+    pub run: String,
+    /// The checkpoint's learner step.
+    pub step: u64,
+    /// The iteration that ended at that step.
+    pub iteration: u64,
+    /// Wall-clock hours of training up to the checkpoint, summed over resumptions.
+    pub wall_hours: f64,
+    /// `wall_hours` times the cores the run had.
+    pub core_hours: f64,
+    /// The checkpoint's rating (Elo, the rating's anchor 0).
+    pub rating: f64,
+    /// The bootstrap 95% interval's bounds, if any.
+    pub low: Option<f64>,
+    /// See `low`.
+    pub high: Option<f64>,
+    /// Games the checkpoint played.
+    pub games: u32,
+}
+
+/// Seconds of training up to each row: `elapsed_s` restarts at every resumption, so the
+/// segments are added up.
+pub fn training_seconds(rows: &[MetricsRow]) -> Vec<f64> {
+    let mut total = 0.0;
+    let mut previous = 0.0;
+    rows.iter()
+        .map(|row| {
+            total += if row.elapsed_s >= previous {
+                row.elapsed_s - previous
+            } else {
+                row.elapsed_s
+            };
+            previous = row.elapsed_s;
+            total
+        })
+        .collect()
+}
+
+/// The step of the checkpoint of `run` that the agent `spec` plays with, if it plays with
+/// one (`run` canonicalized).
+fn checkpoint_step(spec: &str, run: &Path) -> Option<u64> {
+    let spec = AgentSpec::parse(spec).ok()?;
+    let path = Path::new(spec.option("path")?);
+    let step = Checkpoint::step_in_name(path.file_name()?.to_str()?)?;
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    (parent.canonicalize().ok()? == run).then_some(step)
+}
+
+/// The learning curve of the run in `run`: its rated checkpoints in step order, with `cores`
+/// turning wall-clock hours into core hours.
+pub fn learning_curve(
+    run: &Path,
+    ratings: &Ratings,
+    cores: f64,
+) -> Result<Vec<CurvePoint>, CurveError> {
+    let canonical = run
+        .canonicalize()
+        .map_err(|e| CurveError::Run(run.to_path_buf(), e.to_string()))?;
+    let rows = read_metrics(&run.join(METRICS_FILE))?;
+    let seconds = training_seconds(&rows);
+    let mut points = Vec::new();
+    for player in &ratings.players {
+        let Some(step) = checkpoint_step(&player.agent, &canonical) else {
+            continue;
+        };
+        let index =
+            rows.iter()
+                .position(|r| r.step == step)
+                .ok_or_else(|| CurveError::UnknownStep {
+                    run: run.to_path_buf(),
+                    step,
+                })?;
+        let wall_hours = seconds[index] / 3600.0;
+        points.push(CurvePoint {
+            run: run.display().to_string(),
+            step,
+            iteration: rows[index].iteration,
+            wall_hours,
+            core_hours: wall_hours * cores,
+            rating: player.rating,
+            low: player.interval.map(|i| i.0),
+            high: player.interval.map(|i| i.1),
+            games: player.games,
+        });
+    }
+    if points.is_empty() {
+        return Err(CurveError::NoCheckpoints(run.to_path_buf()));
+    }
+    points.sort_by_key(|p| p.step);
+    Ok(points)
+}
+
+/// The points as CSV text, one row each, with a header.
+pub fn curve_csv(points: &[CurvePoint]) -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for point in points {
+        writer
+            .serialize(point)
+            .expect("a curve point is plain numbers and text");
+    }
+    String::from_utf8(writer.into_inner().expect("writing to memory cannot fail"))
+        .expect("csv writes UTF-8")
+}
+
+/// The points as a table for people.
+pub fn curve_table(points: &[CurvePoint]) -> String {
+    let mut table = format!(
+        "{:<28} {:>9} {:>6} {:>7} {:>7} {:>7} {:>17} {:>6}\n",
+        "run", "iteration", "step", "hours", "core h", "Elo", "95% interval", "games"
+    );
+    for p in points {
+        let interval = match (p.low, p.high) {
+            (Some(low), Some(high)) => format!("{low:+.0} .. {high:+.0}"),
+            _ => "-".to_string(),
+        };
+        table.push_str(&format!(
+            "{:<28} {:>9} {:>6} {:>7.2} {:>7.2} {:>+7.0} {:>17} {:>6}\n",
+            p.run, p.iteration, p.step, p.wall_hours, p.core_hours, p.rating, interval, p.games
+        ));
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona_eval::rating::PlayerRating;
+
+    use super::*;
+
+    fn row(iteration: u64, step: u64, elapsed_s: f64) -> MetricsRow {
+        MetricsRow {
+            iteration,
+            step,
+            elapsed_s,
+            ..MetricsRow::default()
+        }
+    }
+
+    #[test]
+    fn training_time_adds_up_the_segments_of_a_resumed_run() {
+        // 100 s, 250 s; resumed: 30 s, 90 s into the second segment.
+        let rows = [
+            row(1, 10, 100.0),
+            row(2, 20, 250.0),
+            row(3, 30, 30.0),
+            row(4, 40, 90.0),
+        ];
+        assert_eq!(training_seconds(&rows), vec![100.0, 250.0, 280.0, 340.0]);
+    }
+
+    fn rated(agent: String, rating: f64) -> PlayerRating {
+        PlayerRating {
+            agent,
+            rating,
+            interval: Some((rating - 50.0, rating + 50.0)),
+            games: 40,
+            score: 0.5,
+        }
+    }
+
+    #[test]
+    fn the_run_checkpoints_are_placed_at_their_training_time_in_step_order() {
+        let dir = std::env::temp_dir().join(format!("fanorona-curve-{}", std::process::id()));
+        let run = dir.join("run");
+        std::fs::create_dir_all(&run).unwrap();
+        // Resumed after iteration 2: 900 s into the second segment.
+        let metrics = metrics_file(&[row(1, 60, 1800.0), row(2, 120, 3600.0), row(3, 180, 900.0)]);
+        std::fs::write(run.join(METRICS_FILE), &metrics).unwrap();
+        let ckpt = |step: u64| run.join(Checkpoint::file_name(step)).display().to_string();
+        let other_run = dir.join("other").join(Checkpoint::file_name(60));
+        std::fs::create_dir_all(other_run.parent().unwrap()).unwrap();
+        let ratings = Ratings {
+            anchor: "minimax:depth=1".into(),
+            games: 120,
+            draw_parameter: 0.5,
+            prior: 2.0,
+            bootstrap_samples: 10,
+            bootstrap_used: 10,
+            seed: 1,
+            players: vec![
+                rated(format!("net:path={},ms=100", ckpt(180)), 300.0),
+                rated("minimax:depth=1".into(), 0.0),
+                rated(format!("net:path={}", other_run.display()), 250.0),
+                rated(format!("net:path={},sims=64", ckpt(60)), 100.0),
+            ],
+        };
+        let points = learning_curve(&run, &ratings, 2.0).unwrap();
+        assert_eq!(points.len(), 2, "{points:?}");
+        assert_eq!((points[0].step, points[0].iteration), (60, 1));
+        assert_eq!(points[0].wall_hours, 0.5);
+        assert_eq!(points[0].core_hours, 1.0);
+        assert_eq!(points[0].rating, 100.0);
+        assert_eq!((points[1].step, points[1].iteration), (180, 3));
+        assert_eq!(points[1].wall_hours, 1.25);
+        assert_eq!((points[1].low, points[1].high), (Some(250.0), Some(350.0)));
+        let csv = curve_csv(&points);
+        assert!(
+            csv.starts_with("run,step,iteration,wall_hours,core_hours,rating,low,high,games\n")
+        );
+        assert_eq!(csv.lines().count(), 3);
+        assert!(curve_table(&points).contains("+300"));
+
+        // A checkpoint the metrics do not know, and a run none of whose checkpoints played.
+        let mut unknown = ratings.clone();
+        unknown.players[0].agent = format!("net:path={}", ckpt(999));
+        let err = learning_curve(&run, &unknown, 2.0).unwrap_err();
+        assert!(
+            matches!(err, CurveError::UnknownStep { step: 999, .. }),
+            "{err}"
+        );
+        let err = learning_curve(&dir.join("other"), &ratings, 2.0).unwrap_err();
+        assert!(matches!(err, CurveError::Metrics(_)), "{err}");
+        std::fs::write(dir.join("other").join(METRICS_FILE), &metrics).unwrap();
+        let mut none = ratings.clone();
+        none.players.retain(|p| p.agent.starts_with("minimax"));
+        let err = learning_curve(&run, &none, 2.0).unwrap_err();
+        assert!(matches!(err, CurveError::NoCheckpoints(_)), "{err}");
+        assert!(err.to_string().contains("checkpoint-STEP.ckpt"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A metrics file of `rows`.
+    fn metrics_file(rows: &[MetricsRow]) -> String {
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        for r in rows {
+            writer.serialize(r).unwrap();
+        }
+        String::from_utf8(writer.into_inner().unwrap()).unwrap()
+    }
+}
