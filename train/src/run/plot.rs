@@ -50,13 +50,13 @@ fn font_available() -> bool {
     })
 }
 
-/// One curve: a name, a colour, its points and, optionally, an interval `(x, low, high)` at
-/// points.
+/// One curve: a name, a colour, its points and, optionally, intervals `(x, y, low, high)`
+/// around points.
 struct Curve {
     name: String,
     color: RGBColor,
     points: Vec<(f64, f64)>,
-    intervals: Vec<(f64, f64, f64)>,
+    intervals: Vec<(f64, f64, f64, f64)>,
 }
 
 impl Curve {
@@ -202,7 +202,7 @@ pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), Pl
         let curve = curves.last_mut().expect("pushed above");
         curve.points.push((p.core_hours, p.rating));
         if let (Some(low), Some(high)) = (p.low, p.high) {
-            curve.intervals.push((p.core_hours, low, high));
+            curve.intervals.push((p.core_hours, p.rating, low, high));
         }
     }
     let panel = Panel {
@@ -230,7 +230,7 @@ fn draw_panel(
     } = panel;
     let x = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)));
     let y = range(curves.iter().flat_map(|c| {
-        let ends = c.intervals.iter().flat_map(|i| [i.1, i.2]);
+        let ends = c.intervals.iter().flat_map(|i| [i.2, i.3]);
         c.points.iter().map(|p| p.1).chain(ends)
     }));
     let mut builder = ChartBuilder::on(area);
@@ -254,8 +254,8 @@ fn draw_panel(
     for c in curves {
         let color = c.color;
         chart
-            .draw_series(c.intervals.iter().map(|&(x, low, high)| {
-                ErrorBar::new_vertical(x, low, (low + high) / 2.0, high, color.filled(), 6)
+            .draw_series(c.intervals.iter().map(|&(x, y, low, high)| {
+                ErrorBar::new_vertical(x, low, y, high, color.filled(), 6)
             }))
             .map_err(|e| e.to_string())?;
         let series = chart
