@@ -41,6 +41,8 @@ pub enum CurveError {
 pub struct CurvePoint {
     /// The run directory, as given.
     pub run: String,
+    /// The agent's options other than `path` (e.g. `sims=400`): one curve per value.
+    pub search: String,
     /// The checkpoint's learner step.
     pub step: u64,
     /// The iteration that ended at that step.
@@ -57,6 +59,17 @@ pub struct CurvePoint {
     pub high: Option<f64>,
     /// Games the checkpoint played.
     pub games: u32,
+}
+
+impl CurvePoint {
+    /// The name of the point's curve: the run, and its search options if any.
+    pub fn series(&self) -> String {
+        if self.search.is_empty() {
+            self.run.clone()
+        } else {
+            format!("{} {}", self.run, self.search)
+        }
+    }
 }
 
 /// Seconds of training up to each row: `elapsed_s` restarts at every resumption, so the
@@ -77,21 +90,27 @@ pub fn training_seconds(rows: &[MetricsRow]) -> Vec<f64> {
         .collect()
 }
 
-/// The step of the checkpoint of `run` that the agent `spec` plays with, if it plays with
-/// one (`run` canonicalized).
-fn checkpoint_step(spec: &str, run: &Path) -> Option<u64> {
+/// The step of the checkpoint of `run` that the agent `spec` plays with and the agent's other
+/// options, if it plays with one (`run` canonicalized).
+fn checkpoint_of(spec: &str, run: &Path) -> Option<(u64, String)> {
     let spec = AgentSpec::parse(spec).ok()?;
+    let search: Vec<String> = spec
+        .options
+        .iter()
+        .filter(|(key, _)| key != "path")
+        .map(|(key, value)| format!("{key}={value}"))
+        .collect();
     let path = Path::new(spec.option("path")?);
     let step = Checkpoint::step_in_name(path.file_name()?.to_str()?)?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    (parent.canonicalize().ok()? == run).then_some(step)
+    (parent.canonicalize().ok()? == run).then(|| (step, search.join(",")))
 }
 
-/// The learning curve of the run in `run`: its rated checkpoints in step order, with `cores`
-/// turning wall-clock hours into core hours.
+/// The learning curves of the run in `run`: its rated checkpoints by search options, then
+/// in step order, with `cores` turning wall-clock hours into core hours.
 pub fn learning_curve(
     run: &Path,
     ratings: &Ratings,
@@ -104,7 +123,7 @@ pub fn learning_curve(
     let seconds = training_seconds(&rows);
     let mut points = Vec::new();
     for player in &ratings.players {
-        let Some(step) = checkpoint_step(&player.agent, &canonical) else {
+        let Some((step, search)) = checkpoint_of(&player.agent, &canonical) else {
             continue;
         };
         let index =
@@ -117,6 +136,7 @@ pub fn learning_curve(
         let wall_hours = seconds[index] / 3600.0;
         points.push(CurvePoint {
             run: run.display().to_string(),
+            search,
             step,
             iteration: rows[index].iteration,
             wall_hours,
@@ -130,7 +150,7 @@ pub fn learning_curve(
     if points.is_empty() {
         return Err(CurveError::NoCheckpoints(run.to_path_buf()));
     }
-    points.sort_by_key(|p| p.step);
+    points.sort_by(|a, b| (&a.search, a.step).cmp(&(&b.search, b.step)));
     Ok(points)
 }
 
@@ -149,8 +169,8 @@ pub fn curve_csv(points: &[CurvePoint]) -> String {
 /// The points as a table for people.
 pub fn curve_table(points: &[CurvePoint]) -> String {
     let mut table = format!(
-        "{:<28} {:>9} {:>6} {:>7} {:>7} {:>7} {:>17} {:>6}\n",
-        "run", "iteration", "step", "hours", "core h", "Elo", "95% interval", "games"
+        "{:<36} {:>9} {:>6} {:>7} {:>7} {:>7} {:>17} {:>6}\n",
+        "run and search", "iteration", "step", "hours", "core h", "Elo", "95% interval", "games"
     );
     for p in points {
         let interval = match (p.low, p.high) {
@@ -158,8 +178,15 @@ pub fn curve_table(points: &[CurvePoint]) -> String {
             _ => "-".to_string(),
         };
         table.push_str(&format!(
-            "{:<28} {:>9} {:>6} {:>7.2} {:>7.2} {:>+7.0} {:>17} {:>6}\n",
-            p.run, p.iteration, p.step, p.wall_hours, p.core_hours, p.rating, interval, p.games
+            "{:<36} {:>9} {:>6} {:>7.2} {:>7.2} {:>+7.0} {:>17} {:>6}\n",
+            p.series(),
+            p.iteration,
+            p.step,
+            p.wall_hours,
+            p.core_hours,
+            p.rating,
+            interval,
+            p.games
         ));
     }
     table
@@ -222,14 +249,20 @@ mod tests {
             bootstrap_used: 10,
             seed: 1,
             players: vec![
-                rated(format!("net:path={},ms=100", ckpt(180)), 300.0),
+                rated(format!("net:path={},sims=64", ckpt(180)), 300.0),
                 rated("minimax:depth=1".into(), 0.0),
                 rated(format!("net:path={}", other_run.display()), 250.0),
+                rated(format!("net:path={},ms=100", ckpt(60)), 150.0),
                 rated(format!("net:path={},sims=64", ckpt(60)), 100.0),
             ],
         };
-        let points = learning_curve(&run, &ratings, 2.0).unwrap();
-        assert_eq!(points.len(), 2, "{points:?}");
+        let curve = learning_curve(&run, &ratings, 2.0).unwrap();
+        assert_eq!(curve.len(), 3, "{curve:?}");
+        // The ms=100 curve (one point), then the sims=64 curve in step order.
+        assert_eq!((curve[0].search.as_str(), curve[0].step), ("ms=100", 60));
+        assert_eq!(curve[0].rating, 150.0);
+        let points = &curve[1..];
+        assert!(points.iter().all(|p| p.series().ends_with("run sims=64")));
         assert_eq!((points[0].step, points[0].iteration), (60, 1));
         assert_eq!(points[0].wall_hours, 0.5);
         assert_eq!(points[0].core_hours, 1.0);
@@ -237,12 +270,11 @@ mod tests {
         assert_eq!((points[1].step, points[1].iteration), (180, 3));
         assert_eq!(points[1].wall_hours, 1.25);
         assert_eq!((points[1].low, points[1].high), (Some(250.0), Some(350.0)));
-        let csv = curve_csv(&points);
-        assert!(
-            csv.starts_with("run,step,iteration,wall_hours,core_hours,rating,low,high,games\n")
-        );
-        assert_eq!(csv.lines().count(), 3);
-        assert!(curve_table(&points).contains("+300"));
+        let csv = curve_csv(&curve);
+        let header = "run,search,step,iteration,wall_hours,core_hours,rating,low,high,games\n";
+        assert!(csv.starts_with(header), "{csv}");
+        assert_eq!(csv.lines().count(), 4);
+        assert!(curve_table(&curve).contains("+300"));
 
         // A checkpoint the metrics do not know, and a run none of whose checkpoints played.
         let mut unknown = ratings.clone();

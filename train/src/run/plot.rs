@@ -182,7 +182,8 @@ pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
 /// The colours of successive runs on a rating plot.
 const RUN_COLORS: [RGBColor; 4] = [BLUE, RED, GREEN, MAGENTA];
 
-/// Draws the ratings of each run's checkpoints (`points`, grouped by run) against core hours,
+/// Draws the ratings of each run's checkpoints (`points`, grouped by run and search, as
+/// [`learning_curve`](crate::run::learning_curve) orders them) against core hours,
 /// with their 95% intervals, into the PNG at `path`.
 pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), PlotError> {
     let error = |message: String| PlotError {
@@ -191,9 +192,10 @@ pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), Pl
     };
     let mut curves: Vec<Curve> = Vec::new();
     for p in points {
-        if curves.last().is_none_or(|c| c.name != p.run) {
+        let series = p.series();
+        if curves.last().is_none_or(|c| c.name != series) {
             curves.push(Curve {
-                name: p.run.clone(),
+                name: series,
                 color: RUN_COLORS[curves.len() % RUN_COLORS.len()],
                 points: Vec::new(),
                 intervals: Vec::new(),
@@ -311,6 +313,7 @@ mod tests {
     fn a_png_of_ratings_against_time_is_written() {
         let point = |run: &str, hours: f64, rating: f64| CurvePoint {
             run: run.into(),
+            search: "sims=400".into(),
             step: (hours * 1000.0) as u64,
             iteration: (hours * 10.0) as u64,
             wall_hours: hours / 2.0,
