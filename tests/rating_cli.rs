@@ -148,19 +148,24 @@ fn rating_refuses_what_cannot_be_rated() {
         .assert_failure("maximum-likelihood ratings are infinite");
 }
 
-#[test]
-fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = dir.path().join("run");
+/// Trains the tiny preset (3 iterations, 5x3) into `out`.
+fn train_tiny(out: &Path) {
     fanorona([
         "train",
         "--preset",
         "tiny",
         "--out",
-        run.to_str().unwrap(),
+        out.to_str().unwrap(),
         "--quiet",
     ])
     .assert_success();
+}
+
+#[test]
+fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    train_tiny(&run);
     // The tiny preset: 8 learner steps an iteration, a checkpoint every 8, the last 2 kept.
     let games = dir.path().join("games");
     for (step, folder) in [(16, "a"), (24, "b")] {
@@ -213,15 +218,7 @@ fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
 
     // A run none of whose checkpoints played, and a curve option without --curve.
     let other = dir.path().join("other");
-    fanorona([
-        "train",
-        "--preset",
-        "tiny",
-        "--out",
-        other.to_str().unwrap(),
-        "--quiet",
-    ])
-    .assert_success();
+    train_tiny(&other);
     fanorona([
         "rate",
         games.to_str().unwrap(),

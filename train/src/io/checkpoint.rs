@@ -22,7 +22,7 @@ use crate::model::{Learner, LearnerConfig, OptimizerConfig};
 use crate::model::{NetworkConfig, PolicyValueNet, flush_denormals};
 use crate::rng::RngState;
 
-use super::envelope::{FileError, FileKind, FileRef, numbered_files};
+use super::envelope::{FileError, FileKind, FileRef, number_in_name, numbered_files};
 
 /// The first bytes of every checkpoint file.
 pub(crate) const MAGIC: &[u8; 8] = b"FNRCKPT\0";
@@ -115,14 +115,7 @@ impl Checkpoint {
 
     /// The step in a checkpoint's file name (`checkpoint-STEP.ckpt`), if it is one.
     pub fn step_in_name(file_name: &str) -> Option<u64> {
-        let digits = file_name
-            .strip_prefix(PREFIX)?
-            .strip_suffix(EXTENSION)?
-            .strip_suffix('.')?;
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        digits.parse().ok()
+        number_in_name(file_name, PREFIX, EXTENSION)
     }
 
     /// Writes the learner's network and optimiser with `meta` (whose `step`, `network` and

@@ -132,21 +132,27 @@ pub(crate) fn numbered_files(
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => return Err(FileRef::new(FileKind::RunDirectory, dir).io("list", error)),
     };
-    let suffix = format!(".{extension}");
     let mut found: Vec<(u64, PathBuf)> = entries
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let name = entry.file_name().into_string().ok()?;
-            let number = name
-                .strip_prefix(prefix)?
-                .strip_suffix(&suffix)?
-                .parse()
-                .ok()?;
-            Some((number, entry.path()))
+            Some((number_in_name(&name, prefix, extension)?, entry.path()))
         })
         .collect();
     found.sort();
     Ok(found)
+}
+
+/// The number in a file name `PREFIX` + decimal digits + `.EXTENSION`, if it is one.
+pub(crate) fn number_in_name(name: &str, prefix: &str, extension: &str) -> Option<u64> {
+    let digits = name
+        .strip_prefix(prefix)?
+        .strip_suffix(extension)?
+        .strip_suffix('.')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// A file of a known kind at a path: builds its errors and reads, writes and checks it.

@@ -74,7 +74,7 @@ impl CurvePoint {
 
 /// Seconds of training up to each row: `elapsed_s` restarts at every resumption, so the
 /// segments are added up.
-pub fn training_seconds(rows: &[MetricsRow]) -> Vec<f64> {
+fn training_seconds(rows: &[MetricsRow]) -> Vec<f64> {
     let mut total = 0.0;
     let mut previous = 0.0;
     rows.iter()

@@ -16,9 +16,7 @@ pub use config::{
     CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
 };
 pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
-pub use learning_curve::{
-    CurveError, CurvePoint, curve_csv, curve_table, learning_curve, training_seconds,
-};
+pub use learning_curve::{CurveError, CurvePoint, curve_csv, curve_table, learning_curve};
 pub use lock::LOCK_FILE;
 pub use metrics::{
     METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows,

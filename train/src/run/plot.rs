@@ -1,7 +1,8 @@
 //! PNGs of a run's learning curves (losses, policy entropy, scores against minimax, self-play
-//! speed) and of runs' ratings against training time, drawn with `plotters`' bitmap backend. Text needs a TrueType font, looked up at run
-//! time (`FANORONA_PLOT_FONT`, else common system paths); with none found the curves are drawn
-//! without labels, so the build never depends on system fonts.
+//! speed) and of runs' ratings against training time, drawn with `plotters`' bitmap backend.
+//! Text needs a TrueType font, looked up at run time (`FANORONA_PLOT_FONT`, else common system
+//! paths); with none found the curves are drawn without labels, so the build never depends on
+//! system fonts.
 
 use std::ops::Range;
 use std::path::Path;
@@ -158,25 +159,37 @@ fn range(values: impl Iterator<Item = f64>) -> Range<f64> {
     lo - pad..hi + pad
 }
 
-/// Draws `rows` as four panels into the PNG at `path`.
-pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
+/// A white PNG of `size` at `path`, drawn by `draw` (given the drawing area and whether text
+/// can be written), then saved.
+fn draw_png(
+    path: &Path,
+    size: (u32, u32),
+    draw: impl FnOnce(&DrawingArea<BitMapBackend<'_>, Shift>, bool) -> Result<(), String>,
+) -> Result<(), PlotError> {
     let error = |message: String| PlotError {
         path: path.display().to_string(),
         message,
     };
-    let text = font_available();
-    let root = BitMapBackend::new(path, (1280, 900)).into_drawing_area();
+    let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| error(e.to_string()))?;
+    draw(&root, font_available()).map_err(error)?;
+    root.present().map_err(|e| error(e.to_string()))
+}
+
+/// Draws `rows` as four panels into the PNG at `path`.
+pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
     let specs = [
         losses_panel(rows),
         entropy_panel(rows),
         minimax_panel(rows),
         speed_panel(rows),
     ];
-    for (area, panel) in root.split_evenly((2, 2)).iter().zip(specs) {
-        draw_panel(area, panel, text).map_err(error)?;
-    }
-    root.present().map_err(|e| error(e.to_string()))
+    draw_png(path, (1280, 900), |root, text| {
+        for (area, panel) in root.split_evenly((2, 2)).iter().zip(specs) {
+            draw_panel(area, panel, text)?;
+        }
+        Ok(())
+    })
 }
 
 /// The colours of successive runs on a rating plot.
@@ -186,10 +199,6 @@ const RUN_COLORS: [RGBColor; 4] = [BLUE, RED, GREEN, MAGENTA];
 /// [`learning_curve`](crate::run::learning_curve) orders them) against core hours,
 /// with their 95% intervals, into the PNG at `path`.
 pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), PlotError> {
-    let error = |message: String| PlotError {
-        path: path.display().to_string(),
-        message,
-    };
     let mut curves: Vec<Curve> = Vec::new();
     for p in points {
         let series = p.series();
@@ -212,10 +221,9 @@ pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), Pl
         x_name: "core hours",
         curves,
     };
-    let root = BitMapBackend::new(path, (1024, 640)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| error(e.to_string()))?;
-    draw_panel(&root, panel, font_available()).map_err(error)?;
-    root.present().map_err(|e| error(e.to_string()))
+    draw_png(path, (1024, 640), |root, text| {
+        draw_panel(root, panel, text)
+    })
 }
 
 /// Draws one panel into `area`: axes, curves and, when there is a font (`text`), the
