@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, JsonRejection};
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -276,11 +277,17 @@ async fn turn(
     with_game(&state, id, move |session| session.play_turn(&request.turn)).await
 }
 
+/// The body of a request whose handler needs none (`{}` from some clients), read and
+/// dropped: a body left unread can make the server close a kept-alive connection while the
+/// client is about to send its next request on it.
+type IgnoredBody = Result<Bytes, BytesRejection>;
+
 /// `POST /api/games/{id}/agent`: the agent to move plays its turn, thinking at most the
 /// server's time cap.
 async fn agent(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    _ignored: IgnoredBody,
 ) -> Result<Json<GameView>, ApiError> {
     let _permit = state
         .thinkers
@@ -304,6 +311,7 @@ async fn agent(
 async fn undo(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    _ignored: IgnoredBody,
 ) -> Result<Json<GameView>, ApiError> {
     with_game(&state, id, Session::undo).await
 }
