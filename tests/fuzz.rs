@@ -311,6 +311,7 @@ fn replay_window() -> ReplayBuffer<Fanorona> {
     let config = ReplayConfig {
         window_games: 4,
         augment: false,
+        root_value_weight: 0.0,
     };
     let mut buffer = ReplayBuffer::new(config, proto.clone());
     let mut legal = Vec::new();
@@ -324,7 +325,7 @@ fn replay_window() -> ReplayBuffer<Fanorona> {
             state.legal_actions(&mut legal);
             let mut target = vec![0.0; state.num_actions()];
             target[legal[0]] = 1.0;
-            recorder.record(&state, &target, true);
+            recorder.record(&state, &target, 0.0, true);
             state
                 .apply(legal[rng.random_range(0..legal.len())])
                 .unwrap();

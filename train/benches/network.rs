@@ -70,6 +70,7 @@ fn random_buffer(games: usize) -> ReplayBuffer<Fanorona> {
     let config = ReplayConfig {
         window_games: games,
         augment: true,
+        root_value_weight: 0.0,
     };
     let mut buffer = ReplayBuffer::new(config, game.clone());
     let mut legal = Vec::new();
@@ -82,7 +83,7 @@ fn random_buffer(games: usize) -> ReplayBuffer<Fanorona> {
             legal
                 .iter()
                 .for_each(|&a| target[a] = 1.0 / legal.len() as f32);
-            recorder.record(&state, &target, true);
+            recorder.record(&state, &target, 0.0, true);
             state.apply_unchecked(legal[rng.random_range(0..legal.len())]);
         }
         buffer.add_game(recorder.finish(TrajectoryMeta::default(), state.returns()));

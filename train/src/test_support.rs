@@ -15,6 +15,7 @@ pub fn random_games(games: usize, window: usize) -> (ReplayBuffer<Fanorona>, Vec
     let config = ReplayConfig {
         window_games: window,
         augment: true,
+        root_value_weight: 0.0,
     };
     let mut buffer = ReplayBuffer::new(config, proto.clone());
     let mut fens = Vec::new();
@@ -32,7 +33,9 @@ pub fn random_games(games: usize, window: usize) -> (ReplayBuffer<Fanorona>, Vec
             for (&a, w) in legal.iter().zip(&weights) {
                 target[a] = w / total;
             }
-            recorder.record(&state, &target, plies % 3 != 0);
+            // A root value unlike the result, so that tests see which one a target used.
+            let root_value = (plies % 7) as f32 / 3.0 - 1.0;
+            recorder.record(&state, &target, root_value, plies % 3 != 0);
             game_fens.push(state.to_text());
             state
                 .apply(legal[rng.random_range(0..legal.len())])

@@ -90,6 +90,42 @@ fn a_window_of_format_version_1_still_loads() {
 }
 
 #[test]
+fn a_window_saved_without_root_values_loads_with_the_results_in_their_place() {
+    let (buffer, _) = random_games(3, 10);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("replay.safetensors");
+    buffer.save(&path).unwrap();
+    let old = version_1(&fs::read(&path).unwrap());
+    let file = SafeTensors::deserialize(&old).unwrap();
+    let tensors = file
+        .tensors()
+        .into_iter()
+        .filter(|(name, _)| name != "root_values");
+    let header = entries(&old);
+    fs::write(
+        &path,
+        safetensors::serialize(tensors, Some(header)).unwrap(),
+    )
+    .unwrap();
+    let root_only = ReplayConfig {
+        root_value_weight: 1.0,
+        ..buffer.config().clone()
+    };
+    let loaded = load(&path, &root_only).unwrap();
+    let (mut results, mut targets) = (Batch::default(), Batch::default());
+    buffer.sample(64, &mut TrainRng::seed_from_u64(8), &mut results);
+    loaded.sample(64, &mut TrainRng::seed_from_u64(8), &mut targets);
+    assert_eq!(results.values, targets.values);
+    // With its root values, the same window gives other targets.
+    let mut with_roots = ReplayBuffer::new(root_only, Fanorona::standard());
+    buffer
+        .iter_games()
+        .for_each(|g| with_roots.add_game(g.clone()));
+    with_roots.sample(64, &mut TrainRng::seed_from_u64(8), &mut targets);
+    assert_ne!(results.values, targets.values);
+}
+
+#[test]
 fn missing_damaged_foreign_and_mismatched_files_give_clear_errors() {
     let (buffer, _) = random_games(5, 4);
     let config = buffer.config().clone();

@@ -3,7 +3,8 @@
 //! Layout: safetensors with one array per field (`Columns`) and the games' metadata as JSON
 //! in the header entry `fanorona_replay`. Version 2 files are sealed (metadata `format` =
 //! `fanorona-replay`, `format_version`, `data_crc32`); version 1 files (unsealed, no checksum)
-//! are still read.
+//! are still read. The array `root_values` (the search's root value of each position) is
+//! optional: files written before it existed are read with the results in its place.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -74,8 +75,10 @@ struct Columns {
     actions: Vec<u16>,
     /// Their target probabilities.
     targets: Vec<f32>,
-    /// Per position, the value target.
+    /// Per position, the game's result for the mover.
     values: Vec<f32>,
+    /// Per position, the search's root value for the mover.
+    root_values: Vec<f32>,
     /// Per position, the policy weight.
     policy_weights: Vec<f32>,
 }
@@ -123,6 +126,7 @@ impl Columns {
             columns.actions.extend_from_slice(&g.actions);
             columns.targets.extend_from_slice(&g.targets);
             columns.values.extend_from_slice(&g.values);
+            columns.root_values.extend_from_slice(&g.root_values);
             columns.policy_weights.extend_from_slice(&g.policy_weights);
         }
         columns
@@ -164,6 +168,12 @@ impl Columns {
             ),
             ("values", Dtype::F32, f32s(&self.values), self.values.len()),
             (
+                "root_values",
+                Dtype::F32,
+                f32s(&self.root_values),
+                self.root_values.len(),
+            ),
+            (
                 "policy_weights",
                 Dtype::F32,
                 f32s(&self.policy_weights),
@@ -187,13 +197,19 @@ impl Columns {
             Ok(view.data())
         };
         let f32s = |name| Ok(from_le_bytes(array(name, Dtype::F32)?, f32::from_le_bytes));
+        let values = f32s("values")?;
+        let root_values = match tensors.names().contains(&"root_values") {
+            true => f32s("root_values")?,
+            false => values.clone(),
+        };
         Ok(Columns {
             plane_constant: array("plane_constant", Dtype::U8)?.to_vec(),
             obs_values: f32s("obs_values")?,
             action_counts: from_le_bytes(array("action_counts", Dtype::U32)?, u32::from_le_bytes),
             actions: from_le_bytes(array("actions", Dtype::U16)?, u16::from_le_bytes),
             targets: f32s("targets")?,
-            values: f32s("values")?,
+            values,
+            root_values,
             policy_weights: f32s("policy_weights")?,
         })
     }
@@ -209,6 +225,7 @@ impl Columns {
         let counted: usize = self.action_counts.iter().map(|&c| c as usize).sum();
         if self.action_counts.len() != positions
             || self.policy_weights.len() != positions
+            || self.root_values.len() != positions
             || self.plane_constant.len() != positions * planes
             || self.actions.len() != self.targets.len()
             || counted != self.actions.len()
@@ -261,6 +278,7 @@ impl Columns {
             game.action_offsets.push(game.actions.len() as u32);
             at.action = actions.end;
             game.values.push(self.values[at.position]);
+            game.root_values.push(self.root_values[at.position]);
             game.policy_weights.push(self.policy_weights[at.position]);
             at.position += 1;
         }

@@ -1,7 +1,8 @@
 //! The replay buffer: a window of the most recent self-play games. Each position keeps its
 //! mover-frame observation, its legal actions with the search's target probabilities (mover
-//! frame), the final result from the mover's view and whether its policy target is to be
-//! trained on (playout-cap randomisation). Minibatches are sampled uniformly over the window's
+//! frame), the final result and the search's root value from the mover's view, and whether its
+//! policy target is to be trained on (playout-cap randomisation). The value target is the result,
+//! or a mix of the result and the root value (`root_value_weight`). Minibatches are sampled uniformly over the window's
 //! positions, each mapped through a random board symmetry. The window can be saved with a
 //! checkpoint and loaded to resume a run.
 
@@ -26,6 +27,11 @@ pub struct ReplayConfig {
     /// Whether sampled positions go through a random board symmetry.
     #[serde(default = "default_augment")]
     pub augment: bool,
+    /// The weight of the search's root value in the value target, from 0 (the game's result
+    /// alone, as in AlphaZero) to 1 (the root value alone): the target is
+    /// `(1 - w) * result + w * root value`.
+    #[serde(default)]
+    pub root_value_weight: f32,
 }
 
 fn default_augment() -> bool {
@@ -155,7 +161,7 @@ impl<G: Game> ReplayBuffer<G> {
             batch.mask[row + action] = 1.0;
             batch.policy[row + action] = target;
         }
-        batch.values[slot] = game.values[ply];
+        batch.values[slot] = game.value_target(ply, self.config.root_value_weight);
         batch.policy_weights[slot] = game.policy_weight(ply);
     }
 }
@@ -290,6 +296,30 @@ mod tests {
     }
 
     #[test]
+    fn value_targets_mix_the_result_with_the_root_value_by_their_weight() {
+        let (buffer, _) = random_games(4, 4);
+        let mixed_config = ReplayConfig {
+            root_value_weight: 0.25,
+            ..buffer.config().clone()
+        };
+        let mut mixed = ReplayBuffer::new(mixed_config, buffer.prototype.clone());
+        buffer.iter_games().for_each(|g| mixed.add_game(g.clone()));
+        let mut batch = Batch::default();
+        for (buffer, weight) in [(&buffer, 0.0), (&mixed, 0.25)] {
+            buffer.sample(128, &mut TrainRng::seed_from_u64(2), &mut batch);
+            for (slot, src) in batch.sources.iter().enumerate() {
+                let game = &buffer.games[src.game as usize];
+                let result = game.values()[src.ply];
+                // random_games records the root value (ply % 7) / 3 - 1.
+                let root_value = (src.ply % 7) as f32 / 3.0 - 1.0;
+                let expected = (1.0 - weight) * result + weight * root_value;
+                assert!((batch.values[slot] - expected).abs() < 1e-6, "slot {slot}");
+            }
+        }
+        assert!(batch.values.iter().any(|v| ![-1.0, 0.0, 1.0].contains(v)));
+    }
+
+    #[test]
     fn compact_observations_decode_exactly() {
         let mut state = Fanorona::standard();
         let mut recorder = TrajectoryRecorder::new(&state);
@@ -301,7 +331,7 @@ mod tests {
             let mut obs = vec![0.0; 18 * 45];
             state.write_observation(&mut obs);
             expected.push(obs);
-            recorder.record(&state, &target, true);
+            recorder.record(&state, &target, 0.0, true);
             state.legal_actions(&mut legal);
             state
                 .apply(legal[rng.random_range(0..legal.len())])

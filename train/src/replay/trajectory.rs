@@ -21,7 +21,8 @@ pub struct TrajectoryMeta {
 }
 
 /// One finished game: per position a compact observation, the legal mover-frame actions with
-/// their target probabilities, the result from the mover's view and the policy weight.
+/// their target probabilities, the result and the search's root value (both from the mover's
+/// view) and the policy weight.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Trajectory {
     /// The game's metadata.
@@ -40,6 +41,9 @@ pub struct Trajectory {
     pub(crate) targets: Vec<f32>,
     /// Final result from the mover's view.
     pub(crate) values: Vec<f32>,
+    /// The search's mean value at the root, from the mover's view (the result where the game
+    /// was recorded without one).
+    pub(crate) root_values: Vec<f32>,
     /// 1.0 if the position's policy target is trained on, else 0.0.
     pub(crate) policy_weights: Vec<f32>,
 }
@@ -101,6 +105,12 @@ impl Trajectory {
         (&self.actions[range.clone()], &self.targets[range])
     }
 
+    /// The value target of position `ply`: the result mixed with the search's root value,
+    /// `(1 - q_weight) * result + q_weight * root value`.
+    pub(super) fn value_target(&self, ply: usize, q_weight: f32) -> f32 {
+        (1.0 - q_weight) * self.values[ply] + q_weight * self.root_values[ply]
+    }
+
     /// The policy weight of position `ply`.
     pub(super) fn policy_weight(&self, ply: usize) -> f32 {
         self.policy_weights[ply]
@@ -136,10 +146,16 @@ impl TrajectoryRecorder {
     }
 
     /// Records `state` (before an action is played in it) with the search's target
-    /// distribution over absolute actions (`num_actions` long; only legal actions are read) and
-    /// whether the target is to be trained on (false for positions of a cheap search under
-    /// playout-cap randomisation).
-    pub fn record<G: Game>(&mut self, state: &G, target: &[f32], train_policy: bool) {
+    /// distribution over absolute actions (`num_actions` long; only legal actions are read),
+    /// the search's root value (mover's view) and whether the target is to be trained on
+    /// (false for positions of a cheap search under playout-cap randomisation).
+    pub fn record<G: Game>(
+        &mut self,
+        state: &G,
+        target: &[f32],
+        root_value: f32,
+        train_policy: bool,
+    ) {
         state.write_observation(&mut self.scratch);
         let g = &mut self.game;
         g.push_observation(&self.scratch, self.planes, self.cells);
@@ -150,6 +166,7 @@ impl TrajectoryRecorder {
         }
         g.action_offsets.push(g.actions.len() as u32);
         g.values.push(0.0);
+        g.root_values.push(root_value);
         g.policy_weights.push(if train_policy { 1.0 } else { 0.0 });
         self.movers.push(state.current_player());
     }

@@ -256,6 +256,8 @@ impl RunConfig {
         count("selfplay.parallel_games", s.parallel_games as u64)?;
         count("selfplay.max_actions", s.max_actions as u64)?;
         count("replay.window_games", self.replay.window_games as u64)?;
+        let mix = self.replay.root_value_weight.into();
+        probability("replay.root_value_weight", mix)?;
         let t = &self.training;
         count("training.batch_size", t.batch_size as u64)?;
         count("training.steps_per_iteration", t.steps_per_iteration as u64)?;
@@ -443,6 +445,11 @@ mod tests {
                 "dirichlet_fraction = 0.25",
                 "dirichlet_fraction = nan",
                 "mcts.dirichlet_fraction = NaN: expected a number in [0, 1]",
+            ),
+            (
+                "augment = true",
+                "augment = true\nroot_value_weight = 1.5",
+                "replay.root_value_weight = 1.5: expected a number in [0, 1]",
             ),
             (
                 "steps_per_iteration = 8",

@@ -206,7 +206,7 @@ impl<'a, G: Game> Session<'a, G> {
             &result.visit_policy
         };
         let recorder = slot.recorder.as_mut().expect("the game is being played");
-        recorder.record(self.driver.state(i), target, full);
+        recorder.record(self.driver.state(i), target, result.root_value, full);
         self.output.stats.policy_positions += full as u64;
         let action = if mcts.search.gumbel {
             result.action
@@ -339,6 +339,16 @@ mod tests {
             }
         }
         assert!(out.games.iter().any(|g| g.len() == 12));
+        // The search's root values are kept (the uniform evaluator values every leaf 0, so
+        // only the game ends the search reaches move them).
+        let root_values: Vec<f32> = out
+            .games
+            .iter()
+            .flat_map(|g| g.root_values.clone())
+            .collect();
+        assert_eq!(root_values.len(), positions);
+        assert!(root_values.iter().all(|v| (-1.0..=1.0).contains(v)));
+        assert!(root_values.iter().any(|&v| v != 0.0));
     }
 
     #[test]
