@@ -23,6 +23,7 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::Constant { lr: 1e-3 },
         value_weight: 1.0,
+        ema_decay: 0.0,
     };
     let learner = Learner::new(config, network.init(&device).unwrap(), &device);
     let meta = CheckpointMeta {

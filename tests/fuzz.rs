@@ -394,6 +394,7 @@ fn damaged_training_files_are_refused() {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::Constant { lr: 1e-3 },
         value_weight: 1.0,
+        ema_decay: 0.0,
     };
     let learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
     let meta = CheckpointMeta {

@@ -104,6 +104,7 @@ fn training(c: &mut Criterion) {
             optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
             schedule: LrSchedule::Constant { lr: 1e-3 },
             value_weight: 1.0,
+            ema_decay: 0.0,
         };
         let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
         group.throughput(Throughput::Elements(batch.size as u64));

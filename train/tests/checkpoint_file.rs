@@ -1,5 +1,6 @@
-//! Training checkpoints: exact round trips (network, optimiser state, metadata), and clear
-//! errors for missing, damaged, foreign and mismatched files.
+//! Training checkpoints: exact round trips (network, optimiser state, averaged weights,
+//! metadata), files of format version 1 still load, and clear errors for missing, damaged,
+//! foreign and mismatched files.
 
 mod common;
 
@@ -7,9 +8,11 @@ use std::fs;
 
 use burn::tensor::Device;
 use common::test_support::fixed_batch;
-use common::{outputs, trained};
+use common::{outputs, trained, trained_with_average};
 use fanorona_env::{Board, Fanorona, Game, GameId, Position};
-use fanorona_train::io::{Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind};
+use fanorona_train::io::{
+    Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind, load_policy,
+};
 use fanorona_train::model::{Architecture, Learner, NetworkConfig};
 use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
@@ -73,6 +76,70 @@ fn mlp_checkpoint_round_trip_is_exact() {
 #[test]
 fn resnet_checkpoint_round_trip_is_exact() {
     round_trip(Architecture::resnet(1, 4));
+}
+
+#[test]
+fn averaged_weights_are_saved_resumed_and_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path();
+    let batch = fixed_batch();
+    let mut original = trained_with_average(Architecture::mlp(&[32]), 1e-2, 20, 0.9);
+    let averaged = original.averaged_network().unwrap().clone();
+    assert_ne!(
+        outputs(&averaged, &batch),
+        outputs(original.network(), &batch)
+    );
+    let path = Checkpoint::save(dir, &original, meta(&original)).unwrap();
+    let device = Device::flex();
+    let loaded = Checkpoint::load(&path, &device).unwrap();
+    assert_eq!(
+        outputs(loaded.averaged.as_ref().unwrap(), &batch),
+        outputs(&averaged, &batch)
+    );
+    assert_eq!(
+        outputs(loaded.play_network(), &batch),
+        outputs(&averaged, &batch)
+    );
+    // A policy read from the checkpoint is the average; the last weights come with it.
+    let policy = load_policy(&path).unwrap();
+    assert_eq!(outputs(&policy.net, &batch), outputs(&averaged, &batch));
+    assert_eq!(
+        outputs(policy.last_weights.as_ref().unwrap(), &batch),
+        outputs(original.network(), &batch)
+    );
+    // A resumed learner goes on averaging exactly as the original.
+    let mut resumed = loaded.into_learner(original.config().clone(), &device);
+    original.train_step(&batch);
+    resumed.train_step(&batch);
+    assert_eq!(
+        outputs(resumed.averaged_network().unwrap(), &batch),
+        outputs(original.averaged_network().unwrap(), &batch)
+    );
+}
+
+#[test]
+fn a_checkpoint_of_format_version_1_still_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let learner = trained(Architecture::mlp(&[16]), 1e-3, 2);
+    let path = Checkpoint::save(dir.path(), &learner, meta(&learner)).unwrap();
+    let data = fs::read(&path).unwrap();
+    // Version 2 ends with an empty averaged-network section (its length, 0) and the CRC.
+    let body_end = data.len() - 4 - 8;
+    assert_eq!(data[body_end..data.len() - 4], [0; 8]);
+    assert_eq!(data[8..12], 2u32.to_le_bytes());
+    let mut old = data[..8].to_vec();
+    old.extend_from_slice(&1u32.to_le_bytes());
+    old.extend_from_slice(&data[12..body_end]);
+    let crc = crc32fast::hash(&old);
+    old.extend_from_slice(&crc.to_le_bytes());
+    fs::write(&path, &old).unwrap();
+    let loaded = Checkpoint::load(&path, &Device::flex()).unwrap();
+    assert!(loaded.averaged.is_none());
+    let batch = fixed_batch();
+    assert_eq!(
+        outputs(&loaded.network, &batch),
+        outputs(learner.network(), &batch)
+    );
 }
 
 #[test]
@@ -186,7 +253,7 @@ fn missing_damaged_and_foreign_files_give_clear_errors() {
     );
     assert!(
         e.to_string()
-            .ends_with("has format version 9; this build reads version 1"),
+            .ends_with("has format version 9; this build reads versions 1 and 2"),
         "{e}"
     );
 }

@@ -61,7 +61,8 @@ fn random_positions(size: usize) -> Batch {
 /// (none before step 1,400).
 const STEPS: usize = 2000;
 
-/// A small MLP trained `STEPS` steps with Adam and L2 weight decay, as the presets train.
+/// A small MLP trained `STEPS` steps with Adam and L2 weight decay, as the presets train, with
+/// a moving average of its weights.
 fn trained() -> Learner {
     let device = Device::flex();
     let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
@@ -69,11 +70,15 @@ fn trained() -> Learner {
         optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
         schedule: LrSchedule::Constant { lr: 1e-2 },
         value_weight: 1.0,
+        ema_decay: 0.5,
     };
     let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
     let batch = random_positions(64);
     for _ in 0..STEPS {
         learner.train_step(&batch);
+        // The average of weights that reached zero halves towards zero through the denormal
+        // range a few steps behind them, unless it is flushed at every step.
+        assert_eq!(count_denormals(learner.averaged_network().unwrap()), 0);
     }
     learner
 }
@@ -106,6 +111,13 @@ fn training_with_weight_decay_leaves_no_denormal_weights() {
     assert_eq!(count_denormals(net), 0);
     // The decayed weights did reach the denormal range: they are flushed to zero.
     assert!(zeros(net) > 10_000, "only {} zero weights", zeros(net));
+    // The moving average of those weights follows them to zero.
+    let averaged = learner.averaged_network().unwrap();
+    assert!(
+        zeros(averaged) > 10_000,
+        "only {} zero weights",
+        zeros(averaged)
+    );
 }
 
 /// The tensor data of a safetensors file: everything after its header.

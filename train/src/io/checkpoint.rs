@@ -4,9 +4,11 @@
 //! (`replay-STEP.safetensors`, written first and pruned with it). Resuming loads the latest
 //! one.
 //!
-//! File layout: the magic `FNRCKPT\0`, a little-endian u32 format version, then three
+//! File layout: the magic `FNRCKPT\0`, a little-endian u32 format version, then
 //! length-prefixed (u64) sections: the JSON header ([`CheckpointMeta`]), the network's burnpack
-//! record, the optimiser's burnpack record; then a CRC-32 of everything before it.
+//! record, the optimiser's burnpack record and (version 2) the burnpack record of the moving
+//! average of the weights, empty when the run keeps none; then a CRC-32 of everything before
+//! it. Version 1 files (three sections) are still read.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,7 +28,9 @@ use super::envelope::{FileError, FileKind, FileRef, number_in_name, numbered_fil
 
 /// The first bytes of every checkpoint file.
 pub(crate) const MAGIC: &[u8; 8] = b"FNRCKPT\0";
-const FORMAT_VERSION: u32 = 1;
+const FORMAT_VERSION: u32 = 2;
+/// The first version, without the averaged weights.
+const FIRST_VERSION: u32 = 1;
 const PREFIX: &str = "checkpoint-";
 const EXTENSION: &str = "ckpt";
 const REPLAY_PREFIX: &str = "replay-";
@@ -105,6 +109,8 @@ pub struct Checkpoint {
     pub network: PolicyValueNet,
     /// The optimiser with its restored state.
     pub optimizer: ModuleOptimizer,
+    /// The moving average of the weights, if the run keeps one (`ema_decay` > 0).
+    pub averaged: Option<PolicyValueNet>,
 }
 
 impl Checkpoint {
@@ -131,11 +137,16 @@ impl Checkpoint {
         let path = dir.join(Checkpoint::file_name(meta.step));
         let file = FileRef::new(FileKind::Checkpoint, &path);
         let header = serde_json::to_vec_pretty(&meta).map_err(|e| file.encode(e.to_string()))?;
-        let model = learner
-            .inference_network()
-            .into_record()
-            .into_bytes()
-            .map_err(|e| file.encode(format!("network record: {e}")))?;
+        let record = |net: PolicyValueNet, what: &str| {
+            net.into_record()
+                .into_bytes()
+                .map_err(|e| file.encode(format!("{what} record: {e}")))
+        };
+        let model = record(learner.inference_network(), "network")?;
+        let averaged = match learner.averaged_network() {
+            Some(net) => record(net.clone(), "averaged network")?.to_vec(),
+            None => Vec::new(),
+        };
         // burn encodes the optimiser's tensors in hash order, which changes from one process
         // to the next; read back they come in name order, so encoding them again gives the
         // same bytes for the same state.
@@ -145,10 +156,12 @@ impl Checkpoint {
             .and_then(OptimizerRecord::from_bytes)
             .and_then(OptimizerRecord::into_bytes)
             .map_err(|e| file.encode(format!("optimiser record: {e}")))?;
-        let mut data = Vec::with_capacity(header.len() + model.len() + optimizer.len() + 64);
+        let sections = [&header[..], &model[..], &optimizer[..], &averaged[..]];
+        let size: usize = sections.iter().map(|s| s.len() + 8).sum();
+        let mut data = Vec::with_capacity(size + 16);
         data.extend_from_slice(MAGIC);
         data.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        for section in [&header[..], &model[..], &optimizer[..]] {
+        for section in sections {
             data.extend_from_slice(&(section.len() as u64).to_le_bytes());
             data.extend_from_slice(section);
         }
@@ -172,19 +185,26 @@ impl Checkpoint {
         device: &Device,
     ) -> Result<Checkpoint, CheckpointError> {
         let file = FileRef::new(FileKind::Checkpoint, path);
-        let [header, network, optimizer] = sections(file, data)?;
+        let [header, network, optimizer, averaged] = sections(file, data)?;
         let meta: CheckpointMeta =
             serde_json::from_slice(header).map_err(|e| file.corrupt(format!("header: {e}")))?;
-        let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(network.to_vec()))
-            .map_err(|e| file.corrupt(format!("network record: {e}")))?;
-        let network = meta
-            .network
-            .init(device)
-            .map_err(|e| file.corrupt(format!("header: {e}")))?
-            .try_load_record(record)
-            .map_err(|e| file.corrupt(format!("network record does not fit its header: {e}")))?;
-        // Files written before the learner flushed denormals may hold some.
-        let network = flush_denormals(network);
+        let read_network = |bytes: &[u8], what: &str| {
+            let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(bytes.to_vec()))
+                .map_err(|e| file.corrupt(format!("{what} record: {e}")))?;
+            let network = meta
+                .network
+                .init(device)
+                .map_err(|e| file.corrupt(format!("header: {e}")))?
+                .try_load_record(record)
+                .map_err(|e| file.corrupt(format!("{what} record does not fit its header: {e}")))?;
+            // Files written before the learner flushed denormals may hold some.
+            Ok::<_, FileError>(flush_denormals(network))
+        };
+        let network = read_network(network, "network")?;
+        let averaged = match averaged.is_empty() {
+            true => None,
+            false => Some(read_network(averaged, "averaged network")?),
+        };
         let optimizer = meta
             .optimizer
             .init()
@@ -194,6 +214,7 @@ impl Checkpoint {
             meta,
             network,
             optimizer,
+            averaged,
         })
     }
 
@@ -254,9 +275,24 @@ impl Checkpoint {
         Ok(())
     }
 
-    /// A learner continuing from this checkpoint (its step, network and optimiser state).
+    /// A learner continuing from this checkpoint (its step, network, optimiser state and
+    /// averaged weights).
     pub fn into_learner(self, config: LearnerConfig, device: &Device) -> Learner {
-        Learner::resume(config, self.network, self.optimizer, self.meta.step, device)
+        let step = self.meta.step;
+        Learner::resume(
+            config,
+            self.network,
+            self.optimizer,
+            self.averaged,
+            step,
+            device,
+        )
+    }
+
+    /// The network to play with: the moving average of the weights if the checkpoint has
+    /// one, else the trained weights.
+    pub fn play_network(&self) -> &PolicyValueNet {
+        self.averaged.as_ref().unwrap_or(&self.network)
     }
 
     /// The checkpoint files in `dir`, oldest (lowest step) first.
@@ -310,9 +346,10 @@ impl Checkpoint {
     }
 }
 
-/// The header, network and optimiser sections of the checkpoint file `data`, after checking
-/// its magic bytes, version, layout and checksum.
-fn sections<'a>(file: FileRef, data: &'a [u8]) -> Result<[&'a [u8]; 3], FileError> {
+/// The header, network, optimiser and averaged-network sections of the checkpoint file `data`
+/// (the last one empty in version 1 files), after checking its magic bytes, version, layout
+/// and checksum.
+fn sections<'a>(file: FileRef, data: &'a [u8]) -> Result<[&'a [u8]; 4], FileError> {
     let start = MAGIC.len() + 4;
     if data.len() < start || &data[..MAGIC.len()] != MAGIC {
         return Err(
@@ -320,11 +357,13 @@ fn sections<'a>(file: FileRef, data: &'a [u8]) -> Result<[&'a [u8]; 3], FileErro
         );
     }
     let version = u32::from_le_bytes(data[MAGIC.len()..start].try_into().expect("4 bytes"));
-    file.check_version(version, &[FORMAT_VERSION])?;
+    file.check_version(version, &[FIRST_VERSION, FORMAT_VERSION])?;
     let (body, crc) = data.split_at(data.len().saturating_sub(4).max(start));
-    let mut sections = [&body[..0]; 3];
+    let mut sections = [&body[..0]; 4];
+    let names = ["header", "network", "optimiser", "averaged network"];
+    let count = if version == FIRST_VERSION { 3 } else { 4 };
     let mut at = start;
-    for (section, name) in sections.iter_mut().zip(["header", "network", "optimiser"]) {
+    for (section, name) in sections.iter_mut().zip(names).take(count) {
         let len = body
             .get(at..at + 8)
             .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")) as usize)

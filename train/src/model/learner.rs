@@ -2,7 +2,8 @@
 //! the search's target distribution (illegal actions masked out, positions without a policy
 //! target skipped) + `value_weight` x value MSE, with L2 weight decay in the optimiser (Adam or
 //! SGD with momentum) and a learning-rate schedule over steps. Denormal weights are set to zero
-//! after every step (see [`crate::model::flush_denormals`]).
+//! after every step (see [`crate::model::flush_denormals`]). With `ema_decay` > 0 the learner
+//! also keeps a moving average of the weights ([`WeightAverage`]), for play.
 
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
@@ -12,7 +13,7 @@ use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use crate::model::LrSchedule;
+use crate::model::{LrSchedule, WeightAverage};
 use crate::model::{PolicyValueNet, flush_denormals};
 use crate::replay::Batch;
 
@@ -72,6 +73,10 @@ pub struct LearnerConfig {
     /// Weight of the value loss against the policy loss.
     #[serde(default = "default_value_weight")]
     pub value_weight: f32,
+    /// The decay of the exponential moving average of the weights kept for play, in `[0, 1)`
+    /// (0: none; e.g. 0.999 averages over the last ~1,000 steps).
+    #[serde(default)]
+    pub ema_decay: f64,
 }
 
 fn default_value_weight() -> f32 {
@@ -116,11 +121,14 @@ pub struct Learner {
     optimizer: ModuleOptimizer,
     step: u64,
     device: Device,
+    averaging: Option<WeightAverage>,
 }
 
 impl Learner {
     /// A learner for `net`, moved to the autodiff version of `device`, with a fresh optimiser.
     pub fn new(config: LearnerConfig, net: PolicyValueNet, device: &Device) -> Learner {
+        let averaging = (config.ema_decay > 0.0)
+            .then(|| WeightAverage::new(config.ema_decay, net.clone().to_device(device), 0));
         let device = device.clone().autodiff();
         let optimizer = config.optimizer.init();
         Learner {
@@ -129,20 +137,27 @@ impl Learner {
             optimizer,
             step: 0,
             device,
+            averaging,
         }
     }
 
-    /// A learner resuming at `step` with a saved optimiser state (see [`crate::io::checkpoint`]).
+    /// A learner resuming at `step` with a saved optimiser state and moving average of the
+    /// weights, if any (see [`crate::io::checkpoint`]); with `ema_decay` > 0 and no saved
+    /// average, the average starts from `net`.
     pub fn resume(
         config: LearnerConfig,
         net: PolicyValueNet,
         optimizer: ModuleOptimizer,
+        averaged: Option<PolicyValueNet>,
         step: u64,
         device: &Device,
     ) -> Learner {
+        let start = averaged.unwrap_or_else(|| net.clone());
         let mut learner = Learner::new(config, net, device);
         learner.optimizer = optimizer;
         learner.step = step;
+        learner.averaging = (learner.config.ema_decay > 0.0)
+            .then(|| WeightAverage::new(learner.config.ema_decay, start.to_device(device), step));
         learner
     }
 
@@ -164,6 +179,11 @@ impl Learner {
     /// An inference copy of the network (no autodiff), for self-play and evaluation.
     pub fn inference_network(&self) -> PolicyValueNet {
         self.net.valid()
+    }
+
+    /// The moving average of the weights (no autodiff), if `ema_decay` > 0.
+    pub fn averaged_network(&self) -> Option<&PolicyValueNet> {
+        self.averaging.as_ref().map(WeightAverage::network)
     }
 
     /// The optimiser (with its per-parameter state).
@@ -191,6 +211,9 @@ impl Learner {
         let total_value = total.clone().into_scalar::<f32>();
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         self.net = flush_denormals(self.optimizer.step(lr, self.net.clone(), grads));
+        if let Some(average) = &mut self.averaging {
+            average.update(&self.net.valid());
+        }
         let report = LossReport {
             step: self.step,
             lr,
@@ -277,6 +300,7 @@ mod tests {
             optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
             schedule: LrSchedule::Constant { lr: 3e-3 },
             value_weight: 1.0,
+            ema_decay: 0.0,
         };
         let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
         let first = learner.train_step(&batch);

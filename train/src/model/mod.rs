@@ -1,11 +1,13 @@
 //! The model layer: the policy/value network (burn), the learner that trains it (optimiser,
-//! learning-rate schedule, losses) and the device it runs on.
+//! learning-rate schedule, losses, a moving average of the weights) and the device it runs on.
 
+mod averaging;
 mod device;
 mod learner;
 mod network;
 mod schedule;
 
+pub use averaging::{WeightAverage, blend};
 pub use device::{ComputeDevice, DeviceError};
 pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use network::{

@@ -1,8 +1,9 @@
 //! Players with a trained network: the `net:path=FILE,...` agent kind. The file is an exported
 //! policy (or a training checkpoint, see [`crate::io::load_policy`]); the agent searches
 //! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
-//! raw policy (the legal action of highest logit). Before each action it checks that the
-//! network was made for the board it is asked to play on.
+//! raw policy (the legal action of highest logit). A checkpoint that keeps a moving average of
+//! its weights plays with the average unless `weights=last`. Before each action it checks that
+//! the network was made for the board it is asked to play on.
 
 use std::path::Path;
 
@@ -30,6 +31,13 @@ pub const NET_KIND: AgentKind = AgentKind {
             value: ValueType::Path,
             default: OptionDefault::Required,
             help: "an exported .safetensors policy or a training checkpoint",
+        },
+        OptionDef {
+            name: "weights",
+            value: ValueType::Text("ema|last"),
+            default: OptionDefault::Value("ema"),
+            help: "of a checkpoint that keeps a moving average of its weights: the average \
+                   (ema) or the last trained weights (last)",
         },
         OptionDef {
             value: ValueType::Whole {
@@ -215,8 +223,25 @@ fn create_net_agent(
         spec: name.clone(),
         reason,
     };
-    let LoadedPolicy { net, meta, .. } =
-        load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
+    let loaded = load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
+    let LoadedPolicy {
+        net,
+        last_weights,
+        meta,
+        ..
+    } = loaded;
+    let net = match options.text("weights").expect("weights has a default") {
+        "ema" => net,
+        "last" => last_weights.unwrap_or(net),
+        other => {
+            return Err(SpecError::BadValue {
+                kind: NET_KIND.name.into(),
+                option: "weights".into(),
+                value: other.into(),
+                expected: "ema or last".into(),
+            });
+        }
+    };
     if !matches!(meta.game, GameId::Fanorona(_)) {
         return Err(unavailable(format!(
             "the file holds a network for {}, and this agent plays fanorona",
@@ -353,6 +378,18 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(err, SpecError::UnknownOption { .. }), "{err}");
+        let err = create(&format!("net:path={},weights=mean", path.display()))
+            .err()
+            .unwrap();
+        assert!(matches!(err, SpecError::BadValue { .. }), "{err}");
+        assert!(err.to_string().contains("ema or last"), "{err}");
+        // A policy file has one set of weights: both choices play it.
+        for weights in ["ema", "last"] {
+            let spec = format!("net:path={},weights={weights},sims=4", path.display());
+            let mut agent = create(&spec).unwrap();
+            let game = Fanorona::standard();
+            assert!(game.is_legal(agent.act(&game).unwrap()));
+        }
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }

@@ -276,6 +276,14 @@ impl RunConfig {
 /// Checks the `[training.learner]` section.
 fn validate_learner(learner: &LearnerConfig) -> Result<(), RunConfigError> {
     non_negative("training.learner.value_weight", learner.value_weight.into())?;
+    let decay = learner.ema_decay;
+    let key = "training.learner.ema_decay";
+    require(
+        (0.0..1.0).contains(&decay),
+        key,
+        "a number in [0, 1)",
+        decay,
+    )?;
     match learner.optimizer {
         OptimizerConfig::Adam { weight_decay } => non_negative(
             "training.learner.optimizer.weight_decay",
@@ -445,6 +453,11 @@ mod tests {
                 "dirichlet_fraction = 0.25",
                 "dirichlet_fraction = nan",
                 "mcts.dirichlet_fraction = NaN: expected a number in [0, 1]",
+            ),
+            (
+                "value_weight = 1.0",
+                "value_weight = 1.0\nema_decay = 1.0",
+                "training.learner.ema_decay = 1: expected a number in [0, 1)",
             ),
             (
                 "augment = true",

@@ -23,12 +23,23 @@ use test_support::fixed_batch;
 /// A learner for the standard board with Adam at learning rate `lr`, trained `steps` steps on
 /// the fixed batch (so batch-norm statistics are not the initial ones).
 pub fn trained(architecture: Architecture, lr: f64, steps: usize) -> Learner {
+    trained_with_average(architecture, lr, steps, 0.0)
+}
+
+/// As [`trained`], keeping a moving average of the weights with `ema_decay` (0: none).
+pub fn trained_with_average(
+    architecture: Architecture,
+    lr: f64,
+    steps: usize,
+    ema_decay: f64,
+) -> Learner {
     let device = Device::flex();
     let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
     let learner_config = LearnerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
         schedule: LrSchedule::Constant { lr },
         value_weight: 1.0,
+        ema_decay,
     };
     let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
     let batch = fixed_batch();

@@ -13,16 +13,19 @@ use crate::model::{PolicyValueNet, flush_denormals};
 
 /// A loaded policy: the network (inference, no autodiff) and what it is for.
 pub struct LoadedPolicy {
-    /// The network.
+    /// The network: from a checkpoint that keeps a moving average of the weights, the average.
     pub net: PolicyValueNet,
+    /// The last trained weights of a checkpoint whose `net` is their moving average (`None`
+    /// otherwise: `net` is then the only network of the file).
+    pub last_weights: Option<PolicyValueNet>,
     /// Its metadata.
     pub meta: PolicyMeta,
     /// The kind of file it was read from: [`FileKind::Policy`] or [`FileKind::Checkpoint`].
     pub source: FileKind,
 }
 
-/// Loads an exported policy (or, for convenience, the network of a training checkpoint) onto
-/// burn's CPU device.
+/// Loads an exported policy (or, for convenience, the network of a training checkpoint: the
+/// moving average of its weights if it keeps one) onto burn's CPU device.
 pub fn load_policy(path: &Path) -> Result<LoadedPolicy, PolicyFileError> {
     load_policy_on(path, &Device::flex())
 }
@@ -35,9 +38,14 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Poli
     if bytes.starts_with(checkpoint::MAGIC) {
         // Already read: parse it here rather than reading the file again.
         let loaded = Checkpoint::from_bytes(path, &bytes, device)?;
+        let (net, last_weights) = match loaded.averaged {
+            Some(averaged) => (averaged, Some(loaded.network)),
+            None => (loaded.network, None),
+        };
         return Ok(LoadedPolicy {
             meta: PolicyMeta::of_checkpoint(&loaded.meta, path)?,
-            net: loaded.network,
+            net,
+            last_weights,
             source: FileKind::Checkpoint,
         });
     }
@@ -69,6 +77,7 @@ pub fn policy_from_bytes(
     // Files of older builds may hold denormal weights (slow on Intel): flush them.
     Ok(LoadedPolicy {
         net: flush_denormals(net),
+        last_weights: None,
         meta,
         source: FileKind::Policy,
     })

@@ -55,11 +55,11 @@ pub fn policy_bytes(
         })
 }
 
-/// Exports the network of the training checkpoint at `checkpoint` to `out`; returns what was
-/// written.
+/// Exports the network of the training checkpoint at `checkpoint` (the moving average of its
+/// weights if it keeps one) to `out`; returns what was written.
 pub fn export_checkpoint(checkpoint: &Path, out: &Path) -> Result<PolicyMeta, PolicyFileError> {
     let loaded = Checkpoint::load(checkpoint, &Device::flex())?;
     let meta = PolicyMeta::of_checkpoint(&loaded.meta, checkpoint)?;
-    export_policy(&loaded.network, &meta, out)?;
+    export_policy(loaded.play_network(), &meta, out)?;
     Ok(meta)
 }
