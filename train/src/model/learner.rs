@@ -332,6 +332,11 @@ mod tests {
     }
 
     #[test]
+    fn the_residual_mlp_overfits_a_small_fixed_dataset() {
+        overfits(Architecture::residual_mlp(64, 2), 60);
+    }
+
+    #[test]
     fn the_resnet_overfits_a_small_fixed_dataset() {
         overfits(Architecture::resnet(1, 8), 60);
     }

@@ -41,6 +41,16 @@ pub enum Architecture {
         /// Widths of the hidden layers (at least one).
         hidden: Vec<usize>,
     },
+    /// A residual MLP (`kind = "resmlp"`): a linear projection to `width`, `blocks` pre-norm
+    /// residual blocks (layer norm, linear, ReLU, linear, added to the input), a final layer
+    /// norm and ReLU, then the MLP's heads.
+    #[serde(rename = "resmlp")]
+    ResidualMlp {
+        /// Width of the trunk.
+        width: usize,
+        /// Residual blocks (0: one projection and the heads).
+        blocks: usize,
+    },
 }
 
 fn default_policy_channels() -> usize {
@@ -74,7 +84,12 @@ impl Architecture {
         }
     }
 
-    /// A short description, e.g. `resnet 4x32` or `mlp 512-256`.
+    /// A residual MLP of `blocks` blocks of `width`.
+    pub fn residual_mlp(width: usize, blocks: usize) -> Architecture {
+        Architecture::ResidualMlp { width, blocks }
+    }
+
+    /// A short description, e.g. `resnet 4x32`, `mlp 512-256` or `resmlp 2x256`.
     pub fn describe(&self) -> String {
         match self {
             Architecture::ResNet {
@@ -84,6 +99,7 @@ impl Architecture {
                 let widths: Vec<String> = hidden.iter().map(|h| h.to_string()).collect();
                 format!("mlp {}", widths.join("-"))
             }
+            Architecture::ResidualMlp { width, blocks } => format!("resmlp {blocks}x{width}"),
         }
     }
 }
@@ -155,6 +171,11 @@ impl NetworkConfig {
                     return err("an mlp needs at least one hidden layer, each of positive width");
                 }
             }
+            Architecture::ResidualMlp { width, .. } => {
+                if *width == 0 {
+                    return err("a residual mlp's width must be positive");
+                }
+            }
         }
         Ok(())
     }
@@ -186,7 +207,11 @@ mod tests {
     #[test]
     fn config_round_trips_through_toml_and_json_and_fits_its_game() {
         let game = Fanorona::standard();
-        for arch in [Architecture::resnet(4, 32), Architecture::mlp(&[256, 128])] {
+        for arch in [
+            Architecture::resnet(4, 32),
+            Architecture::mlp(&[256, 128]),
+            Architecture::residual_mlp(128, 2),
+        ] {
             let config = NetworkConfig::for_game(&game, arch);
             assert!(config.fits(&game));
             assert_eq!(config.observation_len(), 18 * 45);
@@ -217,5 +242,11 @@ mod tests {
         config.architecture = Architecture::resnet(1, 0);
         assert!(config.validate().is_err());
         assert!(toml::from_str::<Architecture>("kind = \"transformer\"").is_err());
+        let arch: Architecture =
+            toml::from_str("kind = \"resmlp\"\nwidth = 128\nblocks = 2").unwrap();
+        assert_eq!(arch, Architecture::residual_mlp(128, 2));
+        assert_eq!(arch.describe(), "resmlp 2x128");
+        config.architecture = Architecture::residual_mlp(0, 2);
+        assert!(config.validate().unwrap_err().to_string().contains("width"));
     }
 }

@@ -1,16 +1,19 @@
 //! The policy/value network (burn): observation planes in, policy logits over the mover-frame
-//! action space and a value in `[-1, 1]` for the player to act out. Two architectures behind
-//! one serialisable [`NetworkConfig`]: a residual CNN and an MLP.
+//! action space and a value in `[-1, 1]` for the player to act out. Three architectures behind
+//! one serialisable [`NetworkConfig`]: a residual CNN, an MLP and a residual MLP with layer
+//! norm.
 
 mod config;
 mod denormals;
 mod mlp;
+mod residual_mlp;
 mod resnet;
 mod seeded;
 
 pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
+pub use residual_mlp::ResidualMlp;
 pub use resnet::{ResNet, ResNetShape};
 
 use burn::module::Module;
@@ -25,6 +28,8 @@ pub enum Body {
     ResNet(ResNet),
     /// The MLP.
     Mlp(Mlp),
+    /// The residual MLP.
+    ResidualMlp(ResidualMlp),
 }
 
 /// A policy/value network together with the configuration it was built from.
@@ -65,6 +70,13 @@ impl PolicyValueNet {
                 config.num_actions,
                 device,
             )),
+            Architecture::ResidualMlp { width, blocks } => Body::ResidualMlp(ResidualMlp::new(
+                config.observation_len(),
+                *width,
+                *blocks,
+                config.num_actions,
+                device,
+            )),
         };
         PolicyValueNet {
             body,
@@ -83,6 +95,7 @@ impl PolicyValueNet {
         let (policy, value) = match &self.body {
             Body::ResNet(net) => net.forward(input),
             Body::Mlp(net) => net.forward(input),
+            Body::ResidualMlp(net) => net.forward(input),
         };
         (policy, value.flatten::<1>(0, 1))
     }
@@ -160,5 +173,10 @@ mod tests {
     #[test]
     fn mlp_outputs_have_the_right_shape_and_range() {
         check_shapes(Architecture::mlp(&[32, 16]));
+    }
+
+    #[test]
+    fn residual_mlp_outputs_have_the_right_shape_and_range() {
+        check_shapes(Architecture::residual_mlp(32, 2));
     }
 }
