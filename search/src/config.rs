@@ -35,6 +35,9 @@ pub struct SearchConfig {
     /// The value an in-flight simulation counts as for its edge (a loss: pushes other
     /// simulations of the same batch elsewhere).
     pub virtual_loss: f32,
+    /// KataGo's forced playouts at a PUCT root: `k` of `sqrt(k * P * N)` playouts forced on
+    /// every visited child, taken back from the visit-count policy target; 0 turns them off.
+    pub forced_playouts: f32,
     /// Seed of the search's random numbers (noise, Gumbel samples, temperature).
     #[serde(skip)]
     pub seed: u64,
@@ -54,6 +57,7 @@ impl Default for SearchConfig {
             c_visit: 50.0,
             c_scale: 1.0,
             virtual_loss: 1.0,
+            forced_playouts: 0.0,
             seed: 0,
         }
     }

@@ -1,5 +1,6 @@
 //! Monte Carlo tree search for AlphaZero over any [`fanorona_env::Game`]: PUCT with Dirichlet
-//! noise, first-play urgency, temperature and tree reuse; Gumbel AlphaZero root search
+//! noise, first-play urgency, temperature and tree reuse; KataGo's forced playouts and policy
+//! target pruning; Gumbel AlphaZero root search
 //! (sequential halving, completed Q-values, improved policy targets); a driver that advances
 //! many searches together and sends their leaves to the [`Evaluator`] in one batch; evaluators
 //! without a network (uniform, random playouts); and [`MctsAgent`], search as a player.
@@ -15,6 +16,7 @@ mod config;
 mod driver;
 mod evaluator;
 mod evaluators;
+mod forced;
 mod gumbel;
 mod kind;
 pub mod options;

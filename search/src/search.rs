@@ -9,6 +9,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::config::SearchConfig;
+use crate::forced::{forced_edge, pruned_visits};
 use crate::gumbel::GumbelRoot;
 use crate::puct::{add_dirichlet_noise, legal_softmax, select_puct};
 use crate::temperature::sample_with_temperature;
@@ -19,7 +20,8 @@ use crate::tree::{NO_NODE, NodeKind, PathStep, ROOT, Tree};
 pub struct SearchResult {
     /// The action to play (absolute index).
     pub action: usize,
-    /// Root visit counts, normalised, over the absolute action space (the AlphaZero target).
+    /// Root visit counts, normalised, over the absolute action space (the AlphaZero target;
+    /// with forced playouts, the counts after policy target pruning).
     pub visit_policy: Vec<f32>,
     /// `softmax(logits + sigma(completed Q))` over the absolute action space (the Gumbel
     /// AlphaZero target; computed for PUCT searches too).
@@ -344,10 +346,14 @@ impl<G: Game> Search<G> {
         let root = *self.tree.node(ROOT);
         let edges = self.tree.edges(ROOT);
         if config.gumbel {
-            self.gumbel.select(&root, edges, config)
-        } else {
-            select_puct(&root, edges, Some(&self.root_priors), config)
+            return self.gumbel.select(&root, edges, config);
         }
+        let priors = &self.root_priors;
+        let k = config.forced_playouts;
+        let forced = (k > 0.0).then(|| forced_edge(&root, edges, priors, k));
+        forced
+            .flatten()
+            .unwrap_or_else(|| select_puct(&root, edges, Some(priors), config))
     }
 
     /// Expands the gathered leaves with the evaluator's answers (`policy`: logits over the
@@ -435,9 +441,15 @@ impl<G: Game> Search<G> {
         result.simulations = self.completed;
         result.visit_policy.clear();
         result.visit_policy.resize(num_actions, 0.0);
-        let total: u32 = edges.iter().map(|e| e.visits).sum();
-        for e in edges {
-            result.visit_policy[e.action as usize] = e.visits as f32 / total.max(1) as f32;
+        if config.forced_playouts > 0.0 && !config.gumbel {
+            pruned_visits(&root, edges, &self.root_priors, config, &mut self.visits);
+        } else {
+            self.visits.clear();
+            self.visits.extend(edges.iter().map(|e| e.visits as f32));
+        }
+        let total: f32 = self.visits.iter().sum();
+        for (e, &n) in edges.iter().zip(&self.visits) {
+            result.visit_policy[e.action as usize] = n / total.max(1.0);
         }
         self.gumbel
             .improved_policy(&root, edges, config, &mut self.priors);

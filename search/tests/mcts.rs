@@ -1,6 +1,7 @@
 //! Tests of the tree search on real Fanorona positions: winning moves found (checked against an
 //! exhaustive negamax over complete turns), legal-only policies, capture chains backed up by
-//! player to act, the Gumbel budget, determinism, tree reuse, and a match against random play.
+//! player to act, forced playouts and target pruning, the Gumbel budget, determinism, tree
+//! reuse, and a match against random play.
 
 use fanorona_env::{Agent, Color, Fanorona, Game, Position};
 use fanorona_search::{
@@ -148,6 +149,44 @@ fn policies_are_zero_on_illegal_actions() {
         }
         assert!(result.visit_policy.iter().filter(|&&p| p > 0.0).count() > 1);
     }
+}
+
+#[test]
+fn forced_playouts_spread_the_search_and_are_pruned_from_the_target() {
+    let state = Fanorona::standard();
+    let run = |forced_playouts| {
+        let config = SearchConfig {
+            simulations: 400,
+            dirichlet_fraction: 0.25,
+            forced_playouts,
+            seed: 5,
+            ..SearchConfig::default()
+        };
+        search_once(&state, config, &mut RolloutEvaluator::new(1, 100, 2))
+    };
+    let visited = |driver: &SearchDriver<Fanorona>| {
+        let edges: Vec<_> = driver.search_of(0).root_edges().collect();
+        let total: u32 = edges.iter().map(|e| e.visits).sum();
+        let best = edges.iter().max_by_key(|e| e.visits).unwrap();
+        let least = edges.iter().map(|e| e.visits).filter(|&n| n > 0).min().unwrap();
+        (least, best.action, best.visits as f32 / total as f32)
+    };
+    let (plain_least, _, _) = visited(&run(0.0));
+    let forced = run(2.0);
+    let (forced_least, best, raw_share) = visited(&forced);
+    // Forced playouts give every visited child a real look...
+    assert!(forced_least > plain_least, "{forced_least} vs {plain_least}");
+    // ...and the target takes them back: the best child's share can only grow, the target is
+    // still a distribution, and only visited children are in it.
+    let result = forced.result(0).unwrap();
+    assert!(result.visit_policy[best] > raw_share, "{raw_share}");
+    assert!((result.visit_policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+    let edges: Vec<_> = forced.search_of(0).root_edges().collect();
+    assert!(
+        edges
+            .iter()
+            .all(|e| e.visits > 0 || result.visit_policy[e.action] == 0.0)
+    );
 }
 
 /// A value of +0.5 for white wherever the game stands: +0.5 when white is to act, -0.5 when

@@ -244,6 +244,7 @@ impl RunConfig {
         non_negative("mcts.c_visit", search.c_visit.into())?;
         non_negative("mcts.c_scale", search.c_scale.into())?;
         non_negative("mcts.virtual_loss", search.virtual_loss.into())?;
+        non_negative("mcts.forced_playouts", search.forced_playouts.into())?;
         if let Some(cap) = &m.playout_cap {
             let fast = cap.fast_simulations;
             let ok = (1..=search.simulations).contains(&fast);

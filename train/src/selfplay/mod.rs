@@ -8,7 +8,8 @@
 //! `final_temperature` afterwards (Gumbel search plays its sequential-halving winner).
 //! Playout-cap randomisation: each search round is a full search with probability
 //! `full_probability` (its targets are trained on) or else a cheap one without noise (played,
-//! kept for the value target, not trained on for the policy). The coin is tossed once per
+//! kept for the value target, not trained on for the policy); KataGo's forced playouts and
+//! policy target pruning (`forced_playouts`) on full searches only. The coin is tossed once per
 //! round for all games of the driver, as they share one search configuration. A game still
 //! running after `max_actions` actions is scored a draw.
 
@@ -93,6 +94,7 @@ impl<G: Game> SelfPlay<G> {
                 _ => search.simulations,
             },
             dirichlet_fraction: if full { search.dirichlet_fraction } else { 0.0 },
+            forced_playouts: if full { search.forced_playouts } else { 0.0 },
             // Moves are chosen here, per game, from the visit counts.
             temperature: 0.0,
             seed,
