@@ -168,14 +168,22 @@ fn forced_playouts_spread_the_search_and_are_pruned_from_the_target() {
         let edges: Vec<_> = driver.search_of(0).root_edges().collect();
         let total: u32 = edges.iter().map(|e| e.visits).sum();
         let best = edges.iter().max_by_key(|e| e.visits).unwrap();
-        let least = edges.iter().map(|e| e.visits).filter(|&n| n > 0).min().unwrap();
+        let least = edges
+            .iter()
+            .map(|e| e.visits)
+            .filter(|&n| n > 0)
+            .min()
+            .unwrap();
         (least, best.action, best.visits as f32 / total as f32)
     };
     let (plain_least, _, _) = visited(&run(0.0));
     let forced = run(2.0);
     let (forced_least, best, raw_share) = visited(&forced);
     // Forced playouts give every visited child a real look...
-    assert!(forced_least > plain_least, "{forced_least} vs {plain_least}");
+    assert!(
+        forced_least > plain_least,
+        "{forced_least} vs {plain_least}"
+    );
     // ...and the target takes them back: the best child's share can only grow, the target is
     // still a distribution, and only visited children are in it.
     let result = forced.result(0).unwrap();
