@@ -24,17 +24,15 @@ pub fn forced_edge(root: &Node, edges: &[Edge], priors: &[f32], k: f32) -> Optio
     })
 }
 
-/// Writes into `out` the visit counts of the root's edges for the policy target, with the
-/// forced playouts of `config.forced_playouts` taken back (see the module's documentation).
-pub fn pruned_visits(
+/// Takes the forced playouts of `config.forced_playouts` back from `visits`, the visit counts
+/// of the root's edges (one per edge), for the policy target (see the module's documentation).
+pub fn prune_forced_visits(
     root: &Node,
     edges: &[Edge],
     priors: &[f32],
     config: &SearchConfig,
-    out: &mut Vec<f32>,
+    visits: &mut [f32],
 ) {
-    out.clear();
-    out.extend(edges.iter().map(|e| e.visits as f32));
     let Some(best) = (0..edges.len()).max_by_key(|&i| (edges[i].visits, usize::MAX - i)) else {
         return;
     };
@@ -55,7 +53,7 @@ pub fn pruned_visits(
             kept -= 1;
         }
         let pruned = kept <= 1 && kept < edge.visits;
-        out[i] = if pruned { 0.0 } else { kept as f32 };
+        visits[i] = if pruned { 0.0 } else { kept as f32 };
     }
 }
 
@@ -112,15 +110,17 @@ mod tests {
             edge(16, 9.6),
             edge(2, -1.0),
         ];
-        let mut out = Vec::new();
-        pruned_visits(&root(98), &edges, &priors, &config, &mut out);
+        let counts = || edges.iter().map(|e| e.visits as f32).collect::<Vec<_>>();
+        let mut out = counts();
+        prune_forced_visits(&root(98), &edges, &priors, &config, &mut out);
         assert_eq!(out, vec![60.0, 13.0, 16.0, 0.0]);
         // Without forced playouts nothing is taken back.
         let plain = SearchConfig {
             forced_playouts: 0.0,
             ..config
         };
-        pruned_visits(&root(98), &edges, &priors, &plain, &mut out);
+        let mut out = counts();
+        prune_forced_visits(&root(98), &edges, &priors, &plain, &mut out);
         assert_eq!(out, vec![60.0, 20.0, 16.0, 2.0]);
     }
 }

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 use crate::config::SearchConfig;
-use crate::forced::{forced_edge, pruned_visits};
+use crate::forced::{forced_edge, prune_forced_visits};
 use crate::gumbel::GumbelRoot;
 use crate::puct::{add_dirichlet_noise, legal_softmax, select_puct};
 use crate::temperature::sample_with_temperature;
@@ -348,12 +348,13 @@ impl<G: Game> Search<G> {
         if config.gumbel {
             return self.gumbel.select(&root, edges, config);
         }
-        let priors = &self.root_priors;
         let k = config.forced_playouts;
-        let forced = (k > 0.0).then(|| forced_edge(&root, edges, priors, k));
-        forced
-            .flatten()
-            .unwrap_or_else(|| select_puct(&root, edges, Some(priors), config))
+        if k > 0.0
+            && let Some(forced) = forced_edge(&root, edges, &self.root_priors, k)
+        {
+            return forced;
+        }
+        select_puct(&root, edges, Some(&self.root_priors), config)
     }
 
     /// Expands the gathered leaves with the evaluator's answers (`policy`: logits over the
@@ -441,11 +442,10 @@ impl<G: Game> Search<G> {
         result.simulations = self.completed;
         result.visit_policy.clear();
         result.visit_policy.resize(num_actions, 0.0);
+        self.visits.clear();
+        self.visits.extend(edges.iter().map(|e| e.visits as f32));
         if config.forced_playouts > 0.0 && !config.gumbel {
-            pruned_visits(&root, edges, &self.root_priors, config, &mut self.visits);
-        } else {
-            self.visits.clear();
-            self.visits.extend(edges.iter().map(|e| e.visits as f32));
+            prune_forced_visits(&root, edges, &self.root_priors, config, &mut self.visits);
         }
         let total: f32 = self.visits.iter().sum();
         for (e, &n) in edges.iter().zip(&self.visits) {

@@ -96,9 +96,13 @@ fn averaged_weights_are_saved_resumed_and_played() {
         outputs(loaded.averaged.as_ref().unwrap(), &batch),
         outputs(&averaged, &batch)
     );
+    let (play, last) = Checkpoint::load(&path, &device)
+        .unwrap()
+        .into_play_networks();
+    assert_eq!(outputs(&play, &batch), outputs(&averaged, &batch));
     assert_eq!(
-        outputs(loaded.play_network(), &batch),
-        outputs(&averaged, &batch)
+        outputs(&last.unwrap(), &batch),
+        outputs(original.network(), &batch)
     );
     // A policy read from the checkpoint is the average; the last weights come with it.
     let policy = load_policy(&path).unwrap();

@@ -201,9 +201,10 @@ impl Checkpoint {
             Ok::<_, FileError>(flush_denormals(network))
         };
         let network = read_network(network, "network")?;
-        let averaged = match averaged.is_empty() {
-            true => None,
-            false => Some(read_network(averaged, "averaged network")?),
+        let averaged = if averaged.is_empty() {
+            None
+        } else {
+            Some(read_network(averaged, "averaged network")?)
         };
         let optimizer = meta
             .optimizer
@@ -289,10 +290,13 @@ impl Checkpoint {
         )
     }
 
-    /// The network to play with: the moving average of the weights if the checkpoint has
-    /// one, else the trained weights.
-    pub fn play_network(&self) -> &PolicyValueNet {
-        self.averaged.as_ref().unwrap_or(&self.network)
+    /// The networks to play with: the moving average of the weights if the checkpoint has
+    /// one, else the trained weights; and, beside an average, the last trained weights.
+    pub fn into_play_networks(self) -> (PolicyValueNet, Option<PolicyValueNet>) {
+        match self.averaged {
+            Some(averaged) => (averaged, Some(self.network)),
+            None => (self.network, None),
+        }
     }
 
     /// The checkpoint files in `dir`, oldest (lowest step) first.

@@ -198,9 +198,10 @@ impl Columns {
         };
         let f32s = |name| Ok(from_le_bytes(array(name, Dtype::F32)?, f32::from_le_bytes));
         let values = f32s("values")?;
-        let root_values = match tensors.names().contains(&"root_values") {
-            true => f32s("root_values")?,
-            false => values.clone(),
+        let root_values = if tensors.names().contains(&"root_values") {
+            f32s("root_values")?
+        } else {
+            values.clone()
         };
         Ok(Columns {
             plane_constant: array("plane_constant", Dtype::U8)?.to_vec(),

@@ -53,7 +53,7 @@ impl WeightAverage {
 
 /// `(1 - share) * base + share * other`, weight by weight; both networks must have the same
 /// architecture.
-pub fn blend(base: PolicyValueNet, other: &PolicyValueNet, share: f32) -> PolicyValueNet {
+fn blend(base: PolicyValueNet, other: &PolicyValueNet, share: f32) -> PolicyValueNet {
     let mut collect = Collect(Vec::new());
     other.visit(&mut collect);
     let mut mix = Mix {

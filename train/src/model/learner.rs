@@ -127,18 +127,8 @@ pub struct Learner {
 impl Learner {
     /// A learner for `net`, moved to the autodiff version of `device`, with a fresh optimiser.
     pub fn new(config: LearnerConfig, net: PolicyValueNet, device: &Device) -> Learner {
-        let averaging = (config.ema_decay > 0.0)
-            .then(|| WeightAverage::new(config.ema_decay, net.clone().to_device(device), 0));
-        let device = device.clone().autodiff();
         let optimizer = config.optimizer.init();
-        Learner {
-            config,
-            net: net.to_device(&device).train(),
-            optimizer,
-            step: 0,
-            device,
-            averaging,
-        }
+        Learner::resume(config, net, optimizer, None, 0, device)
     }
 
     /// A learner resuming at `step` with a saved optimiser state and moving average of the
@@ -152,13 +142,19 @@ impl Learner {
         step: u64,
         device: &Device,
     ) -> Learner {
-        let start = averaged.unwrap_or_else(|| net.clone());
-        let mut learner = Learner::new(config, net, device);
-        learner.optimizer = optimizer;
-        learner.step = step;
-        learner.averaging = (learner.config.ema_decay > 0.0)
-            .then(|| WeightAverage::new(learner.config.ema_decay, start.to_device(device), step));
-        learner
+        let averaging = (config.ema_decay > 0.0).then(|| {
+            let start = averaged.unwrap_or_else(|| net.clone());
+            WeightAverage::new(config.ema_decay, start.to_device(device), step)
+        });
+        let device = device.clone().autodiff();
+        Learner {
+            config,
+            net: net.to_device(&device).train(),
+            optimizer,
+            step,
+            device,
+            averaging,
+        }
     }
 
     /// The configuration.

@@ -7,7 +7,7 @@ mod learner;
 mod network;
 mod schedule;
 
-pub use averaging::{WeightAverage, blend};
+pub use averaging::WeightAverage;
 pub use device::{ComputeDevice, DeviceError};
 pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use network::{

@@ -223,13 +223,12 @@ fn create_net_agent(
         spec: name.clone(),
         reason,
     };
-    let loaded = load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
     let LoadedPolicy {
         net,
         last_weights,
         meta,
         ..
-    } = loaded;
+    } = load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
     let net = match options.text("weights").expect("weights has a default") {
         "ema" => net,
         "last" => last_weights.unwrap_or(net),

@@ -38,12 +38,10 @@ pub fn load_policy_on(path: &Path, device: &Device) -> Result<LoadedPolicy, Poli
     if bytes.starts_with(checkpoint::MAGIC) {
         // Already read: parse it here rather than reading the file again.
         let loaded = Checkpoint::from_bytes(path, &bytes, device)?;
-        let (net, last_weights) = match loaded.averaged {
-            Some(averaged) => (averaged, Some(loaded.network)),
-            None => (loaded.network, None),
-        };
+        let meta = PolicyMeta::of_checkpoint(&loaded.meta, path)?;
+        let (net, last_weights) = loaded.into_play_networks();
         return Ok(LoadedPolicy {
-            meta: PolicyMeta::of_checkpoint(&loaded.meta, path)?,
+            meta,
             net,
             last_weights,
             source: FileKind::Checkpoint,

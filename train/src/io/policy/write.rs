@@ -60,6 +60,6 @@ pub fn policy_bytes(
 pub fn export_checkpoint(checkpoint: &Path, out: &Path) -> Result<PolicyMeta, PolicyFileError> {
     let loaded = Checkpoint::load(checkpoint, &Device::flex())?;
     let meta = PolicyMeta::of_checkpoint(&loaded.meta, checkpoint)?;
-    export_policy(loaded.play_network(), &meta, out)?;
+    export_policy(&loaded.into_play_networks().0, &meta, out)?;
     Ok(meta)
 }
