@@ -1,5 +1,6 @@
 //! Network speed on the standard 9x5 board with burn's flex backend: inference positions/s at
-//! self-play batch sizes for both architectures, and learner samples/s.
+//! self-play batch sizes for both architectures, the search's leaf evaluation of the MLP (8
+//! positions a call, as the `net` agent sends them), and learner samples/s.
 //!
 //! `cargo bench -p fanorona-train --bench network -- --warm-up-time 1 --measurement-time 3`
 
@@ -7,9 +8,11 @@ use burn::module::Module;
 use burn::tensor::Device;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use fanorona_env::{Fanorona, Game};
+use fanorona_search::Evaluator;
 use fanorona_train::model::{
     Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
 };
+use fanorona_train::players::NetworkEvaluator;
 use fanorona_train::replay::{
     Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
 };
@@ -24,21 +27,31 @@ fn architectures() -> [(&'static str, Architecture); 3] {
     ]
 }
 
-/// Observations of positions from seeded random games.
-fn observations(count: usize) -> Vec<f32> {
+/// `count` positions from seeded random games.
+fn positions(count: usize) -> Vec<Fanorona> {
     let mut rng = TrainRng::seed_from_u64(1);
     let game = Fanorona::standard();
-    let len = game.observation_shape().iter().product::<usize>();
-    let mut out = vec![0.0; count * len];
     let mut state = game.clone();
     let mut legal = Vec::new();
-    for obs in out.chunks_exact_mut(len) {
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
         if state.is_terminal() {
             state = game.clone();
         }
-        state.write_observation(obs);
+        out.push(state.clone());
         state.legal_actions(&mut legal);
         state.apply_unchecked(legal[rng.random_range(0..legal.len())]);
+    }
+    out
+}
+
+/// The observations of `count` positions from seeded random games, one after another.
+fn observations(count: usize) -> Vec<f32> {
+    let states = positions(count);
+    let len = states[0].observation_shape().iter().product::<usize>();
+    let mut out = vec![0.0; count * len];
+    for (state, obs) in states.iter().zip(out.chunks_exact_mut(len)) {
+        state.write_observation(obs);
     }
     out
 }
@@ -60,6 +73,29 @@ fn inference(c: &mut Criterion) {
             });
         }
     }
+    group.finish();
+}
+
+/// The MLP's leaf evaluation for search, 8 positions a call: `NetworkEvaluator` (one position
+/// at a time, sparse inputs, only the legal actions' logits) against burn's dense pass over
+/// the same 8 observations.
+fn search_evaluation(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search_evaluation");
+    let game = Fanorona::standard();
+    let config = NetworkConfig::for_game(&game, Architecture::mlp(&[256, 256]));
+    let net = config.init(&Device::flex()).unwrap().valid();
+    let states = positions(8);
+    let obs = observations(8);
+    let mut policy = vec![0.0; 8 * config.num_actions];
+    let mut values = vec![0.0; 8];
+    let mut evaluator = NetworkEvaluator::<Fanorona>::new(&net);
+    group.throughput(Throughput::Elements(8));
+    group.bench_function("mlp-256-256/evaluator/8", |b| {
+        b.iter(|| evaluator.evaluate(&states, &mut policy, &mut values))
+    });
+    group.bench_function("mlp-256-256/dense/8", |b| {
+        b.iter(|| net.infer(&obs, &mut policy, &mut values))
+    });
     group.finish();
 }
 
@@ -131,6 +167,7 @@ mod group {
     criterion::criterion_group!(
         benches,
         super::inference,
+        super::search_evaluation,
         super::training,
         super::replay_sampling
     );

@@ -9,9 +9,9 @@ use burn::tensor::{Device, Tensor};
 /// The MLP with its two heads.
 #[derive(Module, Debug)]
 pub struct Mlp {
-    hidden: Vec<Linear>,
-    policy_out: Linear,
-    value_out: Linear,
+    pub(super) hidden: Vec<Linear>,
+    pub(super) policy_out: Linear,
+    pub(super) value_out: Linear,
 }
 
 impl Mlp {

@@ -6,6 +6,7 @@
 mod config;
 mod denormals;
 mod mlp;
+mod mlp_inference;
 mod residual_mlp;
 mod resnet;
 mod seeded;
@@ -13,6 +14,7 @@ mod seeded;
 pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
+pub use mlp_inference::{MlpInference, MlpScratch};
 pub use residual_mlp::ResidualMlp;
 pub use resnet::{ResNet, ResNetShape};
 
@@ -98,6 +100,19 @@ impl PolicyValueNet {
             Body::ResidualMlp(net) => net.forward(input),
         };
         (policy, value.flatten::<1>(0, 1))
+    }
+
+    /// The one-position inference form of an MLP ([`MlpInference`]); `None` for the other
+    /// architectures.
+    pub fn mlp_inference(&self) -> Option<MlpInference> {
+        match &self.body {
+            Body::Mlp(mlp) => Some(MlpInference::new(
+                mlp,
+                self.config.planes,
+                self.config.height * self.config.width,
+            )),
+            Body::ResNet(_) | Body::ResidualMlp(_) => None,
+        }
     }
 
     /// The input tensor for a batch of observations laid out one after another.
