@@ -3,7 +3,8 @@
 //! strength rising with depth.
 
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
-use fanorona_eval::minimax::search::MATE;
+use fanorona_eval::minimax::evaluate::evaluate;
+use fanorona_eval::minimax::search::{MATE, MATE_BOUND};
 use fanorona_eval::{Limits, Match, MatchConfig, Openings, Searcher, registry};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -91,6 +92,53 @@ fn finds_the_chain_that_wipes_out_the_last_pieces() {
         assert_eq!(r.score, MATE - 1);
         assert_eq!(r.mate_in(), Some(1));
     }
+}
+
+#[test]
+fn quiescence_resolves_captures_and_stands_pat_in_quiet_positions() {
+    // White must capture and wipes out black by the chain c1d1A d1d2A.
+    let wipe = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
+    let mut searcher = Searcher::new(Limits::depth(1), 1, 0);
+    assert!(searcher.probe(&wipe, 0, 100).unwrap() > MATE_BOUND);
+    // After its first step the chain goes on (mid-chain) and still wins.
+    let mut chain = wipe.clone();
+    chain.apply(chain.parse_action("c1d1A").unwrap()).unwrap();
+    assert!(!chain.position().is_turn_start());
+    assert!(searcher.probe(&chain, 0, 100).unwrap() > MATE_BOUND);
+    // The opening's capture trees pass a small node budget.
+    assert_eq!(searcher.probe(&Fanorona::standard(), 0, 100), None);
+    assert!(searcher.probe(&Fanorona::standard(), 0, u64::MAX).is_some());
+    // Positions of random games: the static value where the mover need not capture, at least
+    // that (the stand-pat floor) where it must, and more somewhere.
+    let mut rng = StdRng::seed_from_u64(3);
+    let mut random = RandomAgent::new(4);
+    let (mut quiet, mut gained) = (0, 0);
+    for _ in 0..20 {
+        let mut game = Fanorona::standard();
+        while !game.is_terminal() {
+            let pos = *game.position();
+            // Without the game's history (whose repetitions score as draws).
+            let q = searcher.probe(&Fanorona::new(pos), 0, u64::MAX).unwrap();
+            if !pos.is_turn_start() {
+                // Mid-chain: the best completion of the chain (checked above).
+            } else if pos.must_capture() {
+                assert!(q >= evaluate(&pos), "{}", game.to_text());
+                gained += usize::from(q > evaluate(&pos));
+            } else {
+                assert_eq!(q, evaluate(&pos), "{}", game.to_text());
+                quiet += 1;
+            }
+            let action = if rng.random_bool(0.5) {
+                random.act(&game).unwrap()
+            } else {
+                let mut legal = Vec::new();
+                game.legal_actions(&mut legal);
+                legal[0]
+            };
+            game.apply(action).unwrap();
+        }
+    }
+    assert!(quiet > 50 && gained > 50, "{quiet} quiet, {gained} gained");
 }
 
 #[test]

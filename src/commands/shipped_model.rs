@@ -11,15 +11,17 @@ pub const SHIPPED_MODEL: &str = concat!(
 );
 
 /// The agent used when none is given: the shipped model searching with `net`'s default
-/// simulations, or `minimax:depth=4` where the model file is missing.
+/// simulations, its leaf values mixed half and half with alpha-beta probes (+67 Elo at equal
+/// simulations; see the README's Strength section), or `minimax:depth=4` where the model file
+/// is missing.
 pub fn default_agent() -> String {
     if Path::new(SHIPPED_MODEL).is_file() {
-        format!("net:path={SHIPPED_MODEL}")
+        format!("net:path={SHIPPED_MODEL},lambda=0.5")
     } else {
         "minimax:depth=4".to_string()
     }
 }
 
 /// The help line of an `--agent` option that defaults to [`default_agent`].
-pub const DEFAULT_AGENT_HELP: &str =
-    "default: the shipped model (models/fanorona-9x5.safetensors), or minimax:depth=4 without it";
+pub const DEFAULT_AGENT_HELP: &str = "default: the shipped model \
+    (net:path=models/fanorona-9x5.safetensors,lambda=0.5), or minimax:depth=4 without it";

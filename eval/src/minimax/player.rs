@@ -2,7 +2,7 @@
 
 use fanorona_env::{AgentError, Fanorona, SearchInfo, SearchLimits, Turn};
 
-use super::search::{Limits, MAX_DEPTH, MinimaxResult, Searcher};
+use super::search::{Limits, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
 
 /// Score (hundredths of a piece) whose value is tanh(1) ~ 0.76 in [`value_of_score`].
@@ -53,10 +53,11 @@ pub fn limits_for(limits: &SearchLimits, configured: Limits) -> Limits {
 
 /// A score in hundredths of a piece as an expected result in `[-1, 1]`: a forced win or
 /// loss is ±1, otherwise `tanh(score / 300)` (a rough scale: one piece ahead ~ 0.32).
-pub fn value_of_score(result: &MinimaxResult) -> f32 {
-    match result.mate_in() {
-        Some(n) => n.signum() as f32,
-        None => (result.score as f32 / VALUE_SCALE).tanh(),
+pub fn value_of_score(score: i32) -> f32 {
+    if score.abs() > MATE_BOUND {
+        score.signum() as f32
+    } else {
+        (score as f32 / VALUE_SCALE).tanh()
     }
 }
 
@@ -100,7 +101,7 @@ impl TurnChooser for MinimaxChooser {
         let result = self.last?;
         Some(SearchInfo {
             depth: Some(result.depth),
-            value: Some(value_of_score(&result)),
+            value: Some(value_of_score(result.score)),
             centipieces: result.mate_in().is_none().then_some(result.score),
             mate_in: result.mate_in(),
             nodes: result.nodes,

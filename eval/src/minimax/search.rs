@@ -47,7 +47,7 @@ pub const QUIESCENCE_PLIES: i32 = 8;
 pub const MATE: i32 = 1_000_000;
 
 /// Scores beyond this are wins or losses.
-const MATE_BOUND: i32 = MATE - 1_000;
+pub const MATE_BOUND: i32 = MATE - 1_000;
 
 /// Score of a draw.
 pub const DRAW: i32 = 0;
@@ -122,6 +122,10 @@ pub struct Searcher {
     nodes: u64,
     start: Instant,
     completed_depth: u32,
+    /// Most nodes of a [`Searcher::probe`] (unbounded in a search).
+    probe_nodes: u64,
+    /// The root's turns in a probe, reused.
+    probe_root: Vec<(i32, Turn)>,
     stopped: bool,
     /// Set by another thread to stop the search.
     stop: Option<Arc<AtomicBool>>,
@@ -141,6 +145,8 @@ impl Searcher {
             nodes: 0,
             start: Instant::now(),
             completed_depth: 0,
+            probe_nodes: u64::MAX,
+            probe_root: Vec::new(),
             stopped: false,
             stop: None,
         }
@@ -205,15 +211,44 @@ impl Searcher {
     /// Searches the current state of a game (its earlier positions count for repetitions).
     /// `None` when the side to move has no legal turn.
     pub fn search(&mut self, game: &Fanorona) -> Option<MinimaxResult> {
-        let pos = *game.position();
-        let keys = game.turn_start_keys();
-        // The current position is the last key at a turn start; the path holds its ancestors.
-        let ancestors = if pos.is_turn_start() {
-            &keys[..keys.len().saturating_sub(1)]
+        self.search_position(game.position(), ancestors(game))
+    }
+
+    /// The value of the current state of `game` for the side to move, in hundredths of a
+    /// piece, by an alpha-beta search `depth` complete turns deep, or for `depth` 0 by the
+    /// quiescence search alone (the static value where the side need not capture, else the
+    /// best its capture turns reach; in mid-chain, the best completion of the chain so
+    /// valued). `None` if the search takes more than `max_nodes` nodes (the capture trees of
+    /// the opening can be huge). Probes of a game share the table.
+    pub fn probe(&mut self, game: &Fanorona, depth: u32, max_nodes: u64) -> Option<i32> {
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.stopped = false;
+        self.probe_nodes = max_nodes;
+        self.path.clear();
+        self.path.extend_from_slice(ancestors(game));
+        let pos = game.position();
+        // In mid-chain the table's key would name another position: the root's turns (the
+        // chain's completions) are searched as in `search_position`.
+        let score = if depth == 0 && pos.is_turn_start() {
+            Some(self.negamax(pos, 0, -INFINITY, INFINITY, 0))
         } else {
-            keys
+            let mut root = std::mem::take(&mut self.probe_root);
+            root.clear();
+            pos.for_each_turn(|t| root.push((t.captured().count_ones() as i32, *t)));
+            root.sort_by_key(|&(captured, _)| std::cmp::Reverse(captured));
+            let found = if root.is_empty() {
+                Some(-MATE)
+            } else {
+                let depth = depth.min(MAX_DEPTH) as i32;
+                self.search_root(pos, &mut root, depth)
+                    .map(|(_, score)| score)
+            };
+            self.probe_root = root;
+            found
         };
-        self.search_position(&pos, ancestors)
+        self.probe_nodes = u64::MAX;
+        score.filter(|_| !std::mem::take(&mut self.stopped))
     }
 
     /// Searches `pos`, given the keys of the turn-start positions before it since the last
@@ -344,6 +379,9 @@ impl Searcher {
         if self.nodes & 1023 == 0 {
             self.check_limits();
         }
+        if self.nodes > self.probe_nodes {
+            self.stopped = true;
+        }
         if self.stopped {
             return DRAW;
         }
@@ -465,6 +503,17 @@ impl Searcher {
             });
         }
         best_score
+    }
+}
+
+/// The keys of the turn starts before the current state of `game` since its last capture:
+/// the current position, if at a turn start, is the last key, and not its own ancestor.
+fn ancestors(game: &Fanorona) -> &[u64] {
+    let keys = game.turn_start_keys();
+    if game.position().is_turn_start() {
+        &keys[..keys.len().saturating_sub(1)]
+    } else {
+        keys
     }
 }
 

@@ -1,7 +1,9 @@
-//! Players with a trained network: the network as the search's leaf evaluator, the `net`
-//! agent kind, the registry of every agent kind of the project, and the adapter that makes
-//! any agent an opponent in burn-rl's environment.
+//! Players with a trained network: the network as the search's leaf evaluator (its values
+//! optionally mixed with alpha-beta probes), the `net` agent kind, the registry of every agent
+//! kind of the project, and the adapter that makes any agent an opponent in burn-rl's
+//! environment.
 
+mod alpha_beta_mix;
 mod net_kind;
 mod network_evaluator;
 mod registry;

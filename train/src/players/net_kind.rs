@@ -1,7 +1,8 @@
 //! Players with a trained network: the `net:path=FILE,...` agent kind. The file is an exported
 //! policy (or a training checkpoint, see [`crate::io::load_policy`]); the agent searches
 //! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
-//! raw policy (the legal action of highest logit). A checkpoint that keeps a moving average of
+//! raw policy (the legal action of highest logit). With `lambda > 0` its leaf values are mixed
+//! with alpha-beta probes ([`AlphaBetaMix`]). A checkpoint that keeps a moving average of
 //! its weights plays with the average unless `weights=last`. Before each action it checks that
 //! the network was made for the board it is asked to play on.
 
@@ -17,6 +18,7 @@ use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 use crate::io::{LoadedPolicy, load_policy};
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::players::NetworkEvaluator;
+use crate::players::alpha_beta_mix::{AlphaBetaMix, LeafProbe};
 use fanorona_search::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, MS, SIMS, TEMP, search_budget, search_config,
 };
@@ -59,6 +61,28 @@ pub const NET_KIND: AgentKind = AgentKind {
             default: OptionDefault::Value("8"),
             help: "leaves per network call",
             ..BATCH
+        },
+        OptionDef {
+            name: "lambda",
+            value: ValueType::Real { min: 0.0, max: 1.0 },
+            default: OptionDefault::Value("0"),
+            help: "weight of the alpha-beta value in a leaf's value (0: none)",
+        },
+        OptionDef {
+            name: "abdepth",
+            value: ValueType::Whole { min: 0, max: 8 },
+            default: OptionDefault::Value("1"),
+            help: "depth in turns of the alpha-beta search at each leaf whose value is \
+                   mixed with the network's (0: quiescence only)",
+        },
+        OptionDef {
+            name: "abnodes",
+            value: ValueType::Whole {
+                min: 1,
+                max: 1_000_000_000,
+            },
+            default: OptionDefault::Value("200"),
+            help: "most nodes of a leaf's alpha-beta search (beyond: the network's value alone)",
         },
         SEED,
     ],
@@ -249,21 +273,32 @@ fn create_net_agent(
     }
     let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
     let inner: Box<dyn Agent<Fanorona>> = if options.whole::<u32>("sims") == Some(0) {
-        if options.is_given("ms") {
+        let searching = ["ms", "lambda", "abdepth", "abnodes"];
+        if let Some(option) = searching.into_iter().find(|o| options.is_given(o)) {
             return Err(SpecError::BadValue {
                 kind: NET_KIND.name.into(),
-                option: "ms".into(),
-                value: options.spec().option("ms").unwrap_or_default().into(),
-                expected: "no time limit with sims=0 (the raw policy does not search)".into(),
+                option: option.into(),
+                value: options.spec().option(option).unwrap_or_default().into(),
+                expected: "nothing with sims=0 (the raw policy does not search)".into(),
             });
         }
         Box::new(PolicyAgent::new(evaluator, name))
     } else {
         let batch = options.whole("batch").expect("batch has a default");
-        Box::new(
-            MctsAgent::new(search_config(options, seed), evaluator, batch, name)
-                .with_budget(search_budget(options)),
-        )
+        let config = search_config(options, seed);
+        let budget = search_budget(options);
+        let lambda = options.real("lambda").expect("lambda has a default") as f32;
+        if lambda > 0.0 {
+            let probe = LeafProbe {
+                depth: options.whole("abdepth").expect("abdepth has a default"),
+                lambda,
+                max_nodes: options.whole("abnodes").expect("abnodes has a default"),
+            };
+            let mixed = AlphaBetaMix::new(evaluator, probe);
+            Box::new(MctsAgent::new(config, mixed, batch, name).with_budget(budget))
+        } else {
+            Box::new(MctsAgent::new(config, evaluator, batch, name).with_budget(budget))
+        }
     };
     Ok(Box::new(NetAgent::new(
         inner,
@@ -322,8 +357,23 @@ mod tests {
         let mut capped = create(&spec("sims=5,ms=60000")).unwrap();
         capped.act(&game).unwrap();
         assert_eq!(capped.last_info().unwrap().nodes, 5);
-        let err = create(&spec("sims=0,ms=30")).err().unwrap();
-        assert!(matches!(err, SpecError::BadValue { .. }), "{err}");
+        for searching in ["ms=30", "lambda=0.5", "abdepth=1", "abnodes=10"] {
+            let err = create(&spec(&format!("sims=0,{searching}"))).err().unwrap();
+            assert!(matches!(err, SpecError::BadValue { .. }), "{err}");
+            assert!(err.to_string().contains("sims=0"), "{err}");
+        }
+
+        // Leaf values mixed with alpha-beta probes: in a won position (white wipes black out
+        // by c1d1A d1d2A) the probes raise the root value above the untrained network's.
+        let won = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
+        let root_value = |options: &str| {
+            let mut agent = create(&spec(options)).unwrap();
+            assert!(won.is_legal(agent.act(&won).unwrap()));
+            agent.last_info().unwrap().value.unwrap()
+        };
+        let pure = root_value("sims=16,seed=3");
+        let mixed = root_value("sims=16,seed=3,lambda=1,abdepth=1");
+        assert!(mixed > pure, "{mixed} against {pure}");
 
         let mut raw = create(&spec("sims=0")).unwrap();
         let chosen = raw.act(&game).unwrap();
@@ -377,6 +427,10 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(err, SpecError::UnknownOption { .. }), "{err}");
+        let err = create(&format!("net:path={},lambda=1.5", path.display()))
+            .err()
+            .unwrap();
+        assert!(matches!(err, SpecError::BadValue { .. }), "{err}");
         let err = create(&format!("net:path={},weights=mean", path.display()))
             .err()
             .unwrap();
