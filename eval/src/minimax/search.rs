@@ -221,12 +221,8 @@ impl Searcher {
     /// valued). `None` if the search takes more than `max_nodes` nodes (the capture trees of
     /// the opening can be huge). Probes of a game share the table.
     pub fn probe(&mut self, game: &Fanorona, depth: u32, max_nodes: u64) -> Option<i32> {
-        self.nodes = 0;
-        self.completed_depth = 0;
-        self.stopped = false;
+        self.begin(ancestors(game));
         self.probe_nodes = max_nodes;
-        self.path.clear();
-        self.path.extend_from_slice(ancestors(game));
         let pos = game.position();
         // In mid-chain the table's key would name another position: the root's turns (the
         // chain's completions) are searched as in `search_position`.
@@ -235,8 +231,8 @@ impl Searcher {
         } else {
             let mut root = std::mem::take(&mut self.probe_root);
             root.clear();
-            pos.for_each_turn(|t| root.push((t.captured().count_ones() as i32, *t)));
-            root.sort_by_key(|&(captured, _)| std::cmp::Reverse(captured));
+            pos.for_each_turn(|t| root.push((0, *t)));
+            sort_by_captures(&mut root);
             let found = if root.is_empty() {
                 Some(-MATE)
             } else {
@@ -254,19 +250,14 @@ impl Searcher {
     /// Searches `pos`, given the keys of the turn-start positions before it since the last
     /// capture (oldest first). `None` when the side to move has no legal turn.
     pub fn search_position(&mut self, pos: &Position, ancestors: &[u64]) -> Option<MinimaxResult> {
-        self.start = Instant::now();
-        self.nodes = 0;
-        self.completed_depth = 0;
-        self.stopped = false;
+        self.begin(ancestors);
         self.history.age();
-        self.path.clear();
-        self.path.extend_from_slice(ancestors);
 
         let mut root: Vec<(i32, Turn)> = Vec::new();
         pos.for_each_turn(|t| root.push((0, *t)));
         root.shuffle(&mut self.rng);
         // Stable: equal captures keep the seeded order.
-        root.sort_by_key(|(_, t)| std::cmp::Reverse(t.captured().count_ones()));
+        sort_by_captures(&mut root);
         let mut best = MinimaxResult {
             turn: root.first()?.1,
             score: evaluate(pos),
@@ -299,6 +290,17 @@ impl Searcher {
         best.nodes = self.nodes;
         best.elapsed = self.start.elapsed();
         Some(best)
+    }
+
+    /// Resets the counters and the stop state of a new search or probe, whose root follows
+    /// the turn starts `ancestors`.
+    fn begin(&mut self, ancestors: &[u64]) {
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.completed_depth = 0;
+        self.stopped = false;
+        self.path.clear();
+        self.path.extend_from_slice(ancestors);
     }
 
     /// One iteration at the root: the index of the best turn and its score, or `None` if the
@@ -515,6 +517,11 @@ fn ancestors(game: &Fanorona) -> &[u64] {
     } else {
         keys
     }
+}
+
+/// Orders root turns by the pieces they capture, most first (stable).
+fn sort_by_captures(root: &mut [(i32, Turn)]) {
+    root.sort_by_key(|(_, t)| std::cmp::Reverse(t.captured().count_ones()));
 }
 
 /// A score as stored: wins and losses counted from the node, not the root.
