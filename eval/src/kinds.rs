@@ -43,40 +43,46 @@ pub const GREEDY: AgentKind = AgentKind {
     factory: create_greedy,
 };
 
+/// The `depth` option of alpha-beta kinds.
+pub const AB_DEPTH: OptionDef = OptionDef {
+    name: "depth",
+    value: ValueType::Whole {
+        min: 1,
+        max: MAX_DEPTH as u64,
+    },
+    default: OptionDefault::Value("4"),
+    help: "deepest iteration in turns (with only ms or nodes given: no depth limit)",
+};
+
+/// The `ms` option of alpha-beta kinds.
+pub const AB_MS: OptionDef = OptionDef {
+    name: "ms",
+    value: MILLIS,
+    default: OptionDefault::Unset,
+    help: "time per move in milliseconds",
+};
+
+/// The `nodes` option of alpha-beta kinds.
+pub const AB_NODES: OptionDef = OptionDef {
+    name: "nodes",
+    value: NODES,
+    default: OptionDefault::Unset,
+    help: "nodes per move",
+};
+
+/// The `hash` option of alpha-beta kinds.
+pub const AB_HASH: OptionDef = OptionDef {
+    name: "hash",
+    value: ValueType::Whole { min: 1, max: 4096 },
+    default: OptionDefault::Value("16"),
+    help: "transposition table size in MB",
+};
+
 /// The `minimax` kind.
 pub const MINIMAX: AgentKind = AgentKind {
     name: "minimax",
     summary: "alpha-beta search over complete turns",
-    options: &[
-        OptionDef {
-            name: "depth",
-            value: ValueType::Whole {
-                min: 1,
-                max: MAX_DEPTH as u64,
-            },
-            default: OptionDefault::Value("4"),
-            help: "deepest iteration in turns (with only ms or nodes given: no depth limit)",
-        },
-        OptionDef {
-            name: "ms",
-            value: MILLIS,
-            default: OptionDefault::Unset,
-            help: "time per move in milliseconds",
-        },
-        OptionDef {
-            name: "nodes",
-            value: NODES,
-            default: OptionDefault::Unset,
-            help: "nodes per move",
-        },
-        OptionDef {
-            name: "hash",
-            value: ValueType::Whole { min: 1, max: 4096 },
-            default: OptionDefault::Value("16"),
-            help: "transposition table size in MB",
-        },
-        SEED,
-    ],
+    options: &[AB_DEPTH, AB_MS, AB_NODES, AB_HASH, SEED],
     path_extensions: &[],
     factory: create_minimax,
 };

@@ -3,7 +3,7 @@
 //! strength rising with depth.
 
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
-use fanorona_eval::minimax::evaluate::evaluate;
+use fanorona_eval::minimax::evaluate::{StaticEvaluation, evaluate};
 use fanorona_eval::minimax::search::{MATE, MATE_BOUND};
 use fanorona_eval::{Limits, Match, MatchConfig, Openings, Searcher, registry};
 use rand::rngs::StdRng;
@@ -139,6 +139,42 @@ fn quiescence_resolves_captures_and_stands_pat_in_quiet_positions() {
         }
     }
     assert!(quiet > 50 && gained > 50, "{quiet} quiet, {gained} gained");
+}
+
+/// Values a position by the number of the mover's pieces on rank 1 (hundredths), counting
+/// its calls.
+#[derive(Default)]
+struct RankOne {
+    calls: u64,
+}
+
+impl StaticEvaluation for RankOne {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.calls += 1;
+        let rank_one = (1u64 << pos.board().width()) - 1;
+        (pos.pieces(pos.side_to_move()) & rank_one).count_ones() as i32
+    }
+}
+
+#[test]
+fn a_search_values_its_leaves_by_the_evaluation_it_is_given() {
+    // White a1 b1, black i5: no capture is possible within three turns.
+    let pos = Position::from_fen("8B/9/9/9/WW7 w").unwrap();
+    let score = |depth| {
+        let mut searcher =
+            Searcher::with_evaluation(Limits::depth(depth), 1, 0, RankOne::default());
+        let result = searcher.search_position(&pos, &[]).unwrap();
+        (result.score, searcher.evaluation().calls)
+    };
+    // Depth 1 and 3 end on black's turn (no black piece can reach rank 1): 0. Depth 2 ends
+    // on white's: white keeps both pieces on rank 1 by b1c1, so 2.
+    let (one, calls) = score(1);
+    assert_eq!(one, 0);
+    assert!(calls > 0);
+    assert_eq!(score(2).0, 2);
+    assert_eq!(score(3).0, 0);
+    // The hand-made evaluation values the same position in hundreds (material first).
+    assert!(search(&pos, 2, 0).score >= 100);
 }
 
 #[test]

@@ -34,6 +34,25 @@ fn side_value(board: &Board, pieces: u64, empty: u64) -> i32 {
         + MOBILITY * mobility(board, pieces, empty) as i32
 }
 
+/// A static evaluation, called by the search at its leaves (quiet positions, and the stand-pat
+/// value of the quiescence search).
+pub trait StaticEvaluation {
+    /// The value of `pos` (at a turn start) for the side to move, in hundredths of a piece;
+    /// within `±(MATE_BOUND - 1)` so that it never reads as a forced result.
+    fn evaluate(&mut self, pos: &Position) -> i32;
+}
+
+/// The hand-made evaluation of this module: material, strong points, mobility.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Handcrafted;
+
+impl StaticEvaluation for Handcrafted {
+    #[inline]
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        evaluate(pos)
+    }
+}
+
 /// The static value of `pos` for the side to move.
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {

@@ -2,17 +2,18 @@
 
 use fanorona_env::{AgentError, Fanorona, SearchInfo, SearchLimits, Turn};
 
+use super::evaluate::{Handcrafted, StaticEvaluation};
 use super::search::{Limits, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
 
 /// Score (hundredths of a piece) whose value is tanh(1) ~ 0.76 in [`value_of_score`].
 const VALUE_SCALE: f32 = 300.0;
 
-/// Chooses turns by alpha-beta search.
+/// Chooses turns by alpha-beta search, its leaves valued by `E`.
 #[derive(Debug)]
-pub struct MinimaxChooser {
+pub struct MinimaxChooser<E = Handcrafted> {
     name: String,
-    searcher: Searcher,
+    searcher: Searcher<E>,
     /// The limits of the specification, used when the caller sets none.
     configured: Limits,
     last: Option<MinimaxResult>,
@@ -23,9 +24,22 @@ pub struct MinimaxChooser {
 impl MinimaxChooser {
     /// A minimax player called `name` with these limits, a `hash_mb` MiB table and a seed.
     pub fn new(name: impl Into<String>, limits: Limits, hash_mb: usize, seed: u64) -> Self {
+        MinimaxChooser::with_evaluation(name, limits, hash_mb, seed, Handcrafted)
+    }
+}
+
+impl<E: StaticEvaluation> MinimaxChooser<E> {
+    /// A minimax player as [`MinimaxChooser::new`] whose leaves `evaluation` values.
+    pub fn with_evaluation(
+        name: impl Into<String>,
+        limits: Limits,
+        hash_mb: usize,
+        seed: u64,
+        evaluation: E,
+    ) -> Self {
         MinimaxChooser {
             name: name.into(),
-            searcher: Searcher::new(limits, hash_mb, seed),
+            searcher: Searcher::with_evaluation(limits, hash_mb, seed, evaluation),
             configured: limits,
             last: None,
             pv: Vec::new(),
@@ -61,7 +75,14 @@ pub fn value_of_score(score: i32) -> f32 {
     }
 }
 
-impl TurnChooser for MinimaxChooser {
+/// The inverse of [`value_of_score`] for a value strictly inside `(-1, 1)`: the score in
+/// hundredths of a piece whose value it is (values beyond ±0.999 count as ±0.999, so that the
+/// score stays far from the forced results').
+pub fn score_of_value(value: f32) -> i32 {
+    (VALUE_SCALE * value.clamp(-0.999, 0.999).atanh()).round() as i32
+}
+
+impl<E: StaticEvaluation + Send> TurnChooser for MinimaxChooser<E> {
     fn name(&self) -> String {
         self.name.clone()
     }
@@ -181,6 +202,17 @@ mod tests {
         assert!(game.is_legal(action));
         assert!(start.elapsed() < Duration::from_secs(5));
         assert!(player.last_info().unwrap().depth.unwrap() <= 2);
+    }
+
+    #[test]
+    fn scores_and_values_convert_both_ways() {
+        for score in [-900, -300, -1, 0, 1, 150, 1000] {
+            assert_eq!(score_of_value(value_of_score(score)), score);
+        }
+        // Values of certain results stay far from the forced results' scores, in order.
+        assert!(score_of_value(1.0) < MATE_BOUND / 100);
+        assert_eq!(score_of_value(-1.0), -score_of_value(1.0));
+        assert!(score_of_value(1.0) > score_of_value(0.99));
     }
 
     #[test]

@@ -33,7 +33,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 
-use super::evaluate::{evaluate, mobility};
+use super::evaluate::{Handcrafted, StaticEvaluation, mobility};
 use super::ordering::{QuietHistory, pick_next};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
 
@@ -107,9 +107,11 @@ impl MinimaxResult {
 }
 
 /// The searcher: its table, ordering statistics and buffers are allocated once and kept
-/// between searches of a game.
+/// between searches of a game. Its leaves are valued by `E` (by default the hand-made
+/// evaluation).
 #[derive(Debug)]
-pub struct Searcher {
+pub struct Searcher<E = Handcrafted> {
+    evaluation: E,
     limits: Limits,
     seed: u64,
     rng: StdRng,
@@ -132,9 +134,19 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher with these limits, a table of `hash_mb` MiB and a tie-break seed.
+    /// A searcher with these limits, a table of `hash_mb` MiB and a tie-break seed, valuing
+    /// its leaves by the hand-made evaluation.
     pub fn new(limits: Limits, hash_mb: usize, seed: u64) -> Searcher {
+        Searcher::with_evaluation(limits, hash_mb, seed, Handcrafted)
+    }
+}
+
+impl<E: StaticEvaluation> Searcher<E> {
+    /// A searcher with these limits, a table of `hash_mb` MiB and a tie-break seed, valuing
+    /// its leaves by `evaluation`.
+    pub fn with_evaluation(limits: Limits, hash_mb: usize, seed: u64, evaluation: E) -> Self {
         Searcher {
+            evaluation,
             limits,
             seed,
             rng: StdRng::seed_from_u64(seed),
@@ -150,6 +162,11 @@ impl Searcher {
             stopped: false,
             stop: None,
         }
+    }
+
+    /// The evaluation of the leaves.
+    pub fn evaluation(&self) -> &E {
+        &self.evaluation
     }
 
     /// The limits.
@@ -260,7 +277,7 @@ impl Searcher {
         sort_by_captures(&mut root);
         let mut best = MinimaxResult {
             turn: root.first()?.1,
-            score: evaluate(pos),
+            score: self.evaluation.evaluate(pos),
             depth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
@@ -406,7 +423,7 @@ impl Searcher {
             if Self::no_capture_draw(pos) {
                 return DRAW;
             }
-            stand_pat = evaluate(pos);
+            stand_pat = self.evaluation.evaluate(pos);
             if !must_capture || depth <= -QUIESCENCE_PLIES || stand_pat >= beta {
                 return stand_pat;
             }
