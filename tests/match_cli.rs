@@ -79,8 +79,8 @@ fn bad_agent_specs_are_explained() {
 }
 
 /// The kinds of the project's registry.
-const KINDS: [&str; 7] = [
-    "random", "greedy", "minimax", "solver", "engine", "mcts", "net",
+const KINDS: [&str; 8] = [
+    "random", "greedy", "minimax", "solver", "engine", "mcts", "net", "abnet",
 ];
 
 #[test]

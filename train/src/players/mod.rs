@@ -1,14 +1,17 @@
 //! Players with a trained network: the network as the search's leaf evaluator (its values
-//! optionally mixed with alpha-beta probes), the `net` agent kind, the registry of every agent
+//! optionally mixed with alpha-beta probes), the `net` agent kind, the `abnet` kind (an
+//! alpha-beta over the network's value), the registry of every agent
 //! kind of the project, and the adapter that makes any agent an opponent in burn-rl's
 //! environment.
 
 mod alpha_beta_mix;
+mod alpha_beta_net;
 mod net_kind;
 mod network_evaluator;
 mod registry;
 mod rl_adapter;
 
+pub use alpha_beta_net::{ABNET_KIND, NetValue};
 pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, network_agent};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;

@@ -15,7 +15,7 @@ use fanorona_env::{
 };
 use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 
-use crate::io::{LoadedPolicy, load_policy};
+use crate::io::{LoadedPolicy, PolicyMeta, load_policy};
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::players::NetworkEvaluator;
 use crate::players::alpha_beta_mix::{AlphaBetaMix, LeafProbe};
@@ -23,24 +23,30 @@ use fanorona_search::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, MS, SIMS, TEMP, search_budget, search_config,
 };
 
+/// The `path` option of the kinds that play with a trained network.
+pub const PATH: OptionDef = OptionDef {
+    name: "path",
+    value: ValueType::Path,
+    default: OptionDefault::Required,
+    help: "an exported .safetensors policy or a training checkpoint",
+};
+
+/// The `weights` option of the kinds that play with a trained network.
+pub const WEIGHTS: OptionDef = OptionDef {
+    name: "weights",
+    value: ValueType::Text("ema|last"),
+    default: OptionDefault::Value("ema"),
+    help: "of a checkpoint that keeps a moving average of its weights: the average (ema) or \
+           the last trained weights (last)",
+};
+
 /// The `net` kind; the bare path of a `.safetensors` or `.ckpt` file means `net:path=FILE`.
 pub const NET_KIND: AgentKind = AgentKind {
     name: "net",
     summary: "tree search with a trained network, or its raw policy with sims=0",
     options: &[
-        OptionDef {
-            name: "path",
-            value: ValueType::Path,
-            default: OptionDefault::Required,
-            help: "an exported .safetensors policy or a training checkpoint",
-        },
-        OptionDef {
-            name: "weights",
-            value: ValueType::Text("ema|last"),
-            default: OptionDefault::Value("ema"),
-            help: "of a checkpoint that keeps a moving average of its weights: the average \
-                   (ema) or the last trained weights (last)",
-        },
+        PATH,
+        WEIGHTS,
         OptionDef {
             value: ValueType::Whole {
                 min: 0,
@@ -235,18 +241,17 @@ impl<G: Game> Agent<G> for NetAgent<G> {
     }
 }
 
-/// The factory of [`NET_KIND`]: a `net:path=FILE,...` agent for Fanorona; `seed` is used unless
-/// the specification gives `seed=S`.
-fn create_net_agent(
+/// The network of a specification's `path` and `weights` options, with the file's
+/// description; refused unless it was made for Fanorona.
+pub fn load_fanorona_net(
     options: &AgentOptions,
-    seed: u64,
-) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
-    let name = options.spec().to_string();
-    let path = options.text("path").expect("path is required");
+) -> Result<(PolicyValueNet, PolicyMeta), SpecError> {
+    let spec = options.spec();
     let unavailable = |reason: String| SpecError::Unavailable {
-        spec: name.clone(),
+        spec: spec.to_string(),
         reason,
     };
+    let path = options.text("path").expect("path is required");
     let LoadedPolicy {
         net,
         last_weights,
@@ -258,7 +263,7 @@ fn create_net_agent(
         "last" => last_weights.unwrap_or(net),
         other => {
             return Err(SpecError::BadValue {
-                kind: NET_KIND.name.into(),
+                kind: spec.kind.clone(),
                 option: "weights".into(),
                 value: other.into(),
                 expected: "ema or last".into(),
@@ -271,6 +276,17 @@ fn create_net_agent(
             meta.game
         )));
     }
+    Ok((net, meta))
+}
+
+/// The factory of [`NET_KIND`]: a `net:path=FILE,...` agent for Fanorona; `seed` is used unless
+/// the specification gives `seed=S`.
+fn create_net_agent(
+    options: &AgentOptions,
+    seed: u64,
+) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
+    let name = options.spec().to_string();
+    let (net, meta) = load_fanorona_net(options)?;
     let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
     let inner: Box<dyn Agent<Fanorona>> = if options.whole::<u32>("sims") == Some(0) {
         let searching = ["ms", "lambda", "abdepth", "abnodes"];
@@ -308,7 +324,7 @@ fn create_net_agent(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::io::{PolicyMeta, export_policy};
     use crate::model::Architecture;
@@ -324,9 +340,18 @@ mod tests {
 
     /// A tiny untrained network for the standard board, exported into a fresh folder.
     fn exported(name: &str) -> (std::path::PathBuf, crate::model::PolicyValueNet) {
+        exported_with(name, Architecture::mlp(&[16]))
+    }
+
+    /// An untrained network of `architecture` for the standard board, exported into a fresh
+    /// folder named after `name`.
+    pub(crate) fn exported_with(
+        name: &str,
+        architecture: Architecture,
+    ) -> (std::path::PathBuf, crate::model::PolicyValueNet) {
         let dir = std::env::temp_dir().join(format!("fanorona-net-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
+        let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
         let net = config.init(&Device::flex()).unwrap();
         let meta = PolicyMeta {
             game: GameId::standard(),

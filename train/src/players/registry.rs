@@ -1,13 +1,14 @@
 //! Every agent kind of the project in one [`Registry`]: `fanorona-eval`'s (with `random` from
-//! `fanorona-env`), then this crate's `mcts` and `net`.
+//! `fanorona-env`), then this crate's `mcts`, `net` and `abnet`.
 
 use fanorona_env::Registry;
 
-/// The registry of every agent kind: random, greedy, minimax, solver, engine, mcts, net.
+/// The registry of every agent kind: random, greedy, minimax, solver, engine, mcts, net, abnet.
 pub fn registry() -> Registry {
     let mut registry = fanorona_eval::registry();
     fanorona_search::register(&mut registry);
     registry.register(crate::players::NET_KIND);
+    registry.register(crate::players::ABNET_KIND);
     registry
 }
 
@@ -22,7 +23,7 @@ mod tests {
         assert_eq!(
             names,
             [
-                "random", "greedy", "minimax", "solver", "engine", "mcts", "net"
+                "random", "greedy", "minimax", "solver", "engine", "mcts", "net", "abnet"
             ]
         );
         assert_eq!(registry.help().lines().count(), names.len());

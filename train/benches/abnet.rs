@@ -1,0 +1,100 @@
+//! The `abnet` agent's alpha-beta against the minimax baseline's: nodes per second, single
+//! thread, of the same search (depth 5) over middle-game positions with the shipped model's
+//! value at the leaves and with the hand-made evaluation. The positions: seeded random games
+//! 10 to 30 turns in, where the side to move has at least four turns.
+
+use criterion::measurement::WallTime;
+use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_main};
+use fanorona_env::{History, Position};
+use fanorona_eval::minimax::evaluate::{Handcrafted, StaticEvaluation};
+use fanorona_eval::{Limits, Searcher};
+use fanorona_train::io::load_policy;
+use fanorona_train::players::NetValue;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+
+/// Search depth in complete turns.
+const DEPTH: u32 = 5;
+
+/// Positions with a choice, from seeded random games.
+fn positions() -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut out = Vec::new();
+    while out.len() < 8 {
+        let mut history = History::new(Position::standard());
+        for _ in 0..rng.random_range(10..=30) {
+            if history.outcome().is_some() {
+                break;
+            }
+            let turns = history.position().legal_turns();
+            history.play_unchecked(&turns[rng.random_range(0..turns.len())]);
+        }
+        if history.outcome().is_none() && history.position().legal_turns().len() >= 4 {
+            out.push(*history.position());
+        }
+    }
+    out
+}
+
+/// Fresh searchers valuing leaves by `evaluation`, one per position (their tables are
+/// allocated outside the timing).
+fn searchers<E: StaticEvaluation + Clone>(n: usize, evaluation: &E) -> Vec<Searcher<E>> {
+    (0..n)
+        .map(|_| Searcher::with_evaluation(Limits::depth(DEPTH), 16, 0, evaluation.clone()))
+        .collect()
+}
+
+/// Searches every position with its own searcher; the total node count.
+fn search_all<E: StaticEvaluation>(positions: &[Position], searchers: &mut [Searcher<E>]) -> u64 {
+    positions
+        .iter()
+        .zip(searchers)
+        .map(|(pos, searcher)| searcher.search_position(pos, &[]).map_or(0, |r| r.nodes))
+        .sum()
+}
+
+/// Benchmarks the search of every position with leaves valued by `evaluation`.
+fn bench_evaluation<E: StaticEvaluation + Clone>(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    positions: &[Position],
+    evaluation: &E,
+) {
+    let nodes = search_all(positions, &mut searchers(positions.len(), evaluation));
+    group.throughput(Throughput::Elements(nodes));
+    group.bench_function(format!("{name}_depth{DEPTH}_nodes"), |b| {
+        b.iter_batched(
+            || searchers(positions.len(), evaluation),
+            |mut s| {
+                // Hand the searchers back so that freeing them is not timed.
+                let nodes = search_all(positions, &mut s);
+                (nodes, s)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+}
+
+fn bench(c: &mut Criterion) {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../models/fanorona-9x5.safetensors"
+    );
+    let net = load_policy(std::path::Path::new(file))
+        .expect("the shipped model")
+        .net;
+    let net_value = NetValue::new(net.mlp_inference().expect("an MLP"), 0.0);
+    let positions = positions();
+    let mut group = c.benchmark_group("abnet");
+    group.sample_size(10);
+    bench_evaluation(&mut group, "handcrafted", &positions, &Handcrafted);
+    bench_evaluation(&mut group, "net_value", &positions, &net_value);
+    group.finish();
+}
+
+/// The benchmarks, grouped in a module of their own: `criterion_group!` defines a public
+/// function it cannot document.
+mod group {
+    criterion::criterion_group!(benches, super::bench);
+}
+criterion_main!(group::benches);
