@@ -1,15 +1,19 @@
 //! The `abnet` agent's alpha-beta against the minimax baseline's: nodes per second, single
 //! thread, of the same search (depth 5) over middle-game positions with the shipped model's
-//! value at the leaves and with the hand-made evaluation. The positions: seeded random games
+//! value at the leaves and with the hand-made evaluation; and the leaf evaluation alone,
+//! positions per second, in `f32` from the observation ([`MlpInference`]) and quantized from
+//! the compact planes ([`MlpValue`], what `abnet` uses). The positions: seeded random games
 //! 10 to 30 turns in, where the side to move has at least four turns.
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_main};
+use fanorona_env::fanorona::observation::{NUM_PLANES, observation_planes, write_observation};
 use fanorona_env::{History, Position};
 use fanorona_eval::minimax::evaluate::{Handcrafted, StaticEvaluation};
 use fanorona_eval::{Limits, Searcher};
 use fanorona_train::io::load_policy;
-use fanorona_train::players::NetValue;
+use fanorona_train::model::{MlpInference, MlpScratch, MlpValue, MlpValueScratch};
+use fanorona_train::players::{NetValue, sample_planes};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -75,6 +79,36 @@ fn bench_evaluation<E: StaticEvaluation + Clone>(
     });
 }
 
+/// Benchmarks one leaf evaluation of every position, in `f32` and quantized.
+fn bench_leaves(c: &mut Criterion, positions: &[Position], mlp: &MlpInference) {
+    let mut group = c.benchmark_group("abnet_leaf");
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    let mut observation = vec![0.0; NUM_PLANES * positions[0].board().points()];
+    let mut scratch = MlpScratch::default();
+    group.bench_function("float_observation", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|pos| {
+                    write_observation(pos, 1, &mut observation);
+                    mlp.evaluate(&mut scratch, &observation, &[], &mut [])
+                })
+                .sum::<f32>()
+        })
+    });
+    let quantized = MlpValue::new(mlp, &sample_planes(&Position::standard()));
+    let mut scratch = MlpValueScratch::default();
+    group.bench_function("quantized_planes", |b| {
+        b.iter(|| {
+            positions
+                .iter()
+                .map(|pos| quantized.logit(&mut scratch, &observation_planes(pos, 1)))
+                .sum::<f32>()
+        })
+    });
+    group.finish();
+}
+
 fn bench(c: &mut Criterion) {
     let file = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -83,13 +117,15 @@ fn bench(c: &mut Criterion) {
     let net = load_policy(std::path::Path::new(file))
         .expect("the shipped model")
         .net;
-    let net_value = NetValue::new(net.mlp_inference().expect("an MLP"), 0.0);
+    let mlp = net.mlp_inference().expect("an MLP");
+    let net_value = NetValue::new(&mlp, &Position::standard(), 0.0);
     let positions = positions();
     let mut group = c.benchmark_group("abnet");
     group.sample_size(10);
     bench_evaluation(&mut group, "handcrafted", &positions, &Handcrafted);
     bench_evaluation(&mut group, "net_value", &positions, &net_value);
     group.finish();
+    bench_leaves(c, &positions, &mlp);
 }
 
 /// The benchmarks, grouped in a module of their own: `criterion_group!` defines a public

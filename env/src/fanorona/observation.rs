@@ -104,18 +104,23 @@ fn write_bits(plane: &mut [f32], mut bits: u64) {
     }
 }
 
-/// Writes the observation of `pos` into `out` (length `NUM_PLANES * points`), given how many
-/// times the current turn-start position has occurred. Every cell is written once.
-pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
+/// One observation plane in compact form.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Plane {
+    /// 1 at the cells of the set bits of a mover-frame bitboard (bit `c` is cell `c`), 0
+    /// elsewhere.
+    Cells(u64),
+    /// The same value in every cell.
+    Level(f32),
+}
+
+/// The observation of `pos` plane by plane in compact form, given how many times the current
+/// turn-start position has occurred: what [`write_observation`] writes out cell by cell, and
+/// what a network whose first layer adds only its non-zero inputs' weights reads directly.
+pub fn observation_planes(pos: &Position, occurrences: u32) -> [Plane; NUM_PLANES] {
     let board = pos.board();
-    let n = board.points();
-    assert_eq!(
-        out.len(),
-        NUM_PLANES * n,
-        "observation buffer has the wrong length"
-    );
     let mover = pos.side_to_move();
-    let bits = |set| mover_bits(board, mover, set);
+    let bits = |set| Plane::Cells(mover_bits(board, mover, set));
     let (chain_piece, visited, last_dir) = match pos.chain() {
         Some(chain) => {
             let dir = match mover {
@@ -133,37 +138,42 @@ pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
         None => 0.0,
     };
     let vela = pos.vela_active();
-    let flag = |on: bool| if on { 1.0 } else { 0.0 };
-    let fill_plane = |out: &mut [f32], i: usize, value: f32| out[i * n..(i + 1) * n].fill(value);
-    let mut write_plane = |i: usize, set: u64| write_bits(&mut out[i * n..(i + 1) * n], bits(set));
-    write_plane(plane::OWN, pos.pieces(mover));
-    write_plane(plane::ENEMY, pos.pieces(mover.other()));
-    write_plane(plane::CHAIN_PIECE, chain_piece);
-    write_plane(plane::VISITED, visited);
-    let directions = plane::LAST_DIRECTION * n..(plane::LAST_DIRECTION + 8) * n;
-    out[directions].fill(0.0);
+    let flag = |on: bool| Plane::Level(if on { 1.0 } else { 0.0 });
+    let mut planes = [Plane::Level(0.0); NUM_PLANES];
+    planes[plane::OWN] = bits(pos.pieces(mover));
+    planes[plane::ENEMY] = bits(pos.pieces(mover.other()));
+    planes[plane::CHAIN_PIECE] = bits(chain_piece);
+    planes[plane::VISITED] = bits(visited);
     if let Some(dir) = last_dir {
-        fill_plane(out, direction_plane(dir), 1.0);
+        planes[direction_plane(dir)] = Plane::Level(1.0);
     }
-    fill_plane(
-        out,
-        plane::NO_CAPTURE,
-        (pos.no_capture_turns() as f32 / limit).min(1.0),
+    planes[plane::NO_CAPTURE] = Plane::Level((pos.no_capture_turns() as f32 / limit).min(1.0));
+    planes[plane::REPETITION] = Plane::Level(repetition);
+    planes[plane::FIRST_TURN] = flag(rules.first_turn_single_capture && pos.turn_number() == 1);
+    planes[plane::VELA_CAPTURE] = flag(vela && rules.vela == Some(mover));
+    planes[plane::VELA_PAIKA] = flag(vela && rules.vela != Some(mover));
+    planes[plane::MANDATORY] = flag(rules.mandatory_continuation);
+    planes
+}
+
+/// Writes the observation of `pos` into `out` (length `NUM_PLANES * points`), given how many
+/// times the current turn-start position has occurred. Every cell is written once.
+pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
+    let n = pos.board().points();
+    assert_eq!(
+        out.len(),
+        NUM_PLANES * n,
+        "observation buffer has the wrong length"
     );
-    fill_plane(out, plane::REPETITION, repetition);
-    let first_turn = rules.first_turn_single_capture && pos.turn_number() == 1;
-    fill_plane(out, plane::FIRST_TURN, flag(first_turn));
-    fill_plane(
-        out,
-        plane::VELA_CAPTURE,
-        flag(vela && rules.vela == Some(mover)),
-    );
-    fill_plane(
-        out,
-        plane::VELA_PAIKA,
-        flag(vela && rules.vela != Some(mover)),
-    );
-    fill_plane(out, plane::MANDATORY, flag(rules.mandatory_continuation));
+    for (plane, cells) in observation_planes(pos, occurrences)
+        .into_iter()
+        .zip(out.chunks_exact_mut(n))
+    {
+        match plane {
+            Plane::Cells(bits) => write_bits(cells, bits),
+            Plane::Level(value) => cells.fill(value),
+        }
+    }
 }
 
 /// The direction plane index for a direction in the mover's frame.
@@ -191,6 +201,10 @@ mod tests {
             (0..n).filter(|&c| out[plane * n + c] == 1.0).collect()
         };
         assert_eq!(ones(plane::OWN), [cell("c3")]);
+        // The compact form: bitboards of cells and levels.
+        let planes = observation_planes(&pos, 1);
+        assert_eq!(planes[plane::ENEMY], Plane::Cells(1 << cell("a1")));
+        assert_eq!(planes[plane::NO_CAPTURE], Plane::Level(0.7));
         assert_eq!(ones(plane::ENEMY), [cell("a1")]);
         // Turned for black: a1 (column 0, row 0) is seen at column 4, row 4.
         assert_eq!(cell("a1"), 4 * 5 + 4);

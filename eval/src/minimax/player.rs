@@ -79,7 +79,16 @@ pub fn value_of_score(score: i32) -> f32 {
 /// hundredths of a piece whose value it is (values beyond ±0.999 count as ±0.999, so that the
 /// score stays far from the forced results').
 pub fn score_of_value(value: f32) -> i32 {
-    (VALUE_SCALE * value.clamp(-0.999, 0.999).atanh()).round() as i32
+    score_of_logit(value.clamp(-0.999, 0.999).atanh())
+}
+
+/// `atanh(0.999)`: the logit of the largest value [`score_of_value`] distinguishes.
+const LARGEST_LOGIT: f32 = 3.800_201;
+
+/// The score of the value `tanh(logit)` as [`score_of_value`] gives it, without computing
+/// either function: for a network whose value is the tanh of its output.
+pub fn score_of_logit(logit: f32) -> i32 {
+    (VALUE_SCALE * logit.clamp(-LARGEST_LOGIT, LARGEST_LOGIT)).round() as i32
 }
 
 impl<E: StaticEvaluation + Send> TurnChooser for MinimaxChooser<E> {
@@ -213,6 +222,14 @@ mod tests {
         assert!(score_of_value(1.0) < MATE_BOUND / 100);
         assert_eq!(score_of_value(-1.0), -score_of_value(1.0));
         assert!(score_of_value(1.0) > score_of_value(0.99));
+        assert!((LARGEST_LOGIT - 0.999f32.atanh()).abs() < 1e-5);
+        for logit in [-9.0, -3.5, -0.4, 0.0, 0.01, 1.0, 2.5, 3.9, 20.0] {
+            let through_value = score_of_value(f32::tanh(logit));
+            assert!(
+                (score_of_logit(logit) - through_value).abs() <= 1,
+                "{logit}"
+            );
+        }
     }
 
     #[test]

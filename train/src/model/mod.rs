@@ -11,7 +11,7 @@ pub use averaging::WeightAverage;
 pub use device::{ComputeDevice, DeviceError};
 pub use learner::{Learner, LearnerConfig, LossReport, OptimizerConfig};
 pub use network::{
-    Architecture, MlpInference, MlpScratch, NetworkConfig, NetworkConfigError, PolicyValueNet,
-    count_denormals, flush_denormals,
+    Architecture, MlpInference, MlpScratch, MlpValue, MlpValueScratch, NetworkConfig,
+    NetworkConfigError, PolicyValueNet, count_denormals, flush_denormals,
 };
 pub use schedule::LrSchedule;

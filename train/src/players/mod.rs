@@ -11,7 +11,7 @@ mod network_evaluator;
 mod registry;
 mod rl_adapter;
 
-pub use alpha_beta_net::{ABNET_KIND, NetValue};
+pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
 pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, network_agent};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;

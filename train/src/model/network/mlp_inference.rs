@@ -17,129 +17,23 @@
 //! vector instead of SSE2's 4), with the same results bit for bit: the arithmetic and its
 //! order are the same.
 
-use burn::module::Param;
-use burn::nn::Linear;
-use burn::tensor::Tensor;
-
 use super::Mlp;
-
-/// A dense layer's weights as rows: `rows[i * outputs..(i + 1) * outputs]` is input `i`'s.
-#[derive(Clone, Debug)]
-struct Rows {
-    rows: Vec<f32>,
-    bias: Vec<f32>,
-    outputs: usize,
-}
-
-impl Rows {
-    /// The weights of `layer` (`[inputs, outputs]` in burn) and its bias (zeros if none).
-    fn of(layer: &Linear) -> Rows {
-        let rows = values(&layer.weight);
-        let outputs = layer.weight.val().dims()[1];
-        let bias = layer
-            .bias
-            .as_ref()
-            .map_or_else(|| vec![0.0; outputs], values);
-        Rows {
-            rows,
-            bias,
-            outputs,
-        }
-    }
-
-    #[inline(always)]
-    fn row(&self, input: usize) -> &[f32] {
-        &self.rows[input * self.outputs..(input + 1) * self.outputs]
-    }
-
-    /// `out = bias + sum of x * row(i)` over the `(i, x)` of `terms`, in their order. The
-    /// outputs are summed `BLOCK` at a time in a local array the compiler keeps in vector
-    /// registers (eight of them: 64 floats with AVX2, 128 with AVX-512), so each weight is
-    /// loaded once and nothing is stored until a block is done. Any `BLOCK` gives the same
-    /// sums: each output adds the same products in the same order.
-    #[inline(always)]
-    fn forward_terms<const BLOCK: usize>(&self, terms: &[(usize, f32)], out: &mut Vec<f32>) {
-        out.clone_from(&self.bias);
-        let blocks = self.outputs / BLOCK * BLOCK;
-        for start in (0..blocks).step_by(BLOCK) {
-            let mut acc = [0.0f32; BLOCK];
-            acc.copy_from_slice(&out[start..start + BLOCK]);
-            for &(i, x) in terms {
-                let w = &self.rows[i * self.outputs + start..][..BLOCK];
-                for k in 0..BLOCK {
-                    acc[k] += x * w[k];
-                }
-            }
-            out[start..start + BLOCK].copy_from_slice(&acc);
-        }
-        for &(i, x) in terms {
-            axpy(x, &self.row(i)[blocks..], &mut out[blocks..]);
-        }
-    }
-
-    /// The rows transposed: `columns[o * inputs..]` is output `o`'s weights.
-    fn transposed(&self) -> Vec<f32> {
-        let inputs = self.rows.len() / self.outputs;
-        let mut columns = vec![0.0; self.rows.len()];
-        for i in 0..inputs {
-            for (o, &w) in self.row(i).iter().enumerate() {
-                columns[o * inputs + i] = w;
-            }
-        }
-        columns
-    }
-}
-
-/// A parameter's values, flat.
-fn values<const D: usize>(param: &Param<Tensor<D>>) -> Vec<f32> {
-    param
-        .val()
-        .into_data()
-        .try_to_vec::<f32>()
-        .expect("network parameters are f32")
-}
-
-/// `y += a * x`.
-#[inline(always)]
-fn axpy(a: f32, x: &[f32], y: &mut [f32]) {
-    for (y, &x) in y.iter_mut().zip(x) {
-        *y += a * x;
-    }
-}
-
-/// The dot product, in eight lanes so that it vectorises.
-#[inline(always)]
-fn dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f32 = a8
-        .remainder()
-        .iter()
-        .zip(b8.remainder())
-        .map(|(x, y)| x * y)
-        .sum();
-    for (x, y) in a8.zip(b8) {
-        for k in 0..8 {
-            lanes[k] += x[k] * y[k];
-        }
-    }
-    lanes.iter().sum::<f32>() + tail
-}
+use super::rows::{Rows, axpy, dot, push_nonzero, relu};
 
 /// The MLP ready for one-position inference (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct MlpInference {
     /// The first layer, its rows followed by one more per input plane: the sum of the
     /// plane's cells' rows.
-    first: Rows,
-    cells: usize,
+    pub(super) first: Rows,
+    pub(super) cells: usize,
     /// The later hidden layers.
-    hidden: Vec<Rows>,
+    pub(super) hidden: Vec<Rows>,
     /// The policy head's weights, one row of the last hidden width per action.
     policy: Vec<f32>,
     policy_bias: Vec<f32>,
-    value: Vec<f32>,
-    value_bias: f32,
+    pub(super) value: Vec<f32>,
+    pub(super) value_bias: f32,
     /// The widest vector build this processor runs (see the module documentation).
     simd: Simd,
 }
@@ -181,6 +75,11 @@ impl MlpInference {
             value_bias: value.bias[0],
             simd: Simd::detect(),
         }
+    }
+
+    /// Planes of the observation.
+    pub(super) fn planes(&self) -> usize {
+        self.first.rows.len() / self.first.outputs / (self.cells + 1)
     }
 
     /// For one observation: writes the logits of the mover-frame `actions` into `logits` (one
@@ -229,7 +128,7 @@ impl MlpInference {
     }
 
     /// [`MlpInference::evaluate`] for any processor, summing `BLOCK` outputs at a time (see
-    /// [`Rows::forward_terms`]); inlined into each processor-specific build.
+    /// [`Rows::forward`]); inlined into each processor-specific build.
     #[inline(always)]
     fn evaluate_with<const BLOCK: usize>(
         &self,
@@ -245,7 +144,7 @@ impl MlpInference {
             for (c, chunk) in x.chunks(64).enumerate() {
                 push_nonzero(chunk, c * 64, terms);
             }
-            layer.forward_terms::<BLOCK>(terms, y);
+            layer.forward::<BLOCK>(&[], terms, y);
             relu(y);
             std::mem::swap(x, y);
         }
@@ -280,24 +179,8 @@ impl MlpInference {
                 push_nonzero(plane, p * self.cells, terms);
             }
         }
-        self.first.forward_terms::<BLOCK>(terms, x);
+        self.first.forward::<BLOCK>(&[], terms, x);
         relu(x);
-    }
-}
-
-/// Pushes `(offset + i, v)` for each non-zero `v = values[i]` of at most 64 values, in order:
-/// a mask of the non-zero ones first (branch-free, vectorised), then its set bits.
-#[inline(always)]
-fn push_nonzero(values: &[f32], offset: usize, terms: &mut Vec<(usize, f32)>) {
-    debug_assert!(values.len() <= 64);
-    let mut mask = values
-        .iter()
-        .enumerate()
-        .fold(0u64, |mask, (i, &v)| mask | (u64::from(v != 0.0) << i));
-    while mask != 0 {
-        let i = mask.trailing_zeros() as usize;
-        terms.push((offset + i, values[i]));
-        mask &= mask - 1;
     }
 }
 
@@ -326,13 +209,6 @@ impl Simd {
             }
         }
         Simd::Portable
-    }
-}
-
-#[inline(always)]
-fn relu(x: &mut [f32]) {
-    for v in x {
-        *v = v.max(0.0);
     }
 }
 

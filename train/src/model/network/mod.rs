@@ -7,14 +7,19 @@ mod config;
 mod denormals;
 mod mlp;
 mod mlp_inference;
+mod mlp_value;
+mod quantized_first_layer;
+mod quantized_layer;
 mod residual_mlp;
 mod resnet;
+mod rows;
 mod seeded;
 
 pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
 pub use mlp_inference::{MlpInference, MlpScratch};
+pub use mlp_value::{MlpValue, MlpValueScratch};
 pub use residual_mlp::ResidualMlp;
 pub use resnet::{ResNet, ResNetShape};
 

@@ -1,0 +1,91 @@
+//! [`QuantizedFirstLayer`]: the first layer of an MLP over observation planes with its cell
+//! weights in 16-bit integers, as NNUE engines keep their first layer ("feature
+//! transformer"). The inputs of the bitboard planes are 0 or 1, so the layer adds the integer
+//! rows of the set cells exactly in `i32`, then scales the sums back per output; half the
+//! bytes of `f32` rows, which is what limits this layer (it reads one row per piece). The
+//! planes of one level everywhere stay in `f32`: their level times the plane's row sum.
+
+use super::rows::Rows;
+
+/// A first layer with 16-bit cell weights (see the module documentation).
+#[derive(Clone, Debug)]
+pub(super) struct QuantizedFirstLayer {
+    /// `cells[i * outputs + o]`: the weight of cell input `i` for output `o`, scaled.
+    cells: Vec<i16>,
+    /// Per output: the weight scale's inverse.
+    unscale: Vec<f32>,
+    /// The planes' row sums, one row per plane, with the layer's bias.
+    levels: Rows,
+}
+
+impl QuantizedFirstLayer {
+    /// `layer` in 16-bit weights: its first `planes * cells` rows are the cell inputs', the
+    /// next `planes` the planes' row sums (as [`super::MlpInference`] stores them).
+    pub(super) fn new(layer: &Rows, planes: usize, cells: usize) -> QuantizedFirstLayer {
+        let outputs = layer.outputs;
+        let inputs = planes * cells;
+        let mut quantized = vec![0i16; inputs * outputs];
+        let mut unscale = vec![0.0; outputs];
+        for o in 0..outputs {
+            let largest = (0..inputs).fold(0.0f32, |m, i| m.max(layer.row(i)[o].abs()));
+            let scale = if largest > 0.0 {
+                32767.0 / largest
+            } else {
+                1.0
+            };
+            unscale[o] = 1.0 / scale;
+            for i in 0..inputs {
+                quantized[i * outputs + o] = (layer.row(i)[o] * scale).round() as i16;
+            }
+        }
+        QuantizedFirstLayer {
+            cells: quantized,
+            unscale,
+            levels: Rows {
+                rows: layer.rows[inputs * outputs..].to_vec(),
+                bias: layer.bias.clone(),
+                outputs,
+            },
+        }
+    }
+
+    /// Outputs (units) of the layer.
+    pub(super) fn outputs(&self) -> usize {
+        self.levels.outputs
+    }
+
+    /// `out = bias + sum of level * plane row sum` over the `(plane, level)` of `levels`
+    /// `+` the cell rows of the inputs `ones`, `BLOCK` outputs at a time in registers.
+    #[inline(always)]
+    pub(super) fn forward<const BLOCK: usize>(
+        &self,
+        ones: &[usize],
+        levels: &[(usize, f32)],
+        out: &mut Vec<f32>,
+    ) {
+        self.levels.forward::<BLOCK>(&[], levels, out);
+        let outputs = self.levels.outputs;
+        let blocks = outputs / BLOCK * BLOCK;
+        for start in (0..blocks).step_by(BLOCK) {
+            let mut acc = [0i32; BLOCK];
+            for &i in ones {
+                let w = &self.cells[i * outputs + start..][..BLOCK];
+                for k in 0..BLOCK {
+                    acc[k] += i32::from(w[k]);
+                }
+            }
+            let out = &mut out[start..start + BLOCK];
+            for ((o, &a), &u) in out.iter_mut().zip(&acc).zip(&self.unscale[start..]) {
+                *o += a as f32 * u;
+            }
+        }
+        let tail = out[blocks..].iter_mut().zip(&self.unscale[blocks..]);
+        for (o, (out, &u)) in (blocks..outputs).zip(tail) {
+            let sum: i32 = ones
+                .iter()
+                .map(|&i| i32::from(self.cells[i * outputs + o]))
+                .sum();
+            *out += sum as f32 * u;
+        }
+    }
+}
