@@ -70,6 +70,9 @@ pub fn sample_planes(start: &Position) -> Vec<[Plane; NUM_PLANES]> {
     while samples.len() < SAMPLES {
         let turns = pos.legal_turns();
         if turns.is_empty() || pos.pieces(pos.side_to_move().other()) == 0 {
+            if samples.is_empty() {
+                break; // a start without a game: no samples, no order
+            }
             pos = *start;
             continue;
         }
@@ -222,6 +225,17 @@ mod tests {
             let handcrafted = (0.5 * evaluate(pos) as f32).round() as i32;
             assert_eq!(mixed.evaluate(pos), fresh(pos) + handcrafted);
         }
+    }
+
+    #[test]
+    fn samples_are_seeded_random_game_positions_from_the_start() {
+        let start = Position::standard();
+        let samples = sample_planes(&start);
+        assert_eq!(samples.len(), SAMPLES);
+        assert_eq!(samples[0], observation_planes(&start, 1));
+        assert_eq!(samples, sample_planes(&start));
+        let distinct = samples.iter().filter(|&p| p != &samples[0]).count();
+        assert!(distinct > SAMPLES / 2, "{distinct}");
     }
 
     #[test]
