@@ -19,6 +19,7 @@
 
 use super::Mlp;
 use super::rows::{Rows, axpy, dot, push_nonzero, relu};
+use super::simd::Simd;
 
 /// The MLP ready for one-position inference (see the module documentation).
 #[derive(Clone, Debug)]
@@ -94,7 +95,9 @@ impl MlpInference {
         match self.simd {
             // SAFETY: `simd` names a build only where the processor was found to run it.
             #[cfg(target_arch = "x86_64")]
-            Simd::Avx512 => unsafe { self.evaluate_avx512(scratch, observation, actions, logits) },
+            Simd::Avx512 | Simd::Avx512Vnni => unsafe {
+                self.evaluate_avx512(scratch, observation, actions, logits)
+            },
             #[cfg(target_arch = "x86_64")]
             Simd::Avx2 => unsafe { self.evaluate_avx2(scratch, observation, actions, logits) },
             _ => self.evaluate_with::<32>(scratch, observation, actions, logits),
@@ -184,34 +187,6 @@ impl MlpInference {
     }
 }
 
-/// The vector builds of [`MlpInference::evaluate`]; they give the same results bit for bit
-/// (the same operations in the same order on wider vectors).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Simd {
-    /// SSE2 or no vectors (any processor).
-    Portable,
-    /// 8 floats a vector.
-    Avx2,
-    /// 16 floats a vector.
-    Avx512,
-}
-
-impl Simd {
-    /// The widest build this processor runs.
-    fn detect() -> Simd {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx512f") {
-                return Simd::Avx512;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                return Simd::Avx2;
-            }
-        }
-        Simd::Portable
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -238,18 +213,8 @@ mod tests {
         };
         let v = portable_build.evaluate(&mut scratch, &obs, &actions, &mut portable);
         assert!(portable.iter().any(|&l| l != portable[0]), "{portable:?}");
-        let mut builds = vec![Simd::Portable];
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx2") {
-                builds.push(Simd::Avx2);
-            }
-            if std::is_x86_feature_detected!("avx512f") {
-                builds.push(Simd::Avx512);
-            }
-        }
         // Widths that are no multiple of the blocks (200, 72) take the remainder path too.
-        for simd in builds {
+        for simd in Simd::runnable() {
             let build = MlpInference {
                 simd,
                 ..mlp.clone()

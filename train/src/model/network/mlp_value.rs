@@ -22,6 +22,7 @@ use super::MlpInference;
 use super::quantized_first_layer::QuantizedFirstLayer;
 use super::quantized_layer::{QuantizedLayer, QuantizedScratch};
 use super::rows::{Rows, dot, relu};
+use super::simd::Simd;
 
 /// An MLP's value for the player to act (see the module documentation).
 #[derive(Clone, Debug)]
@@ -31,7 +32,9 @@ pub struct MlpValue {
     hidden: Vec<QuantizedLayer>,
     value: Vec<f32>,
     value_bias: f32,
-    build: Build,
+    /// The widest vector set this processor runs: AVX-512 VNNI for the integer sums where
+    /// it has them, the portable sums otherwise (every build gives the same bits).
+    simd: Simd,
 }
 
 /// The activations of one [`MlpValue::logit`] call, kept between calls (one per thread).
@@ -46,35 +49,6 @@ pub struct MlpValueScratch {
     quantized: QuantizedScratch,
 }
 
-/// The builds of [`MlpValue::logit`]; they give the same results bit for bit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Build {
-    /// SSE2 or no vectors (any processor).
-    Portable,
-    /// AVX2 for the first layer, the portable integer sums.
-    Avx2,
-    /// AVX-512 for the first layer, VNNI for the integer sums.
-    Vnni512,
-}
-
-impl Build {
-    /// The widest build this processor runs.
-    fn detect() -> Build {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx512f")
-                && std::is_x86_feature_detected!("avx512vnni")
-            {
-                return Build::Vnni512;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                return Build::Avx2;
-            }
-        }
-        Build::Portable
-    }
-}
-
 impl MlpValue {
     /// The value form of `mlp`, its first layer's units ordered by how often they are active
     /// in the positions of `samples` (their observation planes), so that units rarely active
@@ -87,7 +61,7 @@ impl MlpValue {
             hidden: hidden.iter().map(QuantizedLayer::new).collect(),
             value: mlp.value.clone(),
             value_bias: mlp.value_bias,
-            build: Build::detect(),
+            simd: Simd::detect(),
         };
         let unordered = quantized(&mlp.first, &mlp.hidden);
         if mlp.hidden.is_empty() {
@@ -116,20 +90,15 @@ impl MlpValue {
         order
     }
 
-    /// The value, in `[-1, 1]`, for the player to act in the position whose observation
-    /// planes are `planes`.
-    pub fn value(&self, scratch: &mut MlpValueScratch, planes: &[Plane]) -> f32 {
-        self.logit(scratch, planes).tanh()
-    }
-
-    /// The value head's output before its tanh: [`MlpValue::value`] is its tanh.
+    /// The value head's output before its tanh (the value, in `[-1, 1]`, is its tanh) for
+    /// the player to act in the position whose observation planes are `planes`.
     pub fn logit(&self, scratch: &mut MlpValueScratch, planes: &[Plane]) -> f32 {
-        match self.build {
-            // SAFETY: `build` names a build only where the processor was found to run it.
+        match self.simd {
+            // SAFETY: `simd` names a set the processor was found to run.
             #[cfg(target_arch = "x86_64")]
-            Build::Vnni512 => unsafe { self.value_vnni512(scratch, planes) },
+            Simd::Avx512Vnni => unsafe { self.value_vnni512(scratch, planes) },
             #[cfg(target_arch = "x86_64")]
-            Build::Avx2 => unsafe { self.value_avx2(scratch, planes) },
+            Simd::Avx2 | Simd::Avx512 => unsafe { self.value_avx2(scratch, planes) },
             _ => self.value_with::<32>(scratch, planes, false),
         }
     }
@@ -230,7 +199,9 @@ mod tests {
         for pos in positions {
             write_observation(pos, 1, &mut observation);
             let v = exact.evaluate(&mut scratch, &observation, &[], &mut []);
-            let q = quantized.value(&mut value_scratch, &observation_planes(pos, 1));
+            let q = quantized
+                .logit(&mut value_scratch, &observation_planes(pos, 1))
+                .tanh();
             largest = largest.max((v - q).abs());
         }
         largest
@@ -294,25 +265,21 @@ mod tests {
         let net = config.init_seeded(&Device::flex(), 8).unwrap();
         let detected = MlpValue::new(&net.mlp_inference().unwrap(), &[]);
         let portable = MlpValue {
-            build: Build::Portable,
+            simd: Simd::Portable,
             ..detected.clone()
         };
-        let mut builds = vec![Build::Avx2, Build::Vnni512];
-        builds.retain(|&b| {
-            b == Build::detect() || b == Build::Avx2 && Build::detect() == Build::Vnni512
-        });
         let mut scratch = MlpValueScratch::default();
         let mut values = Vec::new();
         for pos in positions(60) {
             let planes = observation_planes(&pos, 1);
-            let v = portable.value(&mut scratch, &planes);
-            for &build in &builds {
-                let other = MlpValue {
-                    build,
+            let v = portable.logit(&mut scratch, &planes);
+            for simd in Simd::runnable() {
+                let build = MlpValue {
+                    simd,
                     ..detected.clone()
                 };
-                let w = other.value(&mut scratch, &planes);
-                assert_eq!(w.to_bits(), v.to_bits(), "{build:?}");
+                let w = build.logit(&mut scratch, &planes);
+                assert_eq!(w.to_bits(), v.to_bits(), "{simd:?}");
             }
             values.push(v);
         }

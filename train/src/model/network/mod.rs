@@ -14,6 +14,7 @@ mod residual_mlp;
 mod resnet;
 mod rows;
 mod seeded;
+mod simd;
 
 pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};
