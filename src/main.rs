@@ -45,6 +45,8 @@ enum Command {
     Serve(commands::serve::Args),
     /// Write a training checkpoint's network as a policy file (safetensors with metadata).
     Export(commands::export::Args),
+    /// Teach a smaller MLP a trained network's policy and value (a faster `abnet` value).
+    Distill(commands::distill::Args),
     /// Self-play worker of a shared run directory: plays shards with the newest model.
     Selfplay(commands::selfplay::Args),
     /// Learner of a shared run directory: trains on the workers' shards, publishes models.
@@ -87,6 +89,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
+        Command::Distill(args) => commands::distill::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
         Command::Serve(args) => commands::serve::run(args),

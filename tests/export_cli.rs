@@ -161,3 +161,72 @@ fn an_unwritable_policy_file_is_named_once() {
     assert_eq!(stderr.matches("/proc").count(), 1, "{stderr}");
     assert_eq!(stderr.matches("(os error").count(), 1, "{stderr}");
 }
+
+#[test]
+fn a_distilled_student_is_written_with_its_metrics_and_plays_as_abnet() {
+    let dir = tempfile::tempdir().unwrap();
+    let teacher = tiny_checkpoint(dir.path());
+    let student = dir.path().join("student.safetensors");
+    let student_text = student.to_str().unwrap();
+    let distill = |out: &str, extra: &[&str]| {
+        let mut args = vec![
+            "distill",
+            "--teacher",
+            teacher.to_str().unwrap(),
+            "--out",
+            out,
+            "--hidden",
+            "16,4",
+            "--positions",
+            "300",
+            "--held-out",
+            "50",
+            "--epochs",
+            "2",
+            "--batch",
+            "64",
+            "--depth",
+            "1",
+        ];
+        args.extend_from_slice(extra);
+        fanorona(args)
+    };
+    let out = distill(student_text, &["--keep", "0.5"]);
+    let stdout = out.assert_success();
+    assert!(stdout.contains("mlp 16-4, 10 steps"), "{stdout}");
+    assert!(
+        out.stderr.contains("epoch 2: value error"),
+        "{}",
+        out.stderr
+    );
+    let metrics = std::fs::read_to_string(dir.path().join("student.metrics.jsonl")).unwrap();
+    let kinds: Vec<String> = metrics
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].to_string())
+        .collect();
+    // Losses at steps 0 (every 20 steps) and the two epochs' errors.
+    assert_eq!(kinds, ["\"step\"", "\"epoch\"", "\"epoch\""], "{metrics}");
+
+    let out = fanorona([
+        "match",
+        "--white",
+        &format!("abnet:path={student_text},depth=1"),
+        "--black",
+        "random",
+        "--games",
+        "2",
+        "--quiet",
+        "--max-turns",
+        "40",
+    ]);
+    assert!(out.assert_success().contains("abnet:path="));
+
+    // The teacher's own file is never overwritten; a bad chance is refused.
+    let before = std::fs::read(&teacher).unwrap();
+    distill(teacher.to_str().unwrap(), &["--keep", "0.5"]).assert_failure("is the teacher's file");
+    assert_eq!(std::fs::read(&teacher).unwrap(), before);
+    let other = dir.path().join("other.safetensors");
+    distill(other.to_str().unwrap(), &["--keep", "0"])
+        .assert_failure("chance of keeping a leaf must be in (0, 1], got 0");
+    assert!(!other.exists());
+}

@@ -2,6 +2,7 @@
 
 pub mod agent_arg;
 pub mod agent_help;
+pub mod distill;
 pub mod engine;
 pub mod eval;
 pub mod export;

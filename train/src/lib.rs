@@ -1,10 +1,11 @@
 //! Learning to play Fanorona by self-play, by layer: `model` (the policy/value network, its
 //! learner and device), `selfplay` (games played by tree search with the network), `replay`
 //! (the window of recent games and minibatches), `run` (the training run: configuration,
-//! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files) and `players`
-//! (the network as an evaluator and as an agent). The tree search itself is
-//! `fanorona-search`.
+//! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files), `players`
+//! (the network as an evaluator and as an agent) and `distill` (a smaller network taught by
+//! a trained one). The tree search itself is `fanorona-search`.
 
+pub mod distill;
 pub mod io;
 pub mod model;
 pub mod players;

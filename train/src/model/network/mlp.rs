@@ -33,6 +33,17 @@ impl Mlp {
         }
     }
 
+    /// Replaces this MLP's first layer with a copy of `other`'s if the two have the same
+    /// shape (inputs and width); whether it did.
+    pub(super) fn adopt_first_layer(&mut self, other: &Mlp) -> bool {
+        let shape = |mlp: &Mlp| mlp.hidden.first().map(|l| l.weight.val().dims());
+        if shape(self).is_none() || shape(self) != shape(other) {
+            return false;
+        }
+        self.hidden[0] = other.hidden[0].clone();
+        true
+    }
+
     /// Policy logits `[batch, actions]` and values `[batch, 1]` for observations
     /// `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {

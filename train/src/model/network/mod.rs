@@ -121,6 +121,16 @@ impl PolicyValueNet {
         }
     }
 
+    /// Replaces this network's first layer with a copy of `other`'s where both are MLPs whose
+    /// first layers have the same shape (a student starting from its teacher's features);
+    /// whether it did.
+    pub fn adopt_first_layer(&mut self, other: &PolicyValueNet) -> bool {
+        match (&mut self.body, &other.body) {
+            (Body::Mlp(mine), Body::Mlp(theirs)) => mine.adopt_first_layer(theirs),
+            _ => false,
+        }
+    }
+
     /// The input tensor for a batch of observations laid out one after another.
     pub fn input_tensor(&self, observations: &[f32], device: &Device) -> Tensor<4> {
         let c = &self.config;
@@ -194,6 +204,33 @@ mod tests {
     #[test]
     fn mlp_outputs_have_the_right_shape_and_range() {
         check_shapes(Architecture::mlp(&[32, 16]));
+    }
+
+    #[test]
+    fn an_mlp_adopts_a_first_layer_of_the_same_shape_only() {
+        let game = Fanorona::standard();
+        let config = |arch| NetworkConfig::for_game(&game, arch);
+        let device = Device::flex();
+        let teacher = config(Architecture::mlp(&[16, 16]))
+            .init_seeded(&device, 1)
+            .unwrap();
+        let first_rows = |net: &PolicyValueNet| net.mlp_inference().unwrap().first.rows;
+        let mut student = config(Architecture::mlp(&[16, 4]))
+            .init_seeded(&device, 2)
+            .unwrap();
+        assert_ne!(first_rows(&student), first_rows(&teacher));
+        assert!(student.adopt_first_layer(&teacher));
+        assert_eq!(first_rows(&student), first_rows(&teacher));
+        let mut wider = config(Architecture::mlp(&[8, 4]))
+            .init_seeded(&device, 2)
+            .unwrap();
+        let before = first_rows(&wider);
+        assert!(!wider.adopt_first_layer(&teacher));
+        assert_eq!(first_rows(&wider), before);
+        let mut resnet = config(Architecture::resnet(1, 8))
+            .init_seeded(&device, 2)
+            .unwrap();
+        assert!(!resnet.adopt_first_layer(&teacher));
     }
 
     #[test]

@@ -1,0 +1,200 @@
+//! `fanorona distill`: teach a smaller MLP (the student) a trained network's (the teacher's)
+//! policy and value on the leaves of alpha-beta searches, for a faster `abnet` (see
+//! `fanorona_train::distill`). Shows a progress bar, writes per-step losses and per-epoch
+//! errors as JSON lines, and the student as a policy file.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use fanorona_env::{GameId, Position};
+use fanorona_train::distill::{DistillConfig, LeafSampling, Progress, distill};
+use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::json;
+
+use crate::output::{logln, outln};
+
+/// Steps between two loss lines of the metrics file.
+const LOSS_EVERY: u64 = 20;
+
+/// Arguments of `fanorona distill`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The teacher: a policy file or a training checkpoint.
+    #[arg(long)]
+    pub teacher: PathBuf,
+    /// The student policy file to write (atomically; not the teacher's).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// The student MLP's hidden widths, comma-separated. Where its first equals the teacher
+    /// MLP's, the student starts from the teacher's first layer.
+    #[arg(long, value_delimiter = ',', default_value = "256,32")]
+    pub hidden: Vec<usize>,
+    /// Training positions (leaves of alpha-beta searches in seeded games).
+    #[arg(long, default_value_t = 1_000_000)]
+    pub positions: usize,
+    /// Held-out positions the student is compared with the teacher on after each epoch.
+    #[arg(long, default_value_t = 20_000)]
+    pub held_out: usize,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 4)]
+    pub epochs: usize,
+    /// Positions a step.
+    #[arg(long, default_value_t = 512)]
+    pub batch: usize,
+    /// The highest learning rate (Adam; warm-up, then cosine decay).
+    #[arg(long, default_value_t = 1e-3)]
+    pub lr: f64,
+    /// Weight of the value loss against the policy loss.
+    #[arg(long, default_value_t = 10.0)]
+    pub value_weight: f32,
+    /// Depth of the searches whose leaves are sampled, in complete turns.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub depth: u32,
+    /// Chance that a search's leaf is kept.
+    #[arg(long, default_value_t = 0.02)]
+    pub keep: f64,
+    /// Seed of the games, the student's initial weights and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where the metrics go (JSON lines: losses every 20 steps, errors each epoch); default:
+    /// OUT with the extension `.metrics.jsonl`.
+    #[arg(long)]
+    pub metrics: Option<PathBuf>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let config = DistillConfig {
+        hidden: args.hidden.clone(),
+        positions: args.positions,
+        held_out: args.held_out,
+        epochs: args.epochs,
+        batch_size: args.batch,
+        lr: args.lr,
+        value_weight: args.value_weight,
+        sampling: LeafSampling {
+            depth: args.depth,
+            keep: args.keep,
+            seed: args.seed,
+        },
+        seed: args.seed,
+    };
+    config.validate().context("bad settings")?;
+    if same_file(&args.teacher, &args.out) {
+        bail!(
+            "--out {} is the teacher's file: write the student elsewhere",
+            args.out.display()
+        );
+    }
+    let teacher = load_policy(&args.teacher)
+        .with_context(|| format!("cannot load the teacher {}", args.teacher.display()))?;
+    let GameId::Fanorona(board) = teacher.meta.game else {
+        bail!(
+            "{} holds a network for {}; distill teaches Fanorona networks only",
+            args.teacher.display(),
+            teacher.meta.game
+        );
+    };
+    let metrics_path = args
+        .metrics
+        .clone()
+        .unwrap_or_else(|| args.out.with_extension("metrics.jsonl"));
+    let mut metrics = BufWriter::new(
+        File::create(&metrics_path)
+            .with_context(|| format!("cannot create {}", metrics_path.display()))?,
+    );
+    logln!(
+        "distilling {} into an MLP {:?}: sampling {} positions",
+        args.teacher.display(),
+        args.hidden,
+        args.positions + args.held_out
+    );
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} step [{bar:30}] {pos}/{len} eta {eta} {msg}",
+        )
+        .expect("the progress template is valid")
+        .progress_chars("=> "),
+    );
+    let mut written: std::io::Result<()> = Ok(());
+    let mut steps = 0;
+    let mut record = |line: serde_json::Value| {
+        if written.is_ok() {
+            written = writeln!(metrics, "{line}").and_then(|()| metrics.flush());
+        }
+    };
+    let student = distill(
+        &teacher.net,
+        &Position::initial(board),
+        &config,
+        &mut |progress| match progress {
+            Progress::Sampled { train, held_out } => {
+                say(
+                    &bar,
+                    format!("{train} training and {held_out} held-out positions"),
+                );
+            }
+            Progress::Step { loss, total } => {
+                bar.set_length(total);
+                bar.inc(1);
+                if loss.step.is_multiple_of(LOSS_EVERY) {
+                    bar.set_message(format!("loss {:.4}", loss.total));
+                    record(json!({"kind": "step", "loss": loss}));
+                }
+            }
+            Progress::Epoch(report) => {
+                steps = report.step;
+                say(
+                    &bar,
+                    format!(
+                        "epoch {}: value error against the teacher on held-out positions: mean \
+                     {:.4}, rms {:.4}, max {:.4}; policy cross-entropy {:.4}",
+                        report.epoch,
+                        report.value_mae,
+                        report.value_rmse,
+                        report.value_max,
+                        report.policy_loss
+                    ),
+                );
+                record(json!({"kind": "epoch", "report": report}));
+            }
+        },
+    )?;
+    bar.finish_and_clear();
+    written.with_context(|| format!("cannot write {}", metrics_path.display()))?;
+    let meta = PolicyMeta {
+        network: student.config().clone(),
+        step: steps,
+        ..teacher.meta.clone()
+    };
+    export_policy(&student, &meta, &args.out)?;
+    outln!(
+        "wrote {} ({}, {} steps); metrics in {}",
+        args.out.display(),
+        meta.network.architecture.describe(),
+        meta.step,
+        metrics_path.display()
+    )?;
+    Ok(())
+}
+
+/// Prints `line` above the bar, or plainly where standard error is no terminal (a log file).
+fn say(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        logln!("{line}");
+    } else {
+        bar.println(line);
+    }
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}

@@ -1,0 +1,144 @@
+//! The positions a student network is taught on: the leaves an alpha-beta search meets, since
+//! that is where `abnet` asks for values. Games are played from the start by the minimax
+//! baseline's search (a few random opening turns, then mostly its best turn, sometimes a
+//! random one); every search's leaves (the turn starts it asked the static evaluation for,
+//! quiescence stand-pats included) are kept with a small probability, once each.
+
+use std::collections::HashSet;
+
+use fanorona_env::{History, Position};
+use fanorona_eval::minimax::evaluate::{StaticEvaluation, evaluate};
+use fanorona_eval::{Limits, Searcher};
+use rand::seq::IndexedRandom;
+use rand::{Rng, SeedableRng};
+
+use crate::rng::TrainRng;
+
+/// Random turns at the start of each game: from 0 up to this many.
+const MAX_RANDOM_OPENING: u32 = 8;
+
+/// Chance that a game turn after the opening is random rather than the search's best.
+const RANDOM_TURN: f64 = 0.1;
+
+/// Transposition table of the searches, in MiB.
+const HASH_MB: usize = 1;
+
+/// How leaves are sampled.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LeafSampling {
+    /// Depth of the searches, in complete turns.
+    pub depth: u32,
+    /// Chance that a leaf is kept.
+    pub keep: f64,
+    /// Seed of the games and of the choice of leaves.
+    pub seed: u64,
+}
+
+/// The hand-made evaluation, remembering every position it values.
+struct Recording<'a> {
+    leaves: &'a mut Vec<Position>,
+}
+
+impl StaticEvaluation for Recording<'_> {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        self.leaves.push(*pos);
+        evaluate(pos)
+    }
+}
+
+/// `count` distinct turn-start positions (distinct by pieces, side to move and no-capture
+/// counter) sampled from the leaves of searches in games from `start` (see the module
+/// documentation). Deterministic for a seed. Empty if `start` has no legal turn.
+pub fn sample_leaves(start: &Position, count: usize, sampling: LeafSampling) -> Vec<Position> {
+    let mut rng = TrainRng::seed_from_u64(sampling.seed);
+    let mut kept = Vec::with_capacity(count);
+    let mut seen = HashSet::with_capacity(count);
+    let mut leaves = Vec::new();
+    let mut history = History::new(*start);
+    let mut opening = rng.random_range(0..=MAX_RANDOM_OPENING);
+    while kept.len() < count {
+        let turns = history.position().legal_turns();
+        if history.outcome().is_some() || turns.is_empty() {
+            if history.turns().is_empty() {
+                break; // no game from this start
+            }
+            history = History::new(*start);
+            opening = rng.random_range(0..=MAX_RANDOM_OPENING);
+            continue;
+        }
+        leaves.clear();
+        let searched = {
+            let recording = Recording {
+                leaves: &mut leaves,
+            };
+            let mut searcher = Searcher::with_evaluation(
+                Limits::depth(sampling.depth),
+                HASH_MB,
+                rng.random(),
+                recording,
+            );
+            searcher.search_position(history.position(), &[])
+        };
+        for leaf in &leaves {
+            if kept.len() < count && rng.random_bool(sampling.keep) && seen.insert(identity(leaf)) {
+                kept.push(*leaf);
+            }
+        }
+        let random = history.turns().len() < opening as usize || rng.random_bool(RANDOM_TURN);
+        let turn = match searched {
+            Some(result) if !random => result.turn,
+            _ => *turns.choose(&mut rng).expect("a legal turn"),
+        };
+        history.play_unchecked(&turn);
+    }
+    kept
+}
+
+/// What tells two leaves apart for the network: pieces, side to move and the no-capture
+/// counter.
+fn identity(pos: &Position) -> (u64, u32) {
+    (pos.key(), u32::from(pos.no_capture_turns()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_env::Color;
+
+    fn sampling(seed: u64) -> LeafSampling {
+        LeafSampling {
+            depth: 2,
+            keep: 0.05,
+            seed,
+        }
+    }
+
+    #[test]
+    fn leaves_are_distinct_turn_starts_reachable_in_play_and_seeded() {
+        let start = Position::standard();
+        let leaves = sample_leaves(&start, 500, sampling(3));
+        assert_eq!(leaves.len(), 500);
+        let distinct: HashSet<_> = leaves.iter().map(identity).collect();
+        assert_eq!(distinct.len(), 500);
+        assert!(leaves.iter().all(Position::is_turn_start));
+        // Captures happened on the way: most leaves have fewer than the 44 starting pieces,
+        // and both sides are to move in some.
+        let pieces = |p: &Position| (p.pieces(Color::White) | p.pieces(Color::Black)).count_ones();
+        let fewer = leaves.iter().filter(|p| pieces(p) < 40);
+        assert!(fewer.count() > 250);
+        let white = leaves
+            .iter()
+            .filter(|p| p.side_to_move() == Color::White)
+            .count();
+        assert!(white > 50 && white < 450, "{white} white to move");
+        assert_eq!(sample_leaves(&start, 500, sampling(3)), leaves);
+        assert_ne!(sample_leaves(&start, 500, sampling(4)), leaves);
+    }
+
+    #[test]
+    fn a_start_without_a_game_gives_no_leaves() {
+        // White has no piece left: no legal turn.
+        let start = Position::from_fen("B8/9/9/9/9 w").unwrap();
+        assert!(sample_leaves(&start, 10, sampling(1)).is_empty());
+    }
+}

@@ -1,0 +1,119 @@
+//! A minibatch of the teacher's answers: for each position its observation, its legal mask,
+//! the teacher's policy (softmax of its logits over the legal actions) as the policy target
+//! and the teacher's value as the value target.
+
+use fanorona_env::{Fanorona, Game, Position};
+
+use crate::model::PolicyValueNet;
+use crate::replay::Batch;
+
+/// Fills `batch` with the positions `positions` labelled by `teacher` (an inference copy);
+/// `logits` is scratch space.
+pub fn lesson(
+    teacher: &PolicyValueNet,
+    positions: &[Position],
+    batch: &mut Batch,
+    logits: &mut Vec<f32>,
+) {
+    let config = teacher.config();
+    let (n, len, a) = (
+        positions.len(),
+        config.observation_len(),
+        config.num_actions,
+    );
+    batch.size = n;
+    batch.observation_len = len;
+    batch.num_actions = a;
+    batch.observations.resize(n * len, 0.0);
+    batch.mask.resize(n * a, 0.0);
+    batch.policy.resize(n * a, 0.0);
+    batch.values.resize(n, 0.0);
+    batch.policy_weights.clear();
+    batch.policy_weights.resize(n, 1.0);
+    batch.sources.clear();
+    logits.resize(n * a, 0.0);
+    let mut legal = vec![false; a];
+    for (i, pos) in positions.iter().enumerate() {
+        let state = Fanorona::new(*pos);
+        state.write_observation(&mut batch.observations[i * len..(i + 1) * len]);
+        state.legal_mask(&mut legal);
+        for (m, &l) in batch.mask[i * a..(i + 1) * a].iter_mut().zip(&legal) {
+            *m = f32::from(u8::from(l));
+        }
+    }
+    teacher.infer(&batch.observations, logits, &mut batch.values);
+    for i in 0..n {
+        let range = i * a..(i + 1) * a;
+        masked_softmax(
+            &logits[range.clone()],
+            &batch.mask[range.clone()],
+            &mut batch.policy[range],
+        );
+    }
+}
+
+/// The softmax of `logits` over the actions whose `mask` is 1, zero elsewhere.
+fn masked_softmax(logits: &[f32], mask: &[f32], out: &mut [f32]) {
+    let top = logits
+        .iter()
+        .zip(mask)
+        .filter(|&(_, &m)| m > 0.0)
+        .map(|(&l, _)| l)
+        .fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for ((o, &l), &m) in out.iter_mut().zip(logits).zip(mask) {
+        *o = if m > 0.0 { (l - top).exp() } else { 0.0 };
+        sum += *o;
+    }
+    if sum > 0.0 {
+        out.iter_mut().for_each(|o| *o /= sum);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Architecture, NetworkConfig};
+    use burn::module::Module;
+    use burn::tensor::Device;
+
+    #[test]
+    fn targets_are_the_teachers_outputs_on_the_legal_actions() {
+        let game = Fanorona::standard();
+        let config = NetworkConfig::for_game(&game, Architecture::mlp(&[16]));
+        let teacher = config.init_seeded(&Device::flex(), 5).unwrap().valid();
+        let mut pos = Position::standard();
+        let first = pos.legal_turns()[0];
+        let positions = [pos, {
+            pos.play_turn_unchecked(&first);
+            pos
+        }];
+        let (mut batch, mut logits) = (Batch::default(), Vec::new());
+        lesson(&teacher, &positions, &mut batch, &mut logits);
+        let a = config.num_actions;
+        assert_eq!(batch.size, 2);
+        let mut legal = Vec::new();
+        for (i, p) in positions.iter().enumerate() {
+            let state = Fanorona::new(*p);
+            let mut observation = vec![0.0; config.observation_len()];
+            state.write_observation(&mut observation);
+            let (mut policy, mut value) = (vec![0.0; a], [0.0]);
+            teacher.infer(&observation, &mut policy, &mut value);
+            assert_eq!(batch.values[i], value[0]);
+            state.legal_actions(&mut legal);
+            let target = &batch.policy[i * a..(i + 1) * a];
+            let legal_sum: f32 = legal.iter().map(|&l| target[l]).sum();
+            assert!((legal_sum - 1.0).abs() < 1e-5);
+            assert!(
+                (target.iter().sum::<f32>() - 1.0).abs() < 1e-5,
+                "illegal mass"
+            );
+            // Ratios of probabilities are the teacher's logit differences.
+            let (x, y) = (legal[0], legal[legal.len() - 1]);
+            let ratio = (target[x] / target[y]).ln();
+            assert!((ratio - (policy[x] - policy[y])).abs() < 1e-3);
+            let mask = &batch.mask[i * a..(i + 1) * a];
+            assert_eq!(mask.iter().sum::<f32>() as usize, legal.len());
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Knowledge distillation (Hinton, Vinyals and Dean 2015, "Distilling the knowledge in a neural
+//! network"): a smaller MLP, the student, trained to give a trained network's (the teacher's)
+//! policy and value on the positions where an alpha-beta search asks for values
+//! ([`sample_leaves`]), so that `abnet` searches with a network that is cheaper at every leaf
+//! (NNUE engines keep their later layers small for the same reason; speeds and strength in the
+//! README's Strength section). Where the teacher is an MLP whose first layer has the
+//! student's first layer's shape, the student starts from it.
+//!
+//! The loss is the learner's ([`Learner`]): cross-entropy against the teacher's policy over
+//! the legal actions plus `value_weight` times the squared error against the teacher's
+//! value, with Adam and a warm-up-cosine learning rate. The labels are computed batch by batch
+//! ([`lesson`]), so only the positions are kept in memory.
+
+mod leaves;
+mod lesson;
+
+pub use leaves::{LeafSampling, sample_leaves};
+pub use lesson::lesson;
+
+use burn::tensor::Device;
+use fanorona_env::Position;
+use rand::SeedableRng;
+use rand::seq::SliceRandom;
+use serde::Serialize;
+
+use crate::model::{
+    Architecture, Learner, LearnerConfig, LossReport, LrSchedule, NetworkConfig,
+    NetworkConfigError, OptimizerConfig, PolicyValueNet,
+};
+use crate::replay::Batch;
+use crate::rng::TrainRng;
+
+/// How a student is taught.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DistillConfig {
+    /// The student MLP's hidden widths.
+    pub hidden: Vec<usize>,
+    /// Positions trained on.
+    pub positions: usize,
+    /// Further positions, never trained on, on which the student is compared with the teacher
+    /// after each epoch.
+    pub held_out: usize,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions a step.
+    pub batch_size: usize,
+    /// The highest learning rate (reached after a short warm-up, then decayed by a cosine).
+    pub lr: f64,
+    /// Weight of the value loss against the policy loss.
+    pub value_weight: f32,
+    /// How the positions are sampled.
+    pub sampling: LeafSampling,
+    /// Seed of the student's initial weights and of the order of the positions.
+    pub seed: u64,
+}
+
+impl DistillConfig {
+    /// An error if a count is 0 or the chance of keeping a leaf is not in `(0, 1]`.
+    pub fn validate(&self) -> Result<(), DistillError> {
+        for (what, count) in [
+            ("positions", self.positions),
+            ("held-out positions", self.held_out),
+            ("epochs", self.epochs),
+            ("batch size", self.batch_size),
+            ("search depth", self.sampling.depth as usize),
+        ] {
+            if count == 0 {
+                return Err(DistillError::Zero { what });
+            }
+        }
+        let keep = self.sampling.keep;
+        if !(keep > 0.0 && keep <= 1.0) {
+            return Err(DistillError::Keep(keep));
+        }
+        Ok(())
+    }
+}
+
+/// Why a student cannot be taught.
+#[derive(Debug, thiserror::Error)]
+pub enum DistillError {
+    /// The student's shape is not a valid network.
+    #[error("the student's shape is not valid: {0}")]
+    Student(#[from] NetworkConfigError),
+    /// A count that must be positive is not.
+    #[error("{what} must be at least 1 (got 0)")]
+    Zero {
+        /// Which count.
+        what: &'static str,
+    },
+    /// The chance of keeping a leaf is not a chance.
+    #[error("the chance of keeping a leaf must be in (0, 1], got {0}")]
+    Keep(f64),
+    /// The start position has no game to sample from.
+    #[error("the start position has no legal turn: no positions to learn from")]
+    NoPositions,
+}
+
+/// What happened so far, for progress reports and metrics.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// The positions were sampled.
+    Sampled {
+        /// Training positions.
+        train: usize,
+        /// Held-out positions.
+        held_out: usize,
+    },
+    /// A learner step was taken (of `total`).
+    Step {
+        /// The step's losses.
+        loss: LossReport,
+        /// Steps in all.
+        total: u64,
+    },
+    /// An epoch ended.
+    Epoch(EpochReport),
+}
+
+/// How close the student came to the teacher after an epoch, on the held-out positions.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EpochReport {
+    /// The epoch, from 1.
+    pub epoch: usize,
+    /// Learner steps so far.
+    pub step: u64,
+    /// Mean absolute difference of the values (in `[-1, 1]`).
+    pub value_mae: f32,
+    /// Root mean squared difference of the values.
+    pub value_rmse: f32,
+    /// Largest difference of the values.
+    pub value_max: f32,
+    /// Mean cross-entropy of the student's policy against the teacher's.
+    pub policy_loss: f32,
+}
+
+/// Teaches a student of shape `config.hidden` from `teacher` (an inference copy) on positions
+/// of games from `start`; returns the student (an inference copy). `progress` hears of each
+/// stage, step and epoch.
+pub fn distill(
+    teacher: &PolicyValueNet,
+    start: &Position,
+    config: &DistillConfig,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<PolicyValueNet, DistillError> {
+    config.validate()?;
+    let student_config = NetworkConfig {
+        architecture: Architecture::mlp(&config.hidden),
+        ..teacher.config().clone()
+    };
+    let device = Device::flex();
+    let mut student = student_config.init_seeded(&device, config.seed)?;
+    student.adopt_first_layer(teacher);
+
+    let mut positions = sample_leaves(start, config.positions + config.held_out, config.sampling);
+    if positions.len() < config.positions + config.held_out {
+        return Err(DistillError::NoPositions);
+    }
+    let held_out = positions.split_off(config.positions);
+    progress(Progress::Sampled {
+        train: positions.len(),
+        held_out: held_out.len(),
+    });
+
+    let steps_per_epoch = positions.len().div_ceil(config.batch_size) as u64;
+    let total = steps_per_epoch * config.epochs as u64;
+    let learner_config = LearnerConfig {
+        optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
+        schedule: LrSchedule::WarmupCosine {
+            peak: config.lr,
+            warmup_steps: (total / 50).max(1),
+            total_steps: total,
+            final_fraction: 0.02,
+        },
+        value_weight: config.value_weight,
+        ema_decay: 0.0,
+    };
+    let mut learner = Learner::new(learner_config, student, &device);
+    let mut rng = TrainRng::seed_from_u64(config.seed);
+    let (mut batch, mut logits) = (Batch::default(), Vec::new());
+    for epoch in 1..=config.epochs {
+        positions.shuffle(&mut rng);
+        for chunk in positions.chunks(config.batch_size) {
+            lesson(teacher, chunk, &mut batch, &mut logits);
+            let loss = learner.train_step(&batch);
+            progress(Progress::Step { loss, total });
+        }
+        let report = compare(teacher, &learner, &held_out, config.batch_size);
+        progress(Progress::Epoch(EpochReport {
+            epoch,
+            step: learner.step(),
+            ..report
+        }));
+    }
+    Ok(learner.inference_network())
+}
+
+/// The student's errors against the teacher on `positions` (epoch and step left at 0).
+fn compare(
+    teacher: &PolicyValueNet,
+    learner: &Learner,
+    positions: &[Position],
+    batch_size: usize,
+) -> EpochReport {
+    let student = learner.inference_network();
+    let (mut batch, mut logits) = (Batch::default(), Vec::new());
+    let (mut policy, mut values) = (Vec::new(), Vec::new());
+    let (mut abs, mut squares, mut max, mut policy_loss) = (0.0f64, 0.0f64, 0.0f32, 0.0f64);
+    for chunk in positions.chunks(batch_size) {
+        lesson(teacher, chunk, &mut batch, &mut logits);
+        policy.resize(batch.policy.len(), 0.0);
+        values.resize(batch.size, 0.0);
+        student.infer(&batch.observations, &mut policy, &mut values);
+        for (&s, &t) in values.iter().zip(&batch.values) {
+            let d = (s - t).abs();
+            abs += f64::from(d);
+            squares += f64::from(d * d);
+            max = max.max(d);
+        }
+        policy_loss += f64::from(learner.evaluate(&batch).policy) * chunk.len() as f64;
+    }
+    let n = positions.len() as f64;
+    EpochReport {
+        epoch: 0,
+        step: 0,
+        value_mae: (abs / n) as f32,
+        value_rmse: (squares / n).sqrt() as f32,
+        value_max: max,
+        policy_loss: (policy_loss / n) as f32,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::module::Module;
+    use fanorona_env::Fanorona;
+
+    fn config(epochs: usize) -> DistillConfig {
+        DistillConfig {
+            hidden: vec![32, 8],
+            positions: 512,
+            held_out: 128,
+            epochs,
+            batch_size: 64,
+            lr: 3e-3,
+            value_weight: 4.0,
+            sampling: LeafSampling {
+                depth: 2,
+                keep: 0.05,
+                seed: 2,
+            },
+            seed: 1,
+        }
+    }
+
+    /// A seeded teacher MLP 32-32.
+    fn teacher() -> PolicyValueNet {
+        let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[32, 32]));
+        config.init_seeded(&Device::flex(), 8).unwrap().valid()
+    }
+
+    #[test]
+    fn the_student_comes_closer_to_the_teacher() {
+        let teacher = teacher();
+        let mut reports = Vec::new();
+        let mut steps = 0;
+        let student = distill(
+            &teacher,
+            &Position::standard(),
+            &config(4),
+            &mut |p| match p {
+                Progress::Epoch(report) => reports.push(report),
+                Progress::Step { total, .. } => {
+                    steps += 1;
+                    assert_eq!(total, 32);
+                }
+                Progress::Sampled { train, held_out } => assert_eq!((train, held_out), (512, 128)),
+            },
+        )
+        .unwrap();
+        assert_eq!(steps, 32);
+        assert_eq!(student.config().architecture, Architecture::mlp(&[32, 8]));
+        assert_eq!(reports.len(), 4);
+        assert_eq!(reports[3].step, 32);
+        let (first, last) = (reports[0], reports[3]);
+        assert!(last.value_rmse < first.value_rmse, "{first:?} -> {last:?}");
+        assert!(
+            last.policy_loss < first.policy_loss,
+            "{first:?} -> {last:?}"
+        );
+        assert!(last.value_mae <= last.value_rmse && last.value_rmse <= last.value_max);
+    }
+
+    #[test]
+    fn bad_settings_are_refused_before_any_work() {
+        let mut bad = config(0);
+        let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        assert_eq!(error.to_string(), "epochs must be at least 1 (got 0)");
+        bad = config(1);
+        bad.sampling.keep = 1.5;
+        let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        assert!(matches!(error, DistillError::Keep(_)), "{error}");
+        bad = DistillConfig {
+            hidden: vec![],
+            ..config(1)
+        };
+        let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        assert!(error.to_string().contains("hidden layer"), "{error}");
+        let lost = Position::from_fen("B8/9/9/9/9 w").unwrap();
+        let error = distill(&teacher(), &lost, &config(1), &mut |_| {}).unwrap_err();
+        assert!(matches!(error, DistillError::NoPositions), "{error}");
+    }
+}
