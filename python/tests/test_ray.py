@@ -15,7 +15,7 @@ import pytest
 import ray
 
 import fanorona
-from fanorona.ray import LEARNER_NAME, actor_name, train
+from fanorona.ray import LEARNER_NAME, _open_learner, actor_name, train
 
 PRESET = fanorona.run_config(preset="tiny")
 
@@ -98,6 +98,23 @@ def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tm
     assert len(names) == len(set(names))
     # Every shard the learner took is a shard on disk, each once.
     assert result.shards <= len(names)
+
+
+def test_a_restarted_learner_waits_for_the_lock_its_predecessor_still_holds(tmp_path):
+    run = tmp_path / "run"
+    predecessor = fanorona.Learner(run, PRESET)
+    with pytest.raises(ValueError, match="is in use by another"):
+        fanorona.Learner(run, PRESET)
+    opened = {}
+    waiting = threading.Thread(
+        target=lambda: opened.setdefault("learner", _open_learner(str(run), PRESET, 4.0))
+    )
+    waiting.start()
+    time.sleep(0.5)
+    assert waiting.is_alive() and not opened
+    del predecessor  # its process-wide lock goes with it
+    waiting.join(timeout=20)
+    assert "learner" in opened
 
 
 def test_a_shard_is_ingested_once(tmp_path):

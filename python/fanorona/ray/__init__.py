@@ -28,6 +28,26 @@ __all__ = ["RayRun", "train", "LEARNER_NAME", "actor_name"]
 #: The Ray name of the learner actor (in the run's namespace).
 LEARNER_NAME = "fanorona-learner"
 
+#: Seconds a restarted learner waits for the run directory's lock, which its killed
+#: predecessor's process may still hold for a moment.
+LOCK_WAIT_S = 30.0
+
+#: Seconds of learner failures without a success after which the driver gives up: a
+#: learner that cannot start again, rather than one that crashed once.
+LEARNER_GIVE_UP_S = 120.0
+
+
+def _open_learner(run_dir: str, config: Optional[str], replay_ratio: float) -> Learner:
+    """The run directory's learner, waiting up to :data:`LOCK_WAIT_S` for its lock."""
+    deadline = time.monotonic() + LOCK_WAIT_S
+    while True:
+        try:
+            return Learner(run_dir, config, replay_ratio)
+        except ValueError as error:
+            if "is in use by another" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
 
 def actor_name(index: int) -> str:
     """The Ray name of self-play actor ``index``."""
@@ -63,7 +83,7 @@ class LearnerActor:
     def __init__(
         self, run_dir: str, config: Optional[str], replay_ratio: float, target: Optional[int]
     ) -> None:
-        self.learner = Learner(run_dir, config, replay_ratio)
+        self.learner = _open_learner(run_dir, config, replay_ratio)
         self.target = target if target is not None else self.learner.iterations
         self.learner.ingest_stored()
         self._train()
@@ -153,6 +173,7 @@ def train(
     playing = {w.play.remote(version, model_ref): i for i, w in enumerate(workers)}
     learning: Dict[Any, Any] = {}
     shards = positions = actor_failures = learner_failures = 0
+    failing_since: Optional[float] = None
     log(f"ray: {actors} self-play actors, learner at model version {version}, until {target}")
     while version < target or learning:
         ready, _ = ray.wait(list(playing) + list(learning), num_returns=1)
@@ -176,10 +197,17 @@ def train(
             # The learner restarts from its checkpoint and the shards it stored; this shard
             # may not have been stored: send it again (a shard is never counted twice).
             learner_failures += 1
+            failing_since = failing_since or time.monotonic()
+            if time.monotonic() - failing_since > LEARNER_GIVE_UP_S:
+                raise RuntimeError(
+                    f"the learner has failed for {LEARNER_GIVE_UP_S:.0f} s without a success "
+                    f"({learner_failures} failures); the last error: {error}"
+                ) from error
             log(f"ray: the learner failed ({type(error).__name__}); sending the shard again")
             time.sleep(0.5)
             learning[learner.ingest.remote(shard)] = shard
             continue
+        failing_since = None
         if result["ingested"] is not None:
             shards += 1
             positions += result["ingested"]["positions"]
