@@ -2,7 +2,8 @@
 //! thread, of the same search (depth 5) over middle-game positions with the shipped model's
 //! value at the leaves and with the hand-made evaluation; and the leaf evaluation alone,
 //! positions per second, in `f32` from the observation ([`MlpInference`]) and quantized from
-//! the compact planes ([`MlpValue`], what `abnet` uses). The positions: seeded random games
+//! the compact planes ([`MlpValue`], what `abnet` uses); the same for the shipped student
+//! distilled from it (MLP 128-32, `fanorona distill`). The positions: seeded random games
 //! 10 to 30 turns in, where the side to move has at least four turns.
 
 use criterion::measurement::WallTime;
@@ -79,9 +80,10 @@ fn bench_evaluation<E: StaticEvaluation + Clone>(
     });
 }
 
-/// Benchmarks one leaf evaluation of every position, in `f32` and quantized.
-fn bench_leaves(c: &mut Criterion, positions: &[Position], mlp: &MlpInference) {
-    let mut group = c.benchmark_group("abnet_leaf");
+/// Benchmarks one leaf evaluation of every position by `mlp`, in `f32` and quantized, in the
+/// group `name`.
+fn bench_leaves(c: &mut Criterion, name: &str, positions: &[Position], mlp: &MlpInference) {
+    let mut group = c.benchmark_group(name);
     group.throughput(Throughput::Elements(positions.len() as u64));
     let mut observation = vec![0.0; NUM_PLANES * positions[0].board().points()];
     let mut scratch = MlpScratch::default();
@@ -109,23 +111,35 @@ fn bench_leaves(c: &mut Criterion, positions: &[Position], mlp: &MlpInference) {
     group.finish();
 }
 
+/// The MLP of the model file `name` in `models/`.
+fn model(name: &str) -> MlpInference {
+    let file = format!("{}/../models/{name}", env!("CARGO_MANIFEST_DIR"));
+    load_policy(std::path::Path::new(&file))
+        .expect("a shipped model")
+        .net
+        .mlp_inference()
+        .expect("an MLP")
+}
+
 fn bench(c: &mut Criterion) {
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../models/fanorona-9x5.safetensors"
-    );
-    let net = load_policy(std::path::Path::new(file))
-        .expect("the shipped model")
-        .net;
-    let mlp = net.mlp_inference().expect("an MLP");
-    let net_value = NetValue::new(&mlp, &Position::standard(), 0.0);
+    let mlp = model("fanorona-9x5.safetensors");
+    let student = model("fanorona-9x5-128x32.safetensors");
+    let start = Position::standard();
     let positions = positions();
     let mut group = c.benchmark_group("abnet");
     group.sample_size(10);
     bench_evaluation(&mut group, "handcrafted", &positions, &Handcrafted);
-    bench_evaluation(&mut group, "net_value", &positions, &net_value);
+    bench_evaluation(
+        &mut group,
+        "net_value",
+        &positions,
+        &NetValue::new(&mlp, &start, 0.0),
+    );
+    let student_value = NetValue::new(&student, &start, 0.0);
+    bench_evaluation(&mut group, "student_value", &positions, &student_value);
     group.finish();
-    bench_leaves(c, &positions, &mlp);
+    bench_leaves(c, "abnet_leaf", &positions, &mlp);
+    bench_leaves(c, "abnet_student_leaf", &positions, &student);
 }
 
 /// The benchmarks, grouped in a module of their own: `criterion_group!` defines a public
