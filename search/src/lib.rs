@@ -32,5 +32,6 @@ pub use driver::{BatchStats, SearchDriver};
 pub use evaluator::Evaluator;
 pub use evaluators::{RolloutEvaluator, UniformEvaluator};
 pub use kind::{MCTS_KIND, register};
+pub use puct::legal_softmax;
 pub use search::{RootEdge, Search, SearchResult};
 pub use temperature::sample_with_temperature;

@@ -3,6 +3,7 @@
 //! and the teacher's value as the value target.
 
 use fanorona_env::{Fanorona, Game, Position};
+use fanorona_search::legal_softmax;
 
 use crate::model::PolicyValueNet;
 use crate::replay::Batch;
@@ -16,57 +17,23 @@ pub fn lesson(
     logits: &mut Vec<f32>,
 ) {
     let config = teacher.config();
-    let (n, len, a) = (
-        positions.len(),
-        config.observation_len(),
-        config.num_actions,
-    );
-    batch.size = n;
-    batch.observation_len = len;
-    batch.num_actions = a;
-    batch.observations.resize(n * len, 0.0);
-    batch.mask.resize(n * a, 0.0);
-    batch.policy.resize(n * a, 0.0);
-    batch.values.resize(n, 0.0);
-    batch.policy_weights.clear();
-    batch.policy_weights.resize(n, 1.0);
-    batch.sources.clear();
-    logits.resize(n * a, 0.0);
-    let mut legal = vec![false; a];
-    for (i, pos) in positions.iter().enumerate() {
-        let state = Fanorona::new(*pos);
-        state.write_observation(&mut batch.observations[i * len..(i + 1) * len]);
-        state.legal_mask(&mut legal);
-        for (m, &l) in batch.mask[i * a..(i + 1) * a].iter_mut().zip(&legal) {
-            *m = f32::from(u8::from(l));
-        }
+    let (len, a) = (config.observation_len(), config.num_actions);
+    batch.reset(positions.len(), len, a);
+    batch.policy_weights.fill(1.0);
+    for (pos, out) in positions.iter().zip(batch.observations.chunks_mut(len)) {
+        Fanorona::new(*pos).write_observation(out);
     }
+    logits.resize(positions.len() * a, 0.0);
     teacher.infer(&batch.observations, logits, &mut batch.values);
-    for i in 0..n {
-        let range = i * a..(i + 1) * a;
-        masked_softmax(
-            &logits[range.clone()],
-            &batch.mask[range.clone()],
-            &mut batch.policy[range],
-        );
-    }
-}
-
-/// The softmax of `logits` over the actions whose `mask` is 1, zero elsewhere.
-fn masked_softmax(logits: &[f32], mask: &[f32], out: &mut [f32]) {
-    let top = logits
-        .iter()
-        .zip(mask)
-        .filter(|&(_, &m)| m > 0.0)
-        .map(|(&l, _)| l)
-        .fold(f32::NEG_INFINITY, f32::max);
-    let mut sum = 0.0;
-    for ((o, &l), &m) in out.iter_mut().zip(logits).zip(mask) {
-        *o = if m > 0.0 { (l - top).exp() } else { 0.0 };
-        sum += *o;
-    }
-    if sum > 0.0 {
-        out.iter_mut().for_each(|o| *o /= sum);
+    let (mut actions, mut probabilities) = (Vec::new(), Vec::new());
+    for (i, pos) in positions.iter().enumerate() {
+        Fanorona::new(*pos).legal_actions(&mut actions);
+        let row = i * a;
+        legal_softmax(&logits[row..row + a], &actions, &mut probabilities);
+        for (&action, &p) in actions.iter().zip(&probabilities) {
+            batch.mask[row + action] = 1.0;
+            batch.policy[row + action] = p;
+        }
     }
 }
 

@@ -39,7 +39,7 @@ pub struct Batch {
 
 impl Batch {
     /// Empties the batch and sizes it for `size` positions.
-    pub(super) fn reset(&mut self, size: usize, observation_len: usize, num_actions: usize) {
+    pub(crate) fn reset(&mut self, size: usize, observation_len: usize, num_actions: usize) {
         self.size = size;
         self.observation_len = observation_len;
         self.num_actions = num_actions;
