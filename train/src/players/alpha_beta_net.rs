@@ -54,7 +54,11 @@ impl NetValue {
         let logit = self
             .mlp
             .logit(&mut self.scratch, &observation_planes(pos, 1));
-        score_of_logit(logit) + (self.handcrafted * evaluate(pos) as f32).round() as i32
+        let score = score_of_logit(logit);
+        if self.handcrafted == 0.0 {
+            return score;
+        }
+        score + (self.handcrafted * evaluate(pos) as f32).round() as i32
     }
 }
 

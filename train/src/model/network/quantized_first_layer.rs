@@ -7,6 +7,9 @@
 
 use super::rows::Rows;
 
+/// Outputs summed at a time where a whole block does not fit.
+const NARROW: usize = 32;
+
 /// A first layer with 16-bit cell weights (see the module documentation).
 #[derive(Clone, Debug)]
 pub(super) struct QuantizedFirstLayer {
@@ -67,25 +70,47 @@ impl QuantizedFirstLayer {
         let outputs = self.levels.outputs;
         let blocks = outputs / BLOCK * BLOCK;
         for start in (0..blocks).step_by(BLOCK) {
-            let mut acc = [0i32; BLOCK];
+            self.add_rows::<BLOCK>(ones, start, out);
+        }
+        // A layer narrower than a block, or its last part: 32 outputs at a time (two AVX-512
+        // registers of sums), then the rest.
+        let narrow = blocks + (outputs - blocks) / NARROW * NARROW;
+        for start in (blocks..narrow).step_by(NARROW) {
+            self.add_rows::<NARROW>(ones, start, out);
+        }
+        if narrow < outputs {
+            let width = outputs - narrow;
+            let mut acc = [0i32; NARROW];
             for &i in ones {
-                let w = &self.cells[i * outputs + start..][..BLOCK];
-                for k in 0..BLOCK {
-                    acc[k] += i32::from(w[k]);
+                let w = &self.cells[i * outputs + narrow..][..width];
+                for (a, &w) in acc.iter_mut().zip(w) {
+                    *a += i32::from(w);
                 }
             }
-            let out = &mut out[start..start + BLOCK];
-            for ((o, &a), &u) in out.iter_mut().zip(&acc).zip(&self.unscale[start..]) {
-                *o += a as f32 * u;
+            self.unscale_into(&acc[..width], narrow, out);
+        }
+    }
+
+    /// Adds the cell rows of `ones` to the outputs `start..start + N`, summed in registers.
+    #[inline(always)]
+    fn add_rows<const N: usize>(&self, ones: &[usize], start: usize, out: &mut [f32]) {
+        let outputs = self.levels.outputs;
+        let mut acc = [0i32; N];
+        for &i in ones {
+            let w = &self.cells[i * outputs + start..][..N];
+            for k in 0..N {
+                acc[k] += i32::from(w[k]);
             }
         }
-        let tail = out[blocks..].iter_mut().zip(&self.unscale[blocks..]);
-        for (o, (out, &u)) in (blocks..outputs).zip(tail) {
-            let sum: i32 = ones
-                .iter()
-                .map(|&i| i32::from(self.cells[i * outputs + o]))
-                .sum();
-            *out += sum as f32 * u;
+        self.unscale_into(&acc, start, out);
+    }
+
+    /// Adds the integer sums `acc` of the outputs from `start` on, scaled back, to `out`.
+    #[inline(always)]
+    fn unscale_into(&self, acc: &[i32], start: usize, out: &mut [f32]) {
+        let out = &mut out[start..start + acc.len()];
+        for ((o, &a), &u) in out.iter_mut().zip(acc).zip(&self.unscale[start..]) {
+            *o += a as f32 * u;
         }
     }
 }
