@@ -30,7 +30,7 @@ pub struct Args {
     pub out: PathBuf,
     /// The student MLP's hidden widths, comma-separated. Where its first equals the teacher
     /// MLP's, the student starts from the teacher's first layer.
-    #[arg(long, value_delimiter = ',', default_value = "256,32")]
+    #[arg(long, value_delimiter = ',', default_value = "64,32")]
     pub hidden: Vec<usize>,
     /// Training positions (leaves of alpha-beta searches in seeded games).
     #[arg(long, default_value_t = 1_000_000)]
@@ -152,11 +152,13 @@ pub fn run(args: Args) -> Result<()> {
                     &bar,
                     format!(
                         "epoch {}: value error against the teacher on held-out positions: mean \
-                     {:.4}, rms {:.4}, max {:.4}; policy cross-entropy {:.4}",
+                     {:.4}, rms {:.4}, max {:.4}; logit error: mean {:.4}; policy \
+                     cross-entropy {:.4}",
                         report.epoch,
                         report.value_mae,
                         report.value_rmse,
                         report.value_max,
+                        report.logit_mae,
                         report.policy_loss
                     ),
                 );

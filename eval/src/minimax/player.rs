@@ -83,7 +83,7 @@ pub fn score_of_value(value: f32) -> i32 {
 }
 
 /// `atanh(0.999)`: the logit of the largest value [`score_of_value`] distinguishes.
-const LARGEST_LOGIT: f32 = 3.800_201;
+pub const LARGEST_LOGIT: f32 = 3.800_201;
 
 /// The score of the value `tanh(logit)` as [`score_of_value`] gives it, without computing
 /// either function: for a network whose value is the tanh of its output.

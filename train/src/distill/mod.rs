@@ -19,6 +19,7 @@ pub use lesson::lesson;
 
 use burn::tensor::Device;
 use fanorona_env::Position;
+use fanorona_eval::minimax::player::LARGEST_LOGIT;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
@@ -130,6 +131,9 @@ pub struct EpochReport {
     pub value_rmse: f32,
     /// Largest difference of the values.
     pub value_max: f32,
+    /// Mean absolute difference of the values' logits ([`value_logit`]), the scale on which
+    /// `abnet` compares positions.
+    pub logit_mae: f32,
     /// Mean cross-entropy of the student's policy against the teacher's.
     pub policy_loss: f32,
 }
@@ -205,7 +209,8 @@ fn compare(
     let student = learner.inference_network();
     let (mut batch, mut logits) = (Batch::default(), Vec::new());
     let (mut policy, mut values) = (Vec::new(), Vec::new());
-    let (mut abs, mut squares, mut max, mut policy_loss) = (0.0f64, 0.0f64, 0.0f32, 0.0f64);
+    let (mut abs, mut squares, mut max) = (0.0f64, 0.0f64, 0.0f32);
+    let (mut logit_abs, mut policy_loss) = (0.0f64, 0.0f64);
     for chunk in positions.chunks(batch_size) {
         lesson(teacher, chunk, &mut batch, &mut logits);
         policy.resize(batch.policy.len(), 0.0);
@@ -216,6 +221,7 @@ fn compare(
             abs += f64::from(d);
             squares += f64::from(d * d);
             max = max.max(d);
+            logit_abs += f64::from((value_logit(s) - value_logit(t)).abs());
         }
         policy_loss += f64::from(learner.evaluate(&batch).policy) * chunk.len() as f64;
     }
@@ -226,8 +232,20 @@ fn compare(
         value_mae: (abs / n) as f32,
         value_rmse: (squares / n).sqrt() as f32,
         value_max: max,
+        logit_mae: (logit_abs / n) as f32,
         policy_loss: (policy_loss / n) as f32,
     }
+}
+
+/// The logit of `value` (its `atanh`) within +-[`LARGEST_LOGIT`], the range of the scores
+/// `abnet` compares ([`score_of_logit`]).
+///
+/// [`score_of_logit`]: fanorona_eval::minimax::player::score_of_logit
+fn value_logit(value: f32) -> f32 {
+    value
+        .clamp(-1.0, 1.0)
+        .atanh()
+        .clamp(-LARGEST_LOGIT, LARGEST_LOGIT)
 }
 
 #[cfg(test)]
@@ -285,11 +303,16 @@ mod tests {
         assert_eq!(reports[3].step, 32);
         let (first, last) = (reports[0], reports[3]);
         assert!(last.value_rmse < first.value_rmse, "{first:?} -> {last:?}");
+        assert!(last.logit_mae < first.logit_mae, "{first:?} -> {last:?}");
         assert!(
             last.policy_loss < first.policy_loss,
             "{first:?} -> {last:?}"
         );
         assert!(last.value_mae <= last.value_rmse && last.value_rmse <= last.value_max);
+        assert!(
+            last.logit_mae >= last.value_mae,
+            "atanh grows faster than its argument"
+        );
     }
 
     #[test]
