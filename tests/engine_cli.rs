@@ -23,7 +23,11 @@ struct Engine {
 
 impl Engine {
     fn start(agent: &str) -> Engine {
-        let mut child = command(["engine", "--agent", agent])
+        Engine::with_args(&["engine", "--agent", agent])
+    }
+
+    fn with_args(args: &[&str]) -> Engine {
+        let mut child = command(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -319,4 +323,24 @@ fn engine_agents_play_in_the_arena() {
         "--quiet",
     ])
     .assert_failure("engine:cmd=true cannot be used");
+}
+
+#[test]
+fn without_an_agent_the_engine_plays_abnet_over_the_shipped_student() {
+    let mut engine = Engine::with_args(&["engine"]);
+    engine.send("uci");
+    let id = engine.line();
+    assert!(
+        id.starts_with("id name fanorona")
+            && id.contains("abnet:path=")
+            && id.contains("models/fanorona-9x5-64x32.safetensors,ms=1000"),
+        "{id}"
+    );
+    engine.until("uciok");
+    engine.send("position startpos");
+    engine.send("go depth 2");
+    let info = engine.until("info");
+    assert!(info.starts_with("info depth 2 ") && info.contains(" nodes "), "{info}");
+    legal_best(&engine.line(), &Position::standard());
+    engine.send("quit");
 }

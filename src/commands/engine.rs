@@ -13,8 +13,8 @@ use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The agent that plays (`setoption name Agent value SPEC` changes it during the session)
-    /// [default: the shipped model, models/fanorona-9x5.safetensors, or minimax:depth=4
-    /// without it].
+    /// [default: abnet over the shipped model's student, models/fanorona-9x5-64x32.safetensors,
+    /// or minimax:depth=4 without it].
     #[arg(
         long,
         long_help = agent_help(&format!(

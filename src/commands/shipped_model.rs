@@ -1,6 +1,6 @@
-//! The shipped model (`models/fanorona-9x5.safetensors`, see `models/README.md`): the agent of
-//! `fanorona play` and `fanorona engine` when none is given, and the policy `fanorona serve`
-//! offers by default.
+//! The shipped model (`models/fanorona-9x5.safetensors`, see `models/README.md`) and its
+//! student MLP for `abnet`: the agent of `fanorona play` and `fanorona engine` when none is
+//! given, and the policy `fanorona serve` offers by default.
 
 use std::path::Path;
 
@@ -10,18 +10,25 @@ pub const SHIPPED_MODEL: &str = concat!(
     "/models/fanorona-9x5.safetensors"
 );
 
-/// The agent used when none is given: the shipped model searching with `net`'s default
-/// simulations, its leaf values mixed half and half with alpha-beta probes (+67 Elo at equal
-/// simulations; see the README's Strength section), or `minimax:depth=4` where the model file
+/// The shipped model's student MLP 64-32 (`fanorona distill`), the network `abnet` searches
+/// with.
+pub const SHIPPED_STUDENT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/models/fanorona-9x5-64x32.safetensors"
+);
+
+/// The agent used when none is given: an alpha-beta search over the shipped student's value,
+/// one second a turn (`abnet`, the strongest agent at equal time; see the README's Strength
+/// section; an engine's `go` limits replace the second), or `minimax:depth=4` where the file
 /// is missing.
 pub fn default_agent() -> String {
-    if Path::new(SHIPPED_MODEL).is_file() {
-        format!("net:path={SHIPPED_MODEL},lambda=0.5")
+    if Path::new(SHIPPED_STUDENT).is_file() {
+        format!("abnet:path={SHIPPED_STUDENT},ms=1000")
     } else {
         "minimax:depth=4".to_string()
     }
 }
 
 /// The help line of an `--agent` option that defaults to [`default_agent`].
-pub const DEFAULT_AGENT_HELP: &str = "default: the shipped model \
-    (net:path=models/fanorona-9x5.safetensors,lambda=0.5), or minimax:depth=4 without it";
+pub const DEFAULT_AGENT_HELP: &str = "default: abnet over the shipped model's student \
+    (abnet:path=models/fanorona-9x5-64x32.safetensors,ms=1000), or minimax:depth=4 without it";

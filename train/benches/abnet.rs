@@ -3,7 +3,7 @@
 //! value at the leaves and with the hand-made evaluation; and the leaf evaluation alone,
 //! positions per second, in `f32` from the observation ([`MlpInference`]) and quantized from
 //! the compact planes ([`MlpValue`], what `abnet` uses); the same for the shipped student
-//! distilled from it (MLP 128-32, `fanorona distill`). The positions: seeded random games
+//! distilled from it (MLP 64-32, `fanorona distill`). The positions: seeded random games
 //! 10 to 30 turns in, where the side to move has at least four turns.
 
 use criterion::measurement::WallTime;
@@ -123,7 +123,7 @@ fn model(name: &str) -> MlpInference {
 
 fn bench(c: &mut Criterion) {
     let mlp = model("fanorona-9x5.safetensors");
-    let student = model("fanorona-9x5-128x32.safetensors");
+    let student = model("fanorona-9x5-64x32.safetensors");
     let start = Position::standard();
     let positions = positions();
     let mut group = c.benchmark_group("abnet");
