@@ -340,7 +340,10 @@ fn without_an_agent_the_engine_plays_abnet_over_the_shipped_student() {
     engine.send("position startpos");
     engine.send("go depth 2");
     let info = engine.until("info");
-    assert!(info.starts_with("info depth 2 ") && info.contains(" nodes "), "{info}");
+    assert!(
+        info.starts_with("info depth 2 ") && info.contains(" nodes "),
+        "{info}"
+    );
     legal_best(&engine.line(), &Position::standard());
     engine.send("quit");
 }
