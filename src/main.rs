@@ -68,7 +68,7 @@ fn main() {
         {
             return;
         }
-        output::logln!("error: {error:#}");
+        output::logln!("error: {}", output::error_message(&error));
         std::process::exit(2);
     }
 }

@@ -23,6 +23,22 @@ pub fn write_out(args: fmt::Arguments) -> Result<(), OutputError> {
     io::stdout().lock().write_fmt(args).map_err(OutputError)
 }
 
+/// `error` and its causes joined by `: `, each cause left out where the message before it
+/// already quotes it (errors that print their source and also report it as their cause).
+pub fn error_message(error: &anyhow::Error) -> String {
+    let mut message = String::new();
+    for cause in error.chain() {
+        let text = cause.to_string();
+        if message.is_empty() {
+            message = text;
+        } else if !message.contains(&text) {
+            message.push_str(": ");
+            message.push_str(&text);
+        }
+    }
+    message
+}
+
 /// Writes `args` and a line end to standard error, ignoring failures.
 pub fn write_log(args: fmt::Arguments) {
     let _ = writeln!(io::stderr().lock(), "{args}");
@@ -53,3 +69,26 @@ macro_rules! logln {
 }
 
 pub(crate) use {logln, out, outln};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, thiserror::Error)]
+    #[error("cannot read games.pgn: {source}")]
+    struct Quoting {
+        source: std::io::Error,
+    }
+
+    #[test]
+    fn a_cause_the_message_already_quotes_is_printed_once() {
+        let io = std::io::Error::new(io::ErrorKind::InvalidData, "stream did not contain UTF-8");
+        let error = anyhow::Error::new(Quoting { source: io }).context("rate failed");
+        assert_eq!(
+            error_message(&error),
+            "rate failed: cannot read games.pgn: stream did not contain UTF-8"
+        );
+        let plain = anyhow::anyhow!("inner").context("outer");
+        assert_eq!(error_message(&plain), "outer: inner");
+    }
+}

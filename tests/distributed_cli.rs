@@ -284,6 +284,25 @@ fn a_learner_killed_resumes_from_its_checkpoint_with_the_shards_written_meanwhil
     let rows: Vec<LearnerRow> = read_rows(&run.join("learner.csv")).unwrap();
     let versions: Vec<u64> = rows.iter().map(|r| r.version).collect();
     assert_eq!(versions, (1..=meta.iteration + 2).collect::<Vec<_>>());
+
+    // A damaged latest model is written again when a learner opens the run.
+    let (_, latest) = list_models(&run).unwrap().pop().unwrap();
+    let good = std::fs::read(&latest).unwrap();
+    std::fs::write(&latest, b"damaged").unwrap();
+    learner(&run, &["--iterations", &until])
+        .wait()
+        .assert_success();
+    assert_eq!(std::fs::read(&latest).unwrap(), good);
+    // With every checkpoint gone, the learner refuses to start again from version 0 over
+    // the run's rows.
+    let csv = std::fs::read(run.join("learner.csv")).unwrap();
+    for checkpoint in Checkpoint::list(&run).unwrap() {
+        std::fs::remove_file(checkpoint).unwrap();
+    }
+    learner(&run, &["--iterations", &until])
+        .wait()
+        .assert_failure("has rows in learner.csv but no checkpoint to resume from");
+    assert_eq!(std::fs::read(run.join("learner.csv")).unwrap(), csv);
 }
 
 #[test]
@@ -305,7 +324,9 @@ fn bad_input_is_refused_with_the_reason() {
     .assert_failure("replay ratio = 0: expected a finite number above 0");
     fanorona(["selfplay", "--run", run, "--worker", "a/b"])
         .assert_failure("bad worker name \"a/b\"");
-    fanorona(["selfplay", "--run", run, "--wait", "0"]).assert_failure("no model in");
+    fanorona(["selfplay", "--run", run, "--wait", "0"]).assert_failure(&format!(
+        "start `fanorona learn --run {run} --preset NAME` first"
+    ));
     fanorona(["gauntlet", "--run", run]).assert_failure("is not a run directory");
     fanorona([
         "learn",

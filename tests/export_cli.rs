@@ -229,4 +229,62 @@ fn a_distilled_student_is_written_with_its_metrics_and_plays_as_abnet() {
     distill(other.to_str().unwrap(), &["--keep", "0"])
         .assert_failure("chance of keeping a leaf must be in (0, 1], got 0");
     assert!(!other.exists());
+    // Nor is it overwritten by the metrics; settings that would break the student are refused.
+    let other_text = other.to_str().unwrap();
+    distill(other_text, &["--metrics", teacher.to_str().unwrap()])
+        .assert_failure("is the teacher, the student or a file of a training run");
+    assert_eq!(std::fs::read(&teacher).unwrap(), before);
+    for (flag, value, message) in [
+        (
+            "--lr",
+            "nan",
+            "learning rate must be a number in (0, 1] (got NaN)",
+        ),
+        ("--lr", "1e30", "learning rate must be a number in (0, 1]"),
+        (
+            "--value-weight",
+            "inf",
+            "value weight must be a finite number at least 0",
+        ),
+        ("--hidden", "100000000", "above the limit of 16384"),
+        ("--hidden", "0", "each of positive width"),
+    ] {
+        let out = distill(other_text, &[flag, value]);
+        let stderr = out.assert_failure(message);
+        assert_eq!(
+            stderr.matches(message).count(),
+            1,
+            "the cause once: {stderr}"
+        );
+        assert!(!other.exists());
+    }
+}
+
+#[test]
+fn export_never_writes_over_its_checkpoint_or_a_run_s_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = tiny_checkpoint(dir.path());
+    let before = std::fs::read(&checkpoint).unwrap();
+    let export = |out: &Path| {
+        fanorona([
+            "export",
+            "--checkpoint",
+            dir.path().to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    export(&checkpoint).assert_failure("is a file of the training run");
+    assert_eq!(std::fs::read(&checkpoint).unwrap(), before);
+    // In a run directory, none of its own names is written, existing or not.
+    std::fs::write(dir.path().join("config.toml"), "").unwrap();
+    for name in [
+        "checkpoint-0000009999.ckpt",
+        "metrics.csv",
+        "models/model-0000000001.safetensors",
+    ] {
+        export(&dir.path().join(name)).assert_failure("is a file of the training run");
+        assert!(!dir.path().join(name).exists(), "{name}");
+    }
+    export(&dir.path().join("agent.safetensors")).assert_success();
 }

@@ -5,15 +5,17 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{GameId, Position};
 use fanorona_train::distill::{DistillConfig, LeafSampling, Progress, distill};
 use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
+use fanorona_train::run::is_run_file;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::json;
 
+use super::same_file::same_file;
 use crate::output::{logln, outln};
 
 /// Steps between two loss lines of the metrics file.
@@ -83,9 +85,10 @@ pub fn run(args: Args) -> Result<()> {
         seed: args.seed,
     };
     config.validate().context("bad settings")?;
-    if same_file(&args.teacher, &args.out) {
+    if same_file(&args.teacher, &args.out) || is_run_file(&args.out) {
         bail!(
-            "--out {} is the teacher's file: write the student elsewhere",
+            "--out {} is the teacher's file or a file of a training run: write the student \
+             elsewhere",
             args.out.display()
         );
     }
@@ -102,6 +105,17 @@ pub fn run(args: Args) -> Result<()> {
         .metrics
         .clone()
         .unwrap_or_else(|| args.out.with_extension("metrics.jsonl"));
+    if same_file(&metrics_path, &args.teacher)
+        || same_file(&metrics_path, &args.out)
+        || metrics_path == args.out
+        || is_run_file(&metrics_path)
+    {
+        bail!(
+            "--metrics {} is the teacher, the student or a file of a training run: write the \
+             metrics elsewhere",
+            metrics_path.display()
+        );
+    }
     let mut metrics = BufWriter::new(
         File::create(&metrics_path)
             .with_context(|| format!("cannot create {}", metrics_path.display()))?,
@@ -190,13 +204,5 @@ fn say(bar: &ProgressBar, line: String) {
         logln!("{line}");
     } else {
         bar.println(line);
-    }
-}
-
-/// Whether `a` and `b` name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
     }
 }

@@ -3,8 +3,11 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use fanorona_train::io::{Checkpoint, export_checkpoint};
+use fanorona_train::run::is_run_file;
+
+use super::same_file::same_file;
 
 use crate::output::outln;
 
@@ -23,6 +26,13 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let checkpoint = Checkpoint::find(&args.checkpoint)?;
+    if same_file(&checkpoint, &args.out) || is_run_file(&args.out) {
+        bail!(
+            "--out {} is a file of the training run (a checkpoint, model version or run \
+             record): write the policy file elsewhere, e.g. --out agent.safetensors",
+            args.out.display()
+        );
+    }
     let meta = export_checkpoint(&checkpoint, &args.out).context("export failed")?;
     outln!(
         "wrote {} from {}: {} ({}), {}, step {}, encoding version {}",

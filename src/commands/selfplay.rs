@@ -49,9 +49,11 @@ fn wait_for_run(run: &Path, wait: Duration) -> Result<RunConfig> {
     while !run.join(CONFIG_FILE).exists() || latest_model(run)?.is_none() {
         if started.elapsed() > wait {
             bail!(
-                "no model in {} after {} s: start `fanorona learn --run {0} --preset NAME` first",
-                run.join("models").display(),
-                wait.as_secs()
+                "no model in {models} after {seconds} s: start `fanorona learn --run {run} \
+                 --preset NAME` first",
+                models = run.join("models").display(),
+                seconds = wait.as_secs(),
+                run = run.display()
             );
         }
         std::thread::sleep(POLL);

@@ -7,6 +7,7 @@
 //! turns played from the start position: `d2e3A f4e3W` or
 //! `BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1 ; c2d3A`.
 
+use std::io::Read;
 use std::path::Path;
 
 use fanorona_env::{History, Position, Turn};
@@ -35,7 +36,19 @@ pub enum OpeningError {
     /// The file has no opening.
     #[error("the opening file has no opening (expected one FEN and/or move list per line)")]
     Empty,
+    /// The file is larger than an opening file may be.
+    #[error("opening file {path} is larger than {MAX_FILE_BYTES} bytes: not an opening file?")]
+    TooLarge {
+        /// The file.
+        path: String,
+    },
 }
+
+/// The largest opening file read (a million openings of a few turns fit).
+pub const MAX_FILE_BYTES: u64 = 64 << 20;
+
+/// The most characters of a bad line an error quotes.
+const QUOTED_CHARS: usize = 120;
 
 /// A start position and the turns played from it before the agents take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,10 +75,22 @@ impl Openings {
     /// Reads an opening file; FENs are read under the rules of `base` and must be on its
     /// board, move lists start from `base`.
     pub fn from_file(path: &Path, base: &Position) -> Result<Openings, OpeningError> {
-        let text = std::fs::read_to_string(path).map_err(|source| OpeningError::Io {
+        let io = |source| OpeningError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        // Read one byte past the limit to tell a file of exactly the limit from a larger one
+        // (or an endless one, such as /dev/zero).
+        let mut text = String::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_string(&mut text)
+            .map_err(io)?;
+        if text.len() as u64 > MAX_FILE_BYTES {
+            return Err(OpeningError::TooLarge {
+                path: path.display().to_string(),
+            });
+        }
         Openings::parse(&text, base)
     }
 
@@ -79,7 +104,7 @@ impl Openings {
             }
             let err = |reason: String| OpeningError::Line {
                 line: i + 1,
-                reason,
+                reason: shortened(reason),
             };
             let (start, moves) = if line.contains('/') {
                 let (fen, moves) = line.split_once(';').unwrap_or((line, ""));
@@ -150,6 +175,14 @@ fn random_opening(base: &Position, plies: u32, pair: usize, seed: u64) -> Openin
     }
 }
 
+/// `reason` cut to [`QUOTED_CHARS`] characters, so that a huge bad line gives a short error.
+fn shortened(reason: String) -> String {
+    match reason.char_indices().nth(QUOTED_CHARS) {
+        Some((end, _)) => format!("{}... ({} bytes in all)", &reason[..end], reason.len()),
+        None => reason,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,6 +217,23 @@ mod tests {
             Openings::parse("# nothing\n", &base),
             Err(OpeningError::Empty)
         ));
+    }
+
+    #[test]
+    fn a_huge_bad_line_gives_a_short_error_and_an_endless_file_is_refused() {
+        let base = Position::initial(Board::new(5, 5).unwrap());
+        let line = format!("{}/BBBBB/BW1BW/WWWWW/WWWWW w 0 1\n", "B".repeat(1 << 20));
+        let e = Openings::parse(&line, &base).unwrap_err().to_string();
+        assert!(
+            e.len() < 400 && e.contains("bytes in all"),
+            "{} bytes",
+            e.len()
+        );
+        #[cfg(unix)]
+        {
+            let e = Openings::from_file(Path::new("/dev/zero"), &base).unwrap_err();
+            assert!(matches!(e, OpeningError::TooLarge { .. }), "{e}");
+        }
     }
 
     #[test]

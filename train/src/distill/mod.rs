@@ -73,9 +73,39 @@ impl DistillConfig {
         if !(keep > 0.0 && keep <= 1.0) {
             return Err(DistillError::Keep(keep));
         }
+        let out_of_range = |what, expected, found: String| {
+            Err(DistillError::OutOfRange {
+                what,
+                expected,
+                found,
+            })
+        };
+        let sampled = self.positions.saturating_add(self.held_out);
+        if sampled > MAX_POSITIONS {
+            let expected = "at most 20000000 training and held-out positions together";
+            return out_of_range("positions", expected, sampled.to_string());
+        }
+        if self.batch_size > MAX_BATCH {
+            return out_of_range("batch size", "at most 65536", self.batch_size.to_string());
+        }
+        if !(self.lr > 0.0 && self.lr <= 1.0) {
+            return out_of_range("learning rate", "a number in (0, 1]", self.lr.to_string());
+        }
+        let weight = self.value_weight;
+        if !(weight.is_finite() && weight >= 0.0) {
+            let expected = "a finite number at least 0";
+            return out_of_range("value weight", expected, weight.to_string());
+        }
         Ok(())
     }
 }
+
+/// The most positions (training and held-out together) a student may be taught on, about a
+/// gigabyte of positions.
+pub const MAX_POSITIONS: usize = 20_000_000;
+
+/// The most positions a step may take.
+pub const MAX_BATCH: usize = 65_536;
 
 /// Why a student cannot be taught.
 #[derive(Debug, thiserror::Error)]
@@ -92,6 +122,29 @@ pub enum DistillError {
     /// The chance of keeping a leaf is not a chance.
     #[error("the chance of keeping a leaf must be in (0, 1], got {0}")]
     Keep(f64),
+    /// A setting is outside its range.
+    #[error("{what} must be {expected} (got {found})")]
+    OutOfRange {
+        /// Which setting.
+        what: &'static str,
+        /// What it may be.
+        expected: &'static str,
+        /// The value given.
+        found: String,
+    },
+    /// A step's loss is not a finite number: the student diverged, and is not returned.
+    #[error(
+        "step {step}: the {loss} loss is {value}; the student diverged (nothing written: \
+         lower the learning rate or the value weight?)"
+    )]
+    NonFiniteLoss {
+        /// The step (from 0).
+        step: u64,
+        /// Which loss: `policy`, `value` or `total`.
+        loss: &'static str,
+        /// Its value.
+        value: f32,
+    },
     /// The start position has no game to sample from.
     #[error("the start position has no legal turn: no positions to learn from")]
     NoPositions,
@@ -187,6 +240,13 @@ pub fn distill(
         for chunk in positions.chunks(config.batch_size) {
             lesson(teacher, chunk, &mut batch, &mut logits);
             let loss = learner.train_step(&batch);
+            if let Some((which, value)) = loss.non_finite() {
+                return Err(DistillError::NonFiniteLoss {
+                    step: loss.step,
+                    loss: which,
+                    value,
+                });
+            }
             progress(Progress::Step { loss, total });
         }
         let report = compare(teacher, &learner, &held_out, config.batch_size);
@@ -316,6 +376,22 @@ mod tests {
     }
 
     #[test]
+    fn a_diverging_student_is_an_error_not_a_network() {
+        // A learning rate this high sends the weights to infinity within a few steps.
+        let diverging = DistillConfig {
+            lr: 1.0,
+            value_weight: 1e30,
+            ..config(1)
+        };
+        let error = distill(&teacher(), &Position::standard(), &diverging, &mut |_| {});
+        assert!(
+            matches!(error, Err(DistillError::NonFiniteLoss { .. })),
+            "{:?}",
+            error.map(|_| ())
+        );
+    }
+
+    #[test]
     fn bad_settings_are_refused_before_any_work() {
         let mut bad = config(0);
         let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
@@ -330,6 +406,52 @@ mod tests {
         };
         let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
         assert!(error.to_string().contains("hidden layer"), "{error}");
+        for (bad, what) in [
+            (
+                DistillConfig {
+                    lr: f64::NAN,
+                    ..config(1)
+                },
+                "learning rate",
+            ),
+            (
+                DistillConfig {
+                    lr: 1e30,
+                    ..config(1)
+                },
+                "learning rate",
+            ),
+            (
+                DistillConfig {
+                    value_weight: f32::INFINITY,
+                    ..config(1)
+                },
+                "value weight",
+            ),
+            (
+                DistillConfig {
+                    positions: usize::MAX,
+                    ..config(1)
+                },
+                "positions",
+            ),
+            (
+                DistillConfig {
+                    batch_size: 1 << 20,
+                    ..config(1)
+                },
+                "batch size",
+            ),
+        ] {
+            let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+            assert!(error.to_string().starts_with(what), "{error}");
+        }
+        let huge = DistillConfig {
+            hidden: vec![100_000_000],
+            ..config(1)
+        };
+        let error = distill(&teacher(), &Position::standard(), &huge, &mut |_| {}).unwrap_err();
+        assert!(error.to_string().contains("above the limit"), "{error}");
         let lost = Position::from_fen("B8/9/9/9/9 w").unwrap();
         let error = distill(&teacher(), &lost, &config(1), &mut |_| {}).unwrap_err();
         assert!(matches!(error, DistillError::NoPositions), "{error}");

@@ -18,7 +18,7 @@ use burn::tensor::Device;
 use fanorona_env::{Fanorona, GameId, Position, Telo};
 use serde::{Deserialize, Serialize};
 
-use super::models::{latest_model, publish_model, remove_models_after};
+use super::models::{publish_model, remove_models_after};
 use super::{Ingested, LossMeans, SelfPlayWorker, ShardLearner};
 use crate::io::{Shard, list_shards, policy_from_bytes};
 use crate::run::lock::RunLock;
@@ -219,9 +219,9 @@ impl LearnerActor {
     /// Opens the learner of the run directory `dir`: a new run of `config` (which must agree
     /// with the directory's `config.toml` if it has one; `None` takes that one), or the run of
     /// its latest checkpoint, with the shards it consumed. Publishes model version 0 into
-    /// `dir/models/` for a new run (and the checkpoint's version for a resumed one, if it
-    /// is missing; versions published after that checkpoint are deleted, to be published
-    /// again). `replay_ratio`: positions sampled per new position.
+    /// `dir/models/` for a new run (and the checkpoint's version for a resumed one, written
+    /// again in case it was lost or damaged; versions published after that checkpoint are
+    /// deleted, to be published again). `replay_ratio`: positions sampled per new position.
     pub fn open(
         config: Option<RunConfig>,
         dir: &Path,
@@ -252,9 +252,9 @@ impl LearnerActor {
         let metrics = MetricsWriter::open_file(&dir.join(LEARNER_METRICS_FILE), version)?;
         let published = each!(&learner, l => l.model_bytes(&config))?;
         remove_models_after(dir, version)?;
-        if latest_model(dir)?.is_none_or(|(latest, _)| latest < version) {
-            publish_model(dir, version, &published)?;
-        }
+        // Written again even where it exists: a copy damaged or lost since would stall every
+        // self-play worker.
+        publish_model(dir, version, &published)?;
         Ok(LearnerActor {
             config,
             dir: dir.to_path_buf(),

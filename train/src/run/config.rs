@@ -229,7 +229,11 @@ impl RunConfig {
         self.network_config([1, 1, 1], 1).validate()?;
         let m = &self.mcts;
         let search = &m.search;
-        count("mcts.simulations", search.simulations.into())?;
+        count(
+            "mcts.simulations",
+            search.simulations.into(),
+            MAX_SIMULATIONS,
+        )?;
         if search.gumbel {
             let considered = search.gumbel_considered;
             let key = "mcts.gumbel_considered";
@@ -253,26 +257,65 @@ impl RunConfig {
             probability("mcts.playout_cap.full_probability", cap.full_probability)?;
         }
         let s = &self.selfplay;
-        count("selfplay.games_per_iteration", s.games_per_iteration as u64)?;
-        count("selfplay.parallel_games", s.parallel_games as u64)?;
-        count("selfplay.max_actions", s.max_actions as u64)?;
-        count("replay.window_games", self.replay.window_games as u64)?;
+        count(
+            "selfplay.games_per_iteration",
+            s.games_per_iteration as u64,
+            MAX_GAMES,
+        )?;
+        count(
+            "selfplay.parallel_games",
+            s.parallel_games as u64,
+            MAX_PARALLEL_GAMES,
+        )?;
+        count("selfplay.max_actions", s.max_actions as u64, MAX_ACTIONS)?;
+        count(
+            "replay.window_games",
+            self.replay.window_games as u64,
+            MAX_WINDOW_GAMES,
+        )?;
         let mix = self.replay.root_value_weight.into();
         probability("replay.root_value_weight", mix)?;
         let t = &self.training;
-        count("training.batch_size", t.batch_size as u64)?;
-        count("training.steps_per_iteration", t.steps_per_iteration as u64)?;
+        count("training.batch_size", t.batch_size as u64, MAX_BATCH)?;
+        count(
+            "training.steps_per_iteration",
+            t.steps_per_iteration as u64,
+            MAX_STEPS,
+        )?;
         validate_learner(&t.learner)?;
         let r = &self.run;
-        count("run.checkpoint_every_steps", r.checkpoint_every_steps)?;
-        count("run.keep_checkpoints", r.keep_checkpoints as u64)?;
+        count(
+            "run.checkpoint_every_steps",
+            r.checkpoint_every_steps,
+            u64::MAX,
+        )?;
+        count("run.keep_checkpoints", r.keep_checkpoints as u64, u64::MAX)?;
         if r.eval_every_iterations > 0 {
-            count("run.eval_games", r.eval_games as u64)?;
-            count("run.eval_simulations", r.eval_simulations as u64)?;
+            count("run.eval_games", r.eval_games as u64, MAX_GAMES)?;
+            count(
+                "run.eval_simulations",
+                r.eval_simulations as u64,
+                MAX_SIMULATIONS,
+            )?;
         }
         Ok(())
     }
 }
+
+/// The most simulations a search may be given (per turn).
+pub const MAX_SIMULATIONS: u64 = 1_000_000;
+/// The most games an iteration or an evaluation may play.
+pub const MAX_GAMES: u64 = 1_000_000;
+/// The most games self-play may keep in flight at once (each holds a search tree).
+pub const MAX_PARALLEL_GAMES: u64 = 4_096;
+/// The most actions a self-play game may last.
+pub const MAX_ACTIONS: u64 = 100_000;
+/// The most games the replay window may hold.
+pub const MAX_WINDOW_GAMES: u64 = 10_000_000;
+/// The most positions a learner batch may hold.
+pub const MAX_BATCH: u64 = 65_536;
+/// The most learner steps an iteration may take.
+pub const MAX_STEPS: u64 = 1_000_000;
 
 /// Checks the `[training.learner]` section.
 fn validate_learner(learner: &LearnerConfig) -> Result<(), RunConfigError> {
@@ -314,7 +357,7 @@ fn validate_learner(learner: &LearnerConfig) -> Result<(), RunConfigError> {
         LrSchedule::Step { lr, gamma, every } => {
             positive("training.learner.schedule.lr", lr)?;
             positive("training.learner.schedule.gamma", gamma)?;
-            count("training.learner.schedule.every", every)
+            count("training.learner.schedule.every", every, u64::MAX)
         }
     }
 }
@@ -363,8 +406,15 @@ fn probability(key: &'static str, value: f64) -> Result<(), RunConfigError> {
     )
 }
 
-/// `value` must be at least 1.
-fn count(key: &'static str, value: u64) -> Result<(), RunConfigError> {
+/// `value` must be at least 1 and at most `max`.
+fn count(key: &'static str, value: u64, max: u64) -> Result<(), RunConfigError> {
+    if value > max {
+        return Err(RunConfigError::OutOfRange {
+            key,
+            expected: "an integer at least 1 and at most its limit",
+            found: format!("{value} (the limit is {max})"),
+        });
+    }
     require(value >= 1, key, "an integer at least 1", value)
 }
 
@@ -469,6 +519,11 @@ mod tests {
                 "steps_per_iteration = 8",
                 "steps_per_iteration = 0",
                 "training.steps_per_iteration = 0: expected an integer at least 1",
+            ),
+            (
+                "parallel_games = 8",
+                "parallel_games = 100000000",
+                "selfplay.parallel_games = 100000000 (the limit is 4096)",
             ),
         ];
         for (old, new, message) in cases {

@@ -9,6 +9,7 @@ pub(crate) mod lock;
 mod metrics;
 mod plot;
 mod progress;
+mod run_files;
 pub(crate) mod state;
 mod train;
 
@@ -22,5 +23,6 @@ pub use metrics::{
     METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows,
 };
 pub use plot::{PlotError, plot_learning_curves, plot_metrics};
+pub use run_files::is_run_file;
 pub(crate) use train::lock_run_directory;
 pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};

@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use fanorona_env::Game;
 use rand::SeedableRng;
 
-use super::{METRICS_FILE, RunConfig, RunConfigError, TrainError, read_metrics};
+use super::{METRICS_FILE, MetricsError, RunConfig, RunConfigError, TrainError};
 use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress};
 use crate::model::{Learner, NetworkConfig};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
+use crate::roles::actors::LEARNER_METRICS_FILE;
 
 /// The state of a run being trained.
 pub(crate) struct RunState<G: Game> {
@@ -41,11 +42,13 @@ impl<G: Game> RunState<G> {
         let device = config.run.device.device()?;
         let learner_config = config.training.learner.clone();
         let Some(path) = Checkpoint::list(dir)?.pop() else {
-            let metrics = dir.join(METRICS_FILE);
-            if metrics.exists() && !read_metrics(&metrics)?.is_empty() {
-                return Err(TrainError::MetricsWithoutCheckpoint {
-                    dir: dir.to_path_buf(),
-                });
+            for file in [METRICS_FILE, LEARNER_METRICS_FILE] {
+                if has_rows(&dir.join(file))? {
+                    return Err(TrainError::MetricsWithoutCheckpoint {
+                        dir: dir.to_path_buf(),
+                        file,
+                    });
+                }
             }
             let net = network
                 .init_seeded(&device, config.run.seed)
@@ -106,5 +109,17 @@ impl<G: Game> RunState<G> {
         let path = Checkpoint::save(dir, &self.learner, meta)?;
         Checkpoint::prune(dir, config.run.keep_checkpoints)?;
         Ok(path)
+    }
+}
+
+/// Whether the metrics file at `path` exists and holds a row below its header.
+fn has_rows(path: &Path) -> Result<bool, MetricsError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text.lines().skip(1).any(|line| !line.trim().is_empty())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(error) => Err(MetricsError {
+            path: path.to_path_buf(),
+            message: error.to_string(),
+        }),
     }
 }

@@ -86,12 +86,15 @@ pub enum TrainError {
     },
     /// The run directory has metrics of earlier iterations but no checkpoint to go on from.
     #[error(
-        "run directory {dir} has metrics rows but no checkpoint to resume from; choose another \
-         --out, or remove {dir}/metrics.csv to start the run afresh"
+        "run directory {dir} has rows in {file} but no checkpoint to resume from (were the \
+         checkpoints deleted?); choose another run directory, or remove {dir}/{file} to start \
+         the run afresh"
     )]
     MetricsWithoutCheckpoint {
         /// The run directory.
         dir: PathBuf,
+        /// The metrics file with rows (`metrics.csv` or `learner.csv`).
+        file: &'static str,
     },
     /// A checkpoint's RNG state is unreadable.
     #[error(transparent)]

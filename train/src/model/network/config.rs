@@ -13,6 +13,13 @@ use super::PolicyValueNet;
 #[error("invalid network configuration: {0}")]
 pub struct NetworkConfigError(pub String);
 
+/// The widest layer (units or channels) a network may have.
+pub const MAX_WIDTH: usize = 16_384;
+/// The most hidden layers or residual blocks a network may have.
+pub const MAX_LAYERS: usize = 256;
+/// The most parameters a network may have (about 1 GB of training state with Adam).
+pub const MAX_PARAMETERS: u64 = 64_000_000;
+
 /// The trunk of the network and its sizes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
@@ -154,30 +161,99 @@ impl NetworkConfig {
         if self.num_actions == 0 {
             return err("the action space must not be empty");
         }
-        match &self.architecture {
+        let (widths, layers) = match &self.architecture {
             Architecture::ResNet {
+                blocks,
                 channels,
                 policy_channels,
                 value_channels,
                 value_hidden,
-                ..
             } => {
-                if [*channels, *policy_channels, *value_channels, *value_hidden].contains(&0) {
+                let widths = [*channels, *policy_channels, *value_channels, *value_hidden];
+                if widths.contains(&0) {
                     return err("resnet channels and head sizes must be positive");
                 }
+                (widths.to_vec(), *blocks)
             }
             Architecture::Mlp { hidden } => {
                 if hidden.is_empty() || hidden.contains(&0) {
                     return err("an mlp needs at least one hidden layer, each of positive width");
                 }
+                (hidden.clone(), hidden.len())
             }
-            Architecture::ResidualMlp { width, .. } => {
+            Architecture::ResidualMlp { width, blocks } => {
                 if *width == 0 {
                     return err("a residual mlp's width must be positive");
                 }
+                (vec![*width], *blocks)
             }
+        };
+        if let Some(width) = widths.iter().find(|&&w| w > MAX_WIDTH) {
+            return Err(NetworkConfigError(format!(
+                "a width or channel count of {width} is above the limit of {MAX_WIDTH}"
+            )));
+        }
+        if layers > MAX_LAYERS {
+            return Err(NetworkConfigError(format!(
+                "{layers} layers or blocks are above the limit of {MAX_LAYERS}"
+            )));
+        }
+        let parameters = self.parameters();
+        if parameters > MAX_PARAMETERS {
+            return Err(NetworkConfigError(format!(
+                "about {parameters} parameters are above the limit of {MAX_PARAMETERS} \
+                 (a smaller architecture is needed)"
+            )));
         }
         Ok(())
+    }
+
+    /// The number of weights and biases (normalisation layers' few parameters left out),
+    /// saturating at `u64::MAX`.
+    pub fn parameters(&self) -> u64 {
+        let n = |x: usize| x as u64;
+        let dense =
+            |inputs: u64, outputs: u64| inputs.saturating_mul(outputs).saturating_add(outputs);
+        let cells = n(self.height).saturating_mul(n(self.width));
+        let inputs = n(self.planes).saturating_mul(cells);
+        let actions = n(self.num_actions);
+        let heads = |last: u64| dense(last, actions).saturating_add(dense(last, 1));
+        match &self.architecture {
+            Architecture::ResNet {
+                blocks,
+                channels,
+                policy_channels,
+                value_channels,
+                value_hidden,
+            } => {
+                let c = n(*channels);
+                let conv3 = |from: u64| dense(from.saturating_mul(9), c);
+                let trunk = conv3(n(self.planes))
+                    .saturating_add(conv3(c).saturating_mul(2).saturating_mul(n(*blocks)));
+                let (p, v, h) = (n(*policy_channels), n(*value_channels), n(*value_hidden));
+                trunk
+                    .saturating_add(dense(c, p))
+                    .saturating_add(dense(p.saturating_mul(cells), actions))
+                    .saturating_add(dense(c, v))
+                    .saturating_add(dense(v.saturating_mul(cells), h))
+                    .saturating_add(dense(h, 1))
+            }
+            Architecture::Mlp { hidden } => {
+                let (mut total, mut last) = (0u64, inputs);
+                for &width in hidden {
+                    total = total.saturating_add(dense(last, n(width)));
+                    last = n(width);
+                }
+                total.saturating_add(heads(last))
+            }
+            Architecture::ResidualMlp { width, blocks } => {
+                let w = n(*width);
+                let block = dense(w, w).saturating_mul(2);
+                dense(inputs, w)
+                    .saturating_add(block.saturating_mul(n(*blocks)))
+                    .saturating_add(heads(w))
+            }
+        }
     }
 
     /// Builds a freshly initialised network on `device` (use an autodiff device to train it).
@@ -223,6 +299,37 @@ mod tests {
                 config
             );
         }
+    }
+
+    #[test]
+    fn oversized_networks_are_refused_before_anything_is_allocated() {
+        let game = Fanorona::standard();
+        let config = |arch| NetworkConfig::for_game(&game, arch);
+        let huge = config(Architecture::mlp(&[100_000_000])).validate();
+        assert!(
+            huge.unwrap_err()
+                .to_string()
+                .contains("above the limit of 16384")
+        );
+        let deep = config(Architecture::residual_mlp(64, 100_000)).validate();
+        assert!(
+            deep.unwrap_err()
+                .to_string()
+                .contains("above the limit of 256")
+        );
+        let many = config(Architecture::mlp(&[16_000; 8])).validate();
+        assert!(
+            many.unwrap_err()
+                .to_string()
+                .contains("parameters are above")
+        );
+        assert!(config(Architecture::mlp(&[256, 256])).validate().is_ok());
+        assert!(config(Architecture::resnet(10, 128)).validate().is_ok());
+        // 810 inputs, two layers of 256, the policy head and the value head.
+        let mlp = config(Architecture::mlp(&[256, 256]));
+        let actions = game.num_actions() as u64;
+        let expected = 810 * 256 + 256 + 256 * 256 + 256 + 256 * actions + actions + 257;
+        assert_eq!(mlp.parameters(), expected);
     }
 
     #[test]
