@@ -14,15 +14,23 @@ use fanorona_train::run::NetworkMatch;
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::forfeits::refuse_all_forfeited;
+use super::run_arg::run_or_deprecated;
 use crate::output::out;
 
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The network: a checkpoint file (checkpoint-STEP.ckpt), a run directory (its latest
-    /// checkpoint) or an exported policy file (.safetensors).
-    #[arg(long)]
-    pub checkpoint: PathBuf,
+    /// The network: a run directory (its latest checkpoint), a checkpoint file
+    /// (checkpoint-STEP.ckpt) or an exported policy file (.safetensors).
+    #[arg(
+        long,
+        required_unless_present = "checkpoint",
+        conflicts_with = "checkpoint"
+    )]
+    pub run: Option<PathBuf>,
+    /// The former name of --run (deprecated).
+    #[arg(long, hide = true)]
+    pub checkpoint: Option<PathBuf>,
     /// The opponent, e.g. minimax:depth=4 or mcts:sims=400.
     #[arg(long, long_help = agent_help("The opponent."))]
     pub vs: String,
@@ -57,17 +65,24 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
+    let network = run_or_deprecated(
+        args.run.clone(),
+        args.checkpoint.clone(),
+        "eval",
+        "--checkpoint",
+    )
+    .context("give --run")?;
     let registry = fanorona_train::players::registry();
     let opponent = agent_spec(&registry, &args.vs, "vs")?;
     let device = args.device.device()?;
-    if !args.checkpoint.exists() {
+    if !network.exists() {
         bail!(
             "no checkpoint found at {}: expected a checkpoint file, a run directory or a policy \
              file",
-            args.checkpoint.display()
+            network.display()
         );
     }
-    let path = Checkpoint::find(&args.checkpoint)?;
+    let path = Checkpoint::find(&network)?;
     let loaded = load_policy_on(&path, &device)?;
     let GameId::Fanorona(trained) = loaded.meta.game else {
         bail!(

@@ -6,15 +6,23 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use fanorona_train::io::{Checkpoint, export_checkpoint};
 
+use super::run_arg::run_or_deprecated;
 use crate::output::outln;
 
 /// Arguments of `fanorona export`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The training checkpoint: a `checkpoint-STEP.ckpt` file, or a run directory (its latest
-    /// checkpoint).
-    #[arg(long)]
-    pub checkpoint: PathBuf,
+    /// The training checkpoint: a run directory (its latest checkpoint), or a
+    /// `checkpoint-STEP.ckpt` file.
+    #[arg(
+        long,
+        required_unless_present = "checkpoint",
+        conflicts_with = "checkpoint"
+    )]
+    pub run: Option<PathBuf>,
+    /// The former name of --run (deprecated).
+    #[arg(long, hide = true)]
+    pub checkpoint: Option<PathBuf>,
     /// The policy file to write (written atomically), e.g. agent.safetensors.
     #[arg(long)]
     pub out: PathBuf,
@@ -22,7 +30,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let checkpoint = Checkpoint::find(&args.checkpoint)?;
+    let run = run_or_deprecated(args.run, args.checkpoint, "export", "--checkpoint")
+        .context("give --run")?;
+    let checkpoint = Checkpoint::find(&run)?;
     let meta = export_checkpoint(&checkpoint, &args.out).context("export failed")?;
     outln!(
         "wrote {} from {}: {} ({}), {}, step {}, encoding version {}",

@@ -18,6 +18,7 @@ pub mod play;
 pub mod position_args;
 pub mod rate;
 pub mod replay;
+pub mod run_arg;
 pub mod selfplay;
 pub mod serve;
 pub mod shipped_model;
