@@ -10,6 +10,7 @@ pub mod forfeits;
 pub mod gauntlet;
 pub mod gauntlet_run;
 pub mod learn;
+pub mod match_args;
 pub mod match_cmd;
 pub mod moves;
 pub mod openings_arg;
