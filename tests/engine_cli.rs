@@ -333,7 +333,8 @@ fn without_an_agent_the_engine_plays_abnet_over_the_shipped_student() {
     assert!(
         id.starts_with("id name fanorona")
             && id.contains("abnet:path=")
-            && id.contains("models/fanorona-9x5-64x32.safetensors,ms=1000"),
+            && id.contains("/fanorona-9x5-64x32-")
+            && id.ends_with(".safetensors,ms=1000)"),
         "{id}"
     );
     engine.until("uciok");

@@ -92,7 +92,7 @@ fn every_legal_action_round_trips_through_step_and_notation() {
 }
 
 /// Whether the piece just arrived on `at` (moving in `last`) could capture again: an
-/// independent reading of RULES.md's chain rules (no revisit, no repeated direction).
+/// independent reading of docs/rules.md's chain rules (no revisit, no repeated direction).
 fn can_continue(pos: &Position, mover: Color, at: Point, visited: u64, last: Direction) -> bool {
     let board = pos.board();
     let them = pos.pieces(mover.other());

@@ -1,4 +1,4 @@
-//! The move generator against independent reference data: RULES.md's perft counts and the
+//! The move generator against independent reference data: docs/rules.md's perft counts and the
 //! legal complete turns of 556 positions computed by another engine.
 
 use fanorona_env::{Board, Position, perft};

@@ -1,4 +1,4 @@
-//! One test (or more) for every rule of RULES.md: captures, the choice between them, chains and
+//! One test (or more) for every rule of docs/rules.md: captures, the choice between them, chains and
 //! their restrictions, compulsory capture, the end of the game, and each variant.
 
 use fanorona_env::{

@@ -17,7 +17,7 @@
 //!
 //! Tags are `[Name "value"]` with `\"` and `\\` escapes; the seven standard tags come first,
 //! others (Round, Termination, Opening, ...) follow in their order. Moves are complete turns in
-//! the notation of RULES.md, numbered per turn pair (`1...` when black moves first), and the
+//! the notation of docs/rules.md, numbered per turn pair (`1...` when black moves first), and the
 //! result closes the move text. Reading checks every move against the rules, and the result
 //! against the end of the moves: a game the rules end carries their result; another result
 //! than `*` for a game they do not end needs a Termination tag (forfeit, turn limit,

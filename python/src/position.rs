@@ -230,7 +230,7 @@ impl Position {
     }
 
     /// Counts the leaves of the tree of complete turns to `depth` (distinct results once),
-    /// as RULES.md's reference counts do.
+    /// as docs/rules.md's reference counts do.
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
         let position = *self.game.position();
         py.detach(move || perft(&position, depth))

@@ -1,4 +1,4 @@
-"""Shared fixtures: the CLI binary, RULES.md's reference positions, an exported policy."""
+"""Shared fixtures: the CLI binary, docs/rules.md's reference positions, an exported policy."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def fanorona_bin() -> Path:
 
 @pytest.fixture(scope="session")
 def reference_positions() -> List[Tuple[str, str, List[str]]]:
-    """(board, FEN, sorted legal turns) of RULES.md's reference file."""
+    """(board, FEN, sorted legal turns) of docs/rules.md's reference file."""
     rows = []
     with open(ROOT / "env" / "tests" / "data" / "legal-turns.tsv", encoding="utf-8") as f:
         for line in f:

@@ -13,8 +13,7 @@ use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The agent that plays (`setoption name Agent value SPEC` changes it during the session)
-    /// [default: abnet over the shipped model's student, models/fanorona-9x5-64x32.safetensors,
-    /// or minimax:depth=4 without it].
+    /// [default: abnet over the shipped student, which the binary carries].
     #[arg(
         long,
         long_help = agent_help(&format!(

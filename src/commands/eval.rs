@@ -14,15 +14,24 @@ use fanorona_train::run::NetworkMatch;
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::forfeits::refuse_all_forfeited;
+use super::match_args::MatchArgs;
+use super::run_arg::run_or_deprecated;
 use crate::output::out;
 
 /// Arguments of `fanorona eval`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The network: a checkpoint file (checkpoint-STEP.ckpt), a run directory (its latest
-    /// checkpoint) or an exported policy file (.safetensors).
-    #[arg(long)]
-    pub checkpoint: PathBuf,
+    /// The network: a run directory (its latest checkpoint), a checkpoint file
+    /// (checkpoint-STEP.ckpt) or an exported policy file (.safetensors).
+    #[arg(
+        long,
+        required_unless_present = "checkpoint",
+        conflicts_with = "checkpoint"
+    )]
+    pub run: Option<PathBuf>,
+    /// The former name of --run (deprecated).
+    #[arg(long, hide = true)]
+    pub checkpoint: Option<PathBuf>,
     /// The opponent, e.g. minimax:depth=4 or mcts:sims=400.
     #[arg(long, long_help = agent_help("The opponent."))]
     pub vs: String,
@@ -32,42 +41,38 @@ pub struct Args {
     /// The network's search simulations per action.
     #[arg(long, default_value_t = 800)]
     pub sims: u32,
-    /// Games played at once (no more than the games, nor four per CPU core).
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
     /// The board to play on; must be the network's (default: the network's).
     #[arg(long)]
     pub board: Option<String>,
-    /// Random opening turns before the agents take over.
-    #[arg(long, default_value_t = 2)]
-    pub openings: u32,
-    /// A game still going after this many turns is a draw.
-    #[arg(long, default_value_t = 300)]
-    pub max_turns: usize,
     /// Where the network runs.
     #[arg(long, default_value = "flex")]
     pub device: ComputeDevice,
-    /// Match seed.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    // --openings takes a number of random turns only here.
+    #[command(flatten)]
+    pub play: MatchArgs,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
+    let network = run_or_deprecated(
+        args.run.clone(),
+        args.checkpoint.clone(),
+        "eval",
+        "--checkpoint",
+    )
+    .context("give --run")?;
     let registry = fanorona_train::players::registry();
     let opponent = agent_spec(&registry, &args.vs, "vs")?;
+    let opening_turns = args.play.random_turns()?;
     let device = args.device.device()?;
-    if !args.checkpoint.exists() {
+    if !network.exists() {
         bail!(
             "no checkpoint found at {}: expected a checkpoint file, a run directory or a policy \
              file",
-            args.checkpoint.display()
+            network.display()
         );
     }
-    let path = Checkpoint::find(&args.checkpoint)?;
+    let path = Checkpoint::find(&network)?;
     let loaded = load_policy_on(&path, &device)?;
     let GameId::Fanorona(trained) = loaded.meta.game else {
         bail!(
@@ -100,11 +105,11 @@ pub fn run(args: Args) -> Result<()> {
             simulations: args.sims,
             ..SearchConfig::default()
         },
-        threads: args.threads,
-        opening_turns: args.openings,
-        max_turns: args.max_turns,
-        seed: args.seed,
-        progress: !args.quiet,
+        threads: args.play.threads,
+        opening_turns,
+        max_turns: args.play.max_turns,
+        seed: args.play.seed,
+        progress: !args.play.quiet,
     };
     let report = arena.run(&loaded.net, &name, &opponent)?;
     out!("{}", report.text())?;

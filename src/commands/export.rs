@@ -7,17 +7,24 @@ use anyhow::{Context, Result, bail};
 use fanorona_train::io::{Checkpoint, export_checkpoint};
 use fanorona_train::run::is_run_file;
 
+use super::run_arg::run_or_deprecated;
 use super::same_file::same_file;
-
 use crate::output::outln;
 
 /// Arguments of `fanorona export`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The training checkpoint: a `checkpoint-STEP.ckpt` file, or a run directory (its latest
-    /// checkpoint).
-    #[arg(long)]
-    pub checkpoint: PathBuf,
+    /// The training checkpoint: a run directory (its latest checkpoint), or a
+    /// `checkpoint-STEP.ckpt` file.
+    #[arg(
+        long,
+        required_unless_present = "checkpoint",
+        conflicts_with = "checkpoint"
+    )]
+    pub run: Option<PathBuf>,
+    /// The former name of --run (deprecated).
+    #[arg(long, hide = true)]
+    pub checkpoint: Option<PathBuf>,
     /// The policy file to write (written atomically), e.g. agent.safetensors.
     #[arg(long)]
     pub out: PathBuf,
@@ -25,7 +32,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let checkpoint = Checkpoint::find(&args.checkpoint)?;
+    let run = run_or_deprecated(args.run, args.checkpoint, "export", "--checkpoint")
+        .context("give --run")?;
+    let checkpoint = Checkpoint::find(&run)?;
     if same_file(&checkpoint, &args.out) || is_run_file(&args.out) {
         bail!(
             "--out {} is a file of the training run (a checkpoint, model version or run \

@@ -17,7 +17,7 @@ use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::forfeits::refuse_all_forfeited;
 use super::gauntlet_run::evaluate_run;
-use super::openings_arg::openings;
+use super::match_args::MatchArgs;
 use super::position_args::PositionArgs;
 use crate::output::outln;
 
@@ -42,31 +42,20 @@ pub struct Args {
     /// Games against each opponent; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 20, conflicts_with = "run")]
     pub games: usize,
-    /// Games played at once (no more than the games, nor four per CPU core).
-    #[arg(long, default_value_t = 2, conflicts_with = "run")]
-    pub threads: usize,
-    /// Openings: a number of random opening turns, or an opening file (one FEN and/or move
-    /// list per line); the same for every opponent.
-    #[arg(long, default_value = "2", conflicts_with = "run")]
-    pub openings: String,
-    /// A game still going after this many turns is a draw.
-    #[arg(long, default_value_t = 300, conflicts_with = "run")]
-    pub max_turns: usize,
-    /// Seed of the openings and the agents' random choices, the same in every match.
-    #[arg(long, default_value_t = 1, conflicts_with = "run")]
-    pub seed: u64,
     /// A new or empty folder for the results: one folder per opponent (summary.json,
     /// games.jsonl, games/game-NNNN.pgn) and gauntlet.json.
     #[arg(long, required_unless_present = "run")]
     pub out: Option<PathBuf>,
-    /// Hide the progress bars.
-    #[arg(long, conflicts_with = "run")]
-    pub quiet: bool,
+    // The openings and the seed are the same in every match.
+    #[command(flatten)]
+    pub play: MatchArgs,
     #[command(flatten)]
     pub position: PositionArgs,
     /// Instead of matches: the run directory of `fanorona learn` whose model versions to
     /// evaluate against its evaluation opponents.
-    #[arg(long, conflicts_with_all = ["agent", "vs", "out"])]
+    #[arg(long, conflicts_with_all = [
+        "agent", "vs", "out", "games", "threads", "openings", "max_turns", "seed", "quiet",
+    ])]
     pub run: Option<PathBuf>,
     /// With --run: evaluate every N-th version [default: the run's eval_every_iterations, or
     /// 1].
@@ -122,24 +111,24 @@ fn play_matches(args: Args) -> Result<()> {
         bail!("bad --vs: no opponent given (expected SPEC,SPEC,...)");
     }
     let start = args.position.position()?;
-    let openings = openings(&args.openings, &start)?;
+    let openings = args.play.openings(&start)?;
     check_new_or_empty(out)?;
     let config = MatchConfig {
         games: args.games,
-        threads: args.threads,
+        threads: args.play.threads,
         start,
         openings,
-        max_turns: args.max_turns,
-        seed: args.seed,
+        max_turns: args.play.max_turns,
+        seed: args.play.seed,
         sprt: None,
         event: "fanorona gauntlet".into(),
-        progress: !args.quiet,
+        progress: !args.play.quiet,
     };
     let mut summary = Summary {
         agent: agent_text,
         games_per_opponent: args.games,
-        openings: &args.openings,
-        seed: args.seed,
+        openings: &args.play.openings,
+        seed: args.play.seed,
         start: start.to_fen(),
         opponents: Vec::new(),
     };

@@ -8,7 +8,7 @@ use fanorona_eval::{Match, MatchConfig, Sprt, check_out_dir, spec_factory};
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::forfeits::refuse_all_forfeited;
-use super::openings_arg::openings;
+use super::match_args::MatchArgs;
 use super::position_args::PositionArgs;
 use crate::output::{out, outln};
 
@@ -24,29 +24,15 @@ pub struct Args {
     /// Number of games; colours alternate, each pair from the same opening.
     #[arg(long, default_value_t = 100)]
     pub games: usize,
-    /// Games played at once (no more than the games, nor four per CPU core).
-    #[arg(long, default_value_t = 2)]
-    pub threads: usize,
-    /// Openings: a number of random opening turns, or an opening file (one FEN and/or move
-    /// list per line).
-    #[arg(long, default_value = "4")]
-    pub openings: String,
-    /// A game still going after this many turns is a draw.
-    #[arg(long, default_value_t = 300)]
-    pub max_turns: usize,
     /// Sequential probability ratio test: elo0,elo1[,alpha,beta]; stops once decided.
     #[arg(long)]
     pub sprt: Option<String>,
-    /// Match seed (openings and agents' random choices).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
     /// Folder for summary.json, games.jsonl and the game records: a new or empty folder, or
     /// one of an earlier match, whose results are replaced; checked before the first game.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Hide the progress bar.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub play: MatchArgs,
     #[command(flatten)]
     pub position: PositionArgs,
 }
@@ -57,7 +43,7 @@ pub fn run(args: Args) -> Result<()> {
     let first = agent_spec(&registry, &args.white, "white")?;
     let second = agent_spec(&registry, &args.black, "black")?;
     let start = args.position.position()?;
-    let openings = openings(&args.openings, &start)?;
+    let openings = args.play.openings(&start)?;
     let sprt = args
         .sprt
         .as_deref()
@@ -69,14 +55,14 @@ pub fn run(args: Args) -> Result<()> {
     }
     let config = MatchConfig {
         games: args.games,
-        threads: args.threads,
+        threads: args.play.threads,
         start,
         openings,
-        max_turns: args.max_turns,
-        seed: args.seed,
+        max_turns: args.play.max_turns,
+        seed: args.play.seed,
         sprt,
         event: "fanorona match".into(),
-        progress: !args.quiet,
+        progress: !args.play.quiet,
     };
     let make_first = spec_factory(&registry, &first);
     let make_second = spec_factory(&registry, &second);

@@ -19,8 +19,7 @@ use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors [default: abnet
-    /// over the shipped model's student, models/fanorona-9x5-64x32.safetensors, or
-    /// minimax:depth=4 without it].
+    /// over the shipped student, which the binary carries].
     #[arg(long, long_help = agent_help(&format!("The opponent; {DEFAULT_AGENT_HELP}.")))]
     pub agent: Option<String>,
     /// The side the human plays.

@@ -12,6 +12,7 @@ use fanorona_train::run::{
     CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
 };
 
+use super::run_arg::run_or_deprecated;
 use crate::output::{logln, outln};
 
 /// Arguments of `fanorona train`.
@@ -20,12 +21,15 @@ pub struct Args {
     /// A run configuration file (TOML, like the presets in train/presets/).
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<PathBuf>,
-    /// An embedded preset: tiny (seconds), small (minutes, 5x3), default (~20 min on two CPU
-    /// cores, 9x5), long (~2 hours, the shipped model), full (GPU).
+    /// An embedded preset: tiny (seconds, 5x3), small (minutes, 5x3), default (9x5, about 7 min
+    /// on two CPU cores), long (9x5, about 1.5 hours: the shipped model), full (9x5, for a GPU).
     #[arg(long)]
     pub preset: Option<String>,
     /// The run directory (default runs/PRESET-BOARD); an existing one is resumed.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "out")]
+    pub run: Option<PathBuf>,
+    /// The former name of --run (deprecated).
+    #[arg(long, hide = true)]
     pub out: Option<PathBuf>,
     /// The board, WxH (odd sizes, e.g. 9x5, 5x3, 3x3).
     #[arg(long)]
@@ -84,9 +88,7 @@ fn requested(args: &Args) -> Result<(Option<RunConfig>, String)> {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let (requested, name) = requested(&args)?;
-    let out = args
-        .out
-        .clone()
+    let out = run_or_deprecated(args.run.clone(), args.out.clone(), "train", "--out")
         .unwrap_or_else(|| PathBuf::from("runs").join(name));
     let mut config = resolve_config(&out, requested)?;
     if let Some(iterations) = args.iterations {

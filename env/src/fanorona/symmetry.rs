@@ -1,4 +1,4 @@
-//! The four symmetries of the board (RULES.md): identity, left-right mirror, top-bottom mirror
+//! The four symmetries of the board (docs/rules.md): identity, left-right mirror, top-bottom mirror
 //! and 180-degree rotation, as maps of points and directions. They preserve strong points and
 //! the rules, so they map positions, masks and actions to equivalent ones.
 

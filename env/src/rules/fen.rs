@@ -1,4 +1,4 @@
-//! FEN: reading and writing positions as text (RULES.md, "Notation").
+//! FEN: reading and writing positions as text (docs/rules.md, "Notation").
 //!
 //! `rows/.../rows side [no-capture-counter [turn-number [chain]]]`. Rows run from the top
 //! (row H) to row 1; `W`/`B` are pieces, digits count empty points. The optional fifth field,

@@ -1,4 +1,4 @@
-//! The rules of Fanorona (RULES.md): geometry, positions, move generation, notation, perft.
+//! The rules of Fanorona (docs/rules.md): geometry, positions, move generation, notation, perft.
 
 pub mod board;
 mod capture_probe;

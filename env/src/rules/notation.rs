@@ -1,4 +1,4 @@
-//! Reading moves written in notation (RULES.md, "Notation"): `e2e3`, `d3e3W`, `c1d1Ad2A`.
+//! Reading moves written in notation (docs/rules.md, "Notation"): `e2e3`, `d3e3W`, `c1d1Ad2A`.
 //! `-`, `x`, spaces and case are ignored; an `A`/`W` marker may be left out where the step is
 //! not ambiguous.
 

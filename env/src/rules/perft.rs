@@ -1,4 +1,4 @@
-//! Perft: counting the complete turns of every line to a fixed depth (RULES.md, "Reference
+//! Perft: counting the complete turns of every line to a fixed depth (docs/rules.md, "Reference
 //! counts"). Draw rules are ignored; a side without moves ends the line.
 
 use super::position::Position;

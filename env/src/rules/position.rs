@@ -48,7 +48,7 @@ impl PartialEq for Position {
 impl Eq for Position {}
 
 impl Position {
-    /// The initial position of `board` under the standard rules (RULES.md, "Initial position").
+    /// The initial position of `board` under the standard rules (docs/rules.md, "Initial position").
     pub fn initial(board: &'static Board) -> Position {
         let (w, h) = (board.width(), board.height());
         let mid = h / 2;

@@ -1,4 +1,4 @@
-//! Rule settings: the draw rules and the variants of RULES.md.
+//! Rule settings: the draw rules and the variants of docs/rules.md.
 
 use super::color::Color;
 use super::error::RulesError;

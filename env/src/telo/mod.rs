@@ -1,4 +1,4 @@
-//! Fanoron-Telo (RULES.md, "Options and variants"): the 3 x 3 alignment game without captures.
+//! Fanoron-Telo (docs/rules.md, "Options and variants"): the 3 x 3 alignment game without captures.
 //! Each side has three pieces. White, then black, place them one at a time on empty points;
 //! once a side has placed all three it moves one piece per turn along a line of the 3 x 3
 //! Fanorona board (orthogonal lines everywhere, diagonals through the strong points: the

@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn takes_the_biggest_capture() {
-        // RULES.md example 1: white f5->g5 withdraws and removes e5, d5, c5 (three) and can
+        // docs/rules.md example 1: white f5->g5 withdraws and removes e5, d5, c5 (three) and can
         // go on to h4, taking i3 by approach (four); i1i2A takes only i3.
         let pos = Position::from_fen("B1BBBW3/9/8B/9/8W w").unwrap();
         assert_eq!(pos.legal_turns().len(), 3);

@@ -1,13 +1,11 @@
 //! Which agents a request may ask for: kinds from an allow-list, options from a short list of
 //! search settings with caps, never an option naming a file or a program. `net` plays the
-//! server's own policy file (from `--agent`, or the shipped model when it exists).
-
-use std::path::Path;
+//! server's own policy file (from `--agent`, or the shipped model the binary carries).
 
 use fanorona_env::{Agent, AgentSpec, Fanorona, Registry};
 use serde::Serialize;
 
-use crate::commands::shipped_model::SHIPPED_MODEL;
+use crate::commands::shipped_model::ShippedModel;
 
 /// The kinds allowed when `--allow-agents` is not given (`net` only with a policy file).
 pub const DEFAULT_KINDS: [&str; 4] = ["random", "greedy", "minimax", "net"];
@@ -98,9 +96,7 @@ impl AgentPolicy {
         let policy = if spec.kind == "net" {
             spec.option("path").map(str::to_string)
         } else {
-            Path::new(SHIPPED_MODEL)
-                .is_file()
-                .then(|| SHIPPED_MODEL.to_string())
+            ShippedModel::Teacher.spec_path()
         };
         let allowed = match kinds {
             Some(list) => {
@@ -265,7 +261,7 @@ mod tests {
             e.contains("table=/etc/passwd") && e.contains("may set only"),
             "{e}"
         );
-        if !Path::new(SHIPPED_MODEL).is_file() {
+        if ShippedModel::Teacher.spec_path().is_none() {
             // No policy file: net has nothing to play.
             let e = p.create("net", 1).err().unwrap().to_string();
             assert!(e.contains("\"net\" is not allowed"), "{e}");
@@ -278,7 +274,7 @@ mod tests {
 
     #[test]
     fn the_default_kinds_leave_out_net_without_a_policy() {
-        let shipped = Path::new(SHIPPED_MODEL).is_file();
+        let shipped = ShippedModel::Teacher.spec_path().is_some();
         let menu = policy(None).menu();
         let kinds: Vec<&str> = menu.kinds.iter().map(|(k, _)| k.as_str()).collect();
         let expected = if shipped {

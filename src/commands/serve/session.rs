@@ -299,6 +299,6 @@ impl Session {
 pub enum StepInput<'a> {
     /// In notation: `d3e3W`, `stop`.
     Notation(&'a str),
-    /// As an action index (see the README's Actions section).
+    /// As an action index (see docs/environment.md, "Actions").
     Action(usize),
 }

@@ -2,9 +2,9 @@
 //! network"): a smaller MLP, the student, trained to give a trained network's (the teacher's)
 //! policy and value on the positions where an alpha-beta search asks for values
 //! ([`sample_leaves`]), so that `abnet` searches with a network that is cheaper at every leaf
-//! (NNUE engines keep their later layers small for the same reason; speeds and strength in the
-//! README's Strength section). Where the teacher is an MLP whose first layer has the
-//! student's first layer's shape, the student starts from it.
+//! (NNUE engines keep their later layers small for the same reason; speeds and strength in
+//! docs/experiments/2026-12-02-distillation.md). Where the teacher is an MLP whose first layer
+//! has the student's first layer's shape, the student starts from it.
 //!
 //! The loss is the learner's ([`Learner`]): cross-entropy against the teacher's policy over
 //! the legal actions plus `value_weight` times the squared error against the teacher's

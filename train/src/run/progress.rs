@@ -45,6 +45,13 @@ impl Progress {
         }
     }
 
+    /// The log line of the iteration `row` reports, with the iterations done of the run's
+    /// total and the estimated time left (the iteration bar's estimate).
+    pub fn iteration_line(&self, row: &MetricsRow) -> String {
+        let eta = self.iterations.eta().as_secs();
+        log_line(row, self.iterations.length().unwrap_or(0), eta)
+    }
+
     /// Prints a log line above the bars, or plainly where stderr is no terminal (a log file).
     /// A closed or failing standard error (`fanorona train 2>&1 | head`) is ignored: the log
     /// never stops the run.
@@ -60,12 +67,14 @@ impl Progress {
     }
 }
 
-/// The log line of one iteration.
-pub(super) fn log_line(row: &MetricsRow) -> String {
+/// The log line of one iteration of a run of `total` iterations, `eta_s` seconds from its end.
+fn log_line(row: &MetricsRow, total: u64, eta_s: u64) -> String {
     let mut line = format!(
-        "iter {:>4} step {:>6} | {} games, length {:.1}, {:.0} pos/s | loss {:.3} (policy {:.3} \
+        "iter {:>4}/{total} eta {}m{:02}s step {:>6} | {} games, length {:.1}, {:.0} pos/s | loss {:.3} (policy {:.3} \
          value {:.3}) entropy {:.2} | replay {}",
         row.iteration,
+        eta_s / 60,
+        eta_s % 60,
         row.step,
         row.games,
         row.mean_game_length,

@@ -23,7 +23,7 @@ use fanorona_env::{Fanorona, Game, GameId, Position, Telo};
 use fanorona_eval::ArenaError;
 
 use super::lock::RunLock;
-use super::progress::{Progress, log_line};
+use super::progress::Progress;
 use super::{CONFIG_FILE, RunConfig, RunConfigError};
 use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
@@ -351,8 +351,8 @@ impl<'a, G: Game> Run<'a, G> {
         row.replay_positions = self.learner.replay_positions() as u64;
         row.elapsed_s = self.started.elapsed().as_secs_f64();
         self.metrics.append(&row)?;
-        self.progress.log(log_line(&row));
         self.progress.iterations.inc(1);
+        self.progress.log(self.progress.iteration_line(&row));
         self.stopping = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
         if self.checkpoint_due() {
             self.checkpoint = Some(self.learner.save(self.config, self.dir)?);
