@@ -1,5 +1,5 @@
 //! A `fanorona serve` process for tests: started on a free port of 127.0.0.1, stopped when
-//! dropped, with a small JSON client, raw TCP exchanges and its memory in use.
+//! dropped, with a small JSON client, raw TCP exchanges and its peak memory.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -95,19 +95,19 @@ impl Server {
         self.url.trim_start_matches("http://")
     }
 
-    /// Its resident memory in MiB (VmRSS of /proc/PID/status).
-    pub fn rss_mib(&self) -> u64 {
+    /// The most memory it has had resident, in MiB (VmHWM of /proc/PID/status).
+    pub fn peak_mib(&self) -> u64 {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
             .expect("the server's /proc status");
         let line = status
             .lines()
-            .find(|l| l.starts_with("VmRSS:"))
-            .expect("a VmRSS line");
+            .find(|l| l.starts_with("VmHWM:"))
+            .expect("a VmHWM line");
         let kib: u64 = line
             .split_whitespace()
             .nth(1)
             .and_then(|n| n.parse().ok())
-            .expect("VmRSS in kB");
+            .expect("VmHWM in kB");
         kib / 1024
     }
 

@@ -20,6 +20,10 @@ pub const DEFAULT_KINDS: [&str; 5] = ["abnet", "net", "minimax", "greedy", "rand
 /// The largest transposition table a request may ask for, in MiB (the default size).
 pub const MAX_REQUEST_HASH: u64 = 16;
 
+/// The most simulations a turn of a request's tree search may run (its tree grows with them);
+/// also the limit of one that gives only a time (`ms`).
+pub const MAX_REQUEST_SIMS: u64 = 20_000;
+
 /// The options a request may set, with the largest value allowed (`None`: any value the
 /// kind accepts). Nothing here names a file or a program; every size is capped.
 const REQUEST_OPTIONS: [(&str, Option<u64>); 15] = [
@@ -28,7 +32,7 @@ const REQUEST_OPTIONS: [(&str, Option<u64>); 15] = [
     ("nodes", Some(20_000_000)),
     ("hash", Some(MAX_REQUEST_HASH)),
     ("seed", None),
-    ("sims", Some(20_000)),
+    ("sims", Some(MAX_REQUEST_SIMS)),
     ("cpuct", None),
     ("gumbel", None),
     ("considered", Some(256)),
@@ -310,7 +314,7 @@ impl AgentPolicy {
             spec: text.trim().to_string(),
             reason,
         };
-        let spec = AgentSpec::parse(text).map_err(|e| bad(e.to_string()))?;
+        let mut spec = AgentSpec::parse(text).map_err(|e| bad(e.to_string()))?;
         if !self.allowed.contains(&spec.kind) {
             return Err(AgentRefused::NotAllowed {
                 kind: spec.kind,
@@ -342,6 +346,15 @@ impl AgentPolicy {
             {
                 return Err(refused(format!("the most this server allows is {cap}")));
             }
+        }
+        // A tree search given only a time would grow its tree for all of it.
+        let searches = self
+            .registry
+            .kind(&spec.kind)
+            .is_some_and(|k| k.options.iter().any(|o| o.name == "sims"));
+        if searches && spec.option("sims").is_none() && spec.option("ms").is_some() {
+            spec.options
+                .push(("sims".into(), MAX_REQUEST_SIMS.to_string()));
         }
         // The kind's own checks (names, ranges), without the file the server adds.
         let with_file = self.with_server_file(spec.clone());
@@ -450,6 +463,10 @@ mod tests {
             assert!(e.contains("9x5") && e.contains("5x3"), "{e}");
             assert!(!e.contains("models/"), "{e}");
         }
+        // A time alone gets the simulation cap, so that the tree stays bounded.
+        let timed = p.check("net:ms=3000", &standard()).unwrap();
+        assert_eq!(timed.name, "net:ms=3000");
+        assert_eq!(timed.spec.option("sims"), Some("20000"));
         // Bad options of a network kind: refused without the server's path.
         let e = p
             .check("net:sims=-1", &standard())
