@@ -172,24 +172,23 @@ async fn create(
     .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let seed = request.seed.unwrap_or_else(rand::random);
     let [white, black] = player_specs(&request, &state.agents.default_agent().name)?;
-    let mut players = Vec::new();
-    for (side, spec) in [white, black].into_iter().enumerate() {
-        players.push(if spec.trim().eq_ignore_ascii_case("human") {
-            Player::Human
-        } else {
-            let choice = state
-                .agents
-                .check(&spec, &start)
-                .map_err(|e| ApiError::bad_request(e.to_string()))?;
-            Player::Agent {
-                choice,
-                seed: seed.wrapping_add(side as u64),
-            }
-        });
-    }
+    let player = |spec: String, side: u64| -> Result<Player, ApiError> {
+        if spec.trim().eq_ignore_ascii_case("human") {
+            return Ok(Player::Human);
+        }
+        let choice = state
+            .agents
+            .check(&spec, &start)
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        Ok(Player::Agent {
+            choice,
+            seed: seed.wrapping_add(side),
+        })
+    };
+    let [white, black] = [player(white, 0)?, player(black, 1)?];
     // Each agent built once, on the thinkers' pool, to find what only building finds.
-    let to_build: Vec<_> = players
-        .iter()
+    let to_build: Vec<_> = [&white, &black]
+        .into_iter()
         .filter_map(|p| match p {
             Player::Agent { choice, seed } => Some((choice.clone(), *seed)),
             Player::Human => None,
@@ -208,7 +207,6 @@ async fn create(
             .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
     }
-    let [white, black]: [Player; 2] = players.try_into().ok().expect("two players");
     let session = Session::new(start, white, black);
     let view = GameView::of("", &session);
     let id = state.store.insert(session);
