@@ -3,8 +3,10 @@
 //! reads, undo, records), slow ones (headers a byte at a time, bodies that stop, idle
 //! connections, a `Content-Length` over the limit, agents over the caps) and a probe that
 //! times a read every 50 ms. The server must answer the probe quickly throughout, play every
-//! agent turn, and keep its peak memory (VmHWM) under a stated limit; and with fewer file
-//! descriptors than idle connections it must still answer, and recover once they time out.
+//! agent turn, and keep its peak memory (VmHWM) under a stated limit; with 16 of the heaviest
+//! agents thinking at once (the default on 16 cores) it must stay under 1 GiB; and with fewer
+//! file descriptors than idle connections it must still answer, and recover once they time
+//! out.
 
 mod common;
 
@@ -21,6 +23,9 @@ const RUN: Duration = Duration::from_secs(8);
 
 /// The most memory the server may have resident under the load, in MiB.
 const PEAK_LIMIT_MIB: u64 = 400;
+
+/// The most memory the server may have resident with 16 agents thinking at once, in MiB.
+const SIXTEEN_THINKERS_LIMIT_MIB: u64 = 1024;
 
 /// The slowest answer to the probe allowed, in milliseconds.
 const PROBE_LIMIT_MS: u64 = 1000;
@@ -203,4 +208,43 @@ fn three_hundred_idle_connections_under_256_descriptors_leave_serve_reachable() 
     std::thread::sleep(Duration::from_millis(1500));
     server.get("/api/agents").ok();
     drop(idle);
+}
+
+#[test]
+fn sixteen_of_the_heaviest_agents_thinking_at_once_stay_under_1_gib() {
+    // The default limits on a 16-core machine: 16 agents think at once.
+    let server = Server::start(&["--thinkers", "16"]);
+    let agents = heavy_agents(&server);
+    let until = Instant::now() + Duration::from_secs(6);
+    let turns = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for client in 0..32 {
+            let (server, agents, turns) = (&server, &agents, &turns);
+            scope.spawn(move || {
+                while Instant::now() < until {
+                    let pick = |i: usize| agents[(client + i) % agents.len()];
+                    let game = server
+                        .post(
+                            "/api/games",
+                            json!({"white": pick(0), "black": pick(1), "seed": client}),
+                        )
+                        .ok();
+                    let id = game["id"].as_str().unwrap();
+                    for _ in 0..2 {
+                        server
+                            .post(&format!("/api/games/{id}/agent"), json!({}))
+                            .ok();
+                        turns.fetch_add(1, Ordering::SeqCst);
+                    }
+                }
+            });
+        }
+    });
+    let (peak, turns) = (server.peak_mib(), turns.load(Ordering::SeqCst));
+    eprintln!("16 thinkers, 32 clients: {turns} agent turns, peak {peak} MiB");
+    assert!(turns >= 32, "only {turns} agent turns");
+    assert!(
+        peak < SIXTEEN_THINKERS_LIMIT_MIB,
+        "serve used up to {peak} MiB"
+    );
 }

@@ -49,6 +49,9 @@ pub struct Args {
     /// The longest an agent may think for one turn, in milliseconds.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub think_ms: u64,
+    /// Agents thinking at once (the others wait) [default: one per core, at most 16].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=think::MAX_THINKERS as u64))]
+    pub thinkers: Option<u64>,
     /// Connections served at once (lowered to fit the limit of open files); one more is
     /// answered 503.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=10_000))]
@@ -68,7 +71,11 @@ pub fn run(args: Args) -> Result<()> {
         args.allow_agents.as_deref(),
     )
     .context("bad --agent or --allow-agents")?;
-    let thinkers = Thinkers::per_core(Duration::from_millis(args.think_ms));
+    let think = Duration::from_millis(args.think_ms);
+    let thinkers = match args.thinkers {
+        Some(count) => Thinkers::new(count as usize, think),
+        None => Thinkers::per_core(think),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(thinkers.count())
