@@ -152,8 +152,19 @@ pub struct AgentMenu {
     pub policy: bool,
 }
 
-/// The network kinds and the shipped file each plays when `--agent` names none.
-const NETWORK_KINDS: [(&str, &str); 2] = [("net", SHIPPED_MODEL), ("abnet", SHIPPED_STUDENT)];
+/// The kinds that play a network.
+const NETWORK_KINDS: [&str; 2] = ["net", "abnet"];
+
+/// The path of the shipped network the network kind `kind` plays when `--agent` names none,
+/// if it is there: the one place that knows where the shipped models are.
+fn shipped_network(kind: &str) -> Option<String> {
+    let path = if kind == "net" {
+        SHIPPED_MODEL
+    } else {
+        SHIPPED_STUDENT
+    };
+    Path::new(path).is_file().then(|| path.to_string())
+}
 
 impl AgentPolicy {
     /// The policy of a server started with `--agent default_agent` and the allowed `kinds`
@@ -167,14 +178,14 @@ impl AgentPolicy {
         let mut spec = registry.parse(default_agent)?;
         registry.create(&spec, 0)?;
         let mut networks = Vec::new();
-        for (kind, shipped) in NETWORK_KINDS {
+        for kind in NETWORK_KINDS {
             let path = if spec.kind == kind {
                 let path = spec.option("path").unwrap_or_default().to_string();
                 // Shown without the path: requests name the kind and get this file.
                 spec.options.retain(|(key, _)| key != "path");
                 path
-            } else if Path::new(shipped).is_file() {
-                shipped.to_string()
+            } else if let Some(shipped) = shipped_network(kind) {
+                shipped
             } else {
                 continue;
             };
@@ -204,10 +215,7 @@ impl AgentPolicy {
             }
             None => DEFAULT_KINDS
                 .iter()
-                .filter(|&&k| {
-                    !NETWORK_KINDS.iter().any(|(n, _)| *n == k)
-                        || networks.iter().any(|n| n.kind == k)
-                })
+                .filter(|&&k| !NETWORK_KINDS.contains(&k) || networks.iter().any(|n| n.kind == k))
                 .map(|k| k.to_string())
                 .collect(),
         };
@@ -321,7 +329,7 @@ impl AgentPolicy {
                 allowed: self.allowed.join(", "),
             });
         }
-        if NETWORK_KINDS.iter().any(|(kind, _)| *kind == spec.kind)
+        if NETWORK_KINDS.contains(&spec.kind.as_str())
             && !self.networks.iter().any(|n| n.kind == spec.kind)
         {
             return Err(AgentRefused::Bad {
@@ -450,9 +458,9 @@ mod tests {
 
     #[test]
     fn network_kinds_play_the_server_file_on_its_board_and_never_name_it() {
-        if !Path::new(SHIPPED_MODEL).is_file() || !Path::new(SHIPPED_STUDENT).is_file() {
-            return; // a source tree without the shipped models
-        }
+        let (Some(_), Some(student)) = (shipped_network("net"), shipped_network("abnet")) else {
+            return; // no shipped models
+        };
         let p = policy(None);
         for kind in ["net:sims=4", "abnet:depth=1"] {
             let choice = p.check(kind, &standard()).unwrap();
@@ -475,7 +483,6 @@ mod tests {
             .to_string();
         assert!(e.contains("sims") && !e.contains("safetensors"), "{e}");
         // A default agent with a file is shown without it.
-        let student = SHIPPED_STUDENT;
         let p = AgentPolicy::new(
             fanorona_train::players::registry(),
             &format!("abnet:path={student},ms=50"),
@@ -489,7 +496,7 @@ mod tests {
 
     #[test]
     fn the_default_kinds_come_strongest_first_and_leave_out_missing_networks() {
-        let shipped = Path::new(SHIPPED_MODEL).is_file() && Path::new(SHIPPED_STUDENT).is_file();
+        let shipped = shipped_network("net").is_some() && shipped_network("abnet").is_some();
         let menu = policy(None).menu();
         let kinds: Vec<&str> = menu.kinds.iter().map(|k| k.name.as_str()).collect();
         let expected = if shipped {
