@@ -1,10 +1,13 @@
 //! `fanorona serve` over HTTP: whole games against agents, every kind of refused request
-//! (illegal steps, malformed JSON, unknown ids, oversized bodies, agents off the allow-list),
-//! undo, records, eviction and the think-time cap.
+//! (illegal steps, malformed JSON, unknown ids, oversized bodies, agents off the allow-list,
+//! sizes over the caps, network agents on a board they cannot play), JSON errors for every
+//! status, read timeouts and the connection cap, undo, records, eviction, the think-time cap,
+//! and reads that never wait for a thinking agent.
 
 mod common;
 
-use std::time::Instant;
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
 
 use common::server::{CHAIN_FEN, Server};
 use fanorona_eval::GameRecord;
@@ -207,7 +210,7 @@ fn agents_come_only_from_the_allow_list_without_file_options() {
     refused("engine:cmd=/bin/sh", "not allowed");
     refused("solver:table=/etc/passwd", "not allowed");
     refused("minimax:depth=20", "depth=20");
-    refused("minimax:hash=4096", "64");
+    refused("minimax:hash=4096", "16");
     refused("x.safetensors", "bad agent");
     refused("minimax:depth=0", "depth");
     let server = Server::start(&["--allow-agents", "solver,mcts"]);
@@ -306,5 +309,214 @@ fn the_page_and_its_assets_are_served() {
     let script = server.get("/app.js");
     assert!(script.body.as_str().unwrap().contains("/api/games"));
     assert_eq!(server.get("/style.css").status, 200);
-    assert_eq!(server.get("/missing").status, 404);
+    server.get("/missing").refused(404, "nothing at /missing");
+}
+
+#[test]
+fn agents_over_the_size_caps_are_refused_and_games_do_not_keep_agents_in_memory() {
+    let server = Server::start(&["--agent", "random", "--think-ms", "200"]);
+    // The review's reproduction: two 64 MiB tables a game.
+    let big = json!({"white": "minimax:hash=64", "black": "minimax:hash=64"});
+    let message = server.post("/api/games", big).refused(400, "hash=64");
+    assert!(
+        message.contains("the most this server allows is 16"),
+        "{message}"
+    );
+    // At the cap, games hold no agent between turns: 60 games of two 16 MiB tables, each
+    // with a turn played, stay far below 60 * 32 MiB.
+    for seed in 0..60 {
+        let game = new_game(
+            &server,
+            json!({"white": "minimax:hash=16,depth=1", "black": "minimax:hash=16", "seed": seed}),
+        );
+        let id = game["id"].as_str().unwrap();
+        let played = server
+            .post(&format!("/api/games/{id}/agent"), json!({}))
+            .ok();
+        assert_eq!(played["moves"].as_array().unwrap().len(), 1);
+    }
+    let peak = server.peak_mib();
+    assert!(peak < 300, "serve used up to {peak} MiB for 60 games");
+}
+
+#[test]
+fn network_agents_are_refused_at_create_on_a_board_their_network_cannot_play() {
+    let server = Server::start(&[]);
+    let menu = server.get("/api/agents").ok();
+    let kinds: Vec<&str> = menu["kinds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    if !kinds.contains(&"net") {
+        return; // a source tree without the shipped models
+    }
+    assert_eq!(kinds, ["abnet", "net", "minimax", "greedy", "random"]);
+    assert!(
+        menu["kinds"][0]["strength"]
+            .as_str()
+            .unwrap()
+            .contains("strongest")
+    );
+    // The default agent is the learned one, shown without the server's path.
+    let default = menu["default_agent"].as_str().unwrap();
+    assert!(
+        default.starts_with("abnet:") && !default.contains("path"),
+        "{default}"
+    );
+    // Wherever the server's models are (the source tree, a cache folder).
+    let names_a_file =
+        |text: &str| text.contains(env!("CARGO_MANIFEST_DIR")) || text.contains(".safetensors");
+    for agent in ["net", "net:sims=8", "abnet", default] {
+        let message = server
+            .post("/api/games", json!({"board": "5x3", "agent": agent}))
+            .refused(400, "made for fanorona 9x5");
+        assert!(message.contains("5x3"), "{message}");
+        assert!(!names_a_file(&message), "{message}");
+    }
+    // On its board it plays, and nothing it answers names the server's files.
+    // A time alone runs at most the cap of 20,000 simulations.
+    let game = new_game(
+        &server,
+        json!({"white": "net:ms=60000", "black": "abnet:depth=1", "seed": 2}),
+    );
+    let id = game["id"].as_str().unwrap();
+    let path = format!("/api/games/{id}/agent");
+    let played = server.post(&path, json!({})).ok();
+    let nodes = played["agent_info"]["nodes"].as_u64().unwrap();
+    assert!(nodes <= 20_000, "{nodes} simulations");
+    assert_eq!(played["white"], "net:ms=60000");
+    let played = server.post(&path, json!({})).ok();
+    assert_eq!(played["moves"].as_array().unwrap().len(), 2);
+    assert!(!names_a_file(&played.to_string()), "{played}");
+    let record = server.get(&format!("/api/games/{id}/record")).ok();
+    assert!(!names_a_file(&record.to_string()), "{record}");
+}
+
+#[test]
+fn every_error_answer_is_json_with_its_status() {
+    let server = Server::start(&["--read-timeout-ms", "400"]);
+    server.get("/nope").refused(404, "nothing at /nope");
+    server
+        .get("/api/games")
+        .refused(405, "/api/games does not accept GET");
+    server
+        .post("/api/agents", json!({}))
+        .refused(405, "does not accept POST");
+    // A Content-Length over the limit: 413 at once, without waiting for the body.
+    let request = "POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+                   content-length: 100000\r\n\r\n{}";
+    let answer = server.exchange(request.as_bytes(), Duration::from_secs(5));
+    assert_eq!(answer.status(), Some(413), "{}", answer.text);
+    assert!(
+        answer.elapsed < Duration::from_secs(2),
+        "{:?}",
+        answer.elapsed
+    );
+    assert!(
+        answer.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("8192 bytes")
+    );
+    // A body that stops coming: 408 after the read timeout.
+    let request = "POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+                   content-length: 100\r\n\r\n{}";
+    let answer = server.exchange(request.as_bytes(), Duration::from_secs(5));
+    assert_eq!(answer.status(), Some(408), "{}", answer.text);
+    assert!(answer.json()["error"].as_str().unwrap().contains("400 ms"));
+    assert!(
+        answer.elapsed < Duration::from_secs(3),
+        "{:?}",
+        answer.elapsed
+    );
+}
+
+#[test]
+fn slow_headers_and_idle_connections_are_closed_and_connections_are_capped() {
+    let server = Server::start(&["--read-timeout-ms", "1500", "--max-connections", "4"]);
+    // Headers that never end, and a connection that never sends: both closed.
+    let half = server.exchange(b"GET / HTTP/1.1\r\nhost: x\r\n", Duration::from_secs(8));
+    assert!(
+        half.closed && half.elapsed < Duration::from_secs(5),
+        "{:?}",
+        half.elapsed
+    );
+    let idle = server.exchange(b"", Duration::from_secs(8));
+    assert!(
+        idle.closed && idle.elapsed < Duration::from_secs(5),
+        "{:?}",
+        idle.elapsed
+    );
+    // Four idle connections fill the cap: a fifth is answered 503 in JSON at once.
+    let held: Vec<TcpStream> = (0..4)
+        .map(|_| TcpStream::connect(server.addr()).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let busy = server.exchange(
+        b"GET /api/agents HTTP/1.1\r\nhost: x\r\n\r\n",
+        Duration::from_secs(3),
+    );
+    assert_eq!(busy.status(), Some(503), "{}", busy.text);
+    assert!(
+        busy.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("at most 4 connections")
+    );
+    // Once they have timed out, the server answers again.
+    std::thread::sleep(Duration::from_millis(2500));
+    server.get("/api/agents").ok();
+    drop(held);
+}
+
+#[test]
+fn a_read_answers_at_once_while_the_games_agent_thinks_for_two_seconds() {
+    // The agent would think a minute; the server's cap stops it at 2 s.
+    let server = Server::start(&["--think-ms", "2000"]);
+    let game = new_game(
+        &server,
+        json!({"white": "minimax:ms=60000", "black": "human"}),
+    );
+    let id = game["id"].as_str().unwrap().to_string();
+    let thinking = std::thread::scope(|scope| {
+        let agent = scope.spawn(|| {
+            let started = Instant::now();
+            let state = server
+                .post(&format!("/api/games/{id}/agent"), json!({}))
+                .ok();
+            (state, started.elapsed())
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        let mut times = Vec::new();
+        for _ in 0..11 {
+            let started = Instant::now();
+            let state = server.get(&format!("/api/games/{id}")).ok();
+            times.push(started.elapsed());
+            assert_eq!(state["thinking"], true);
+            assert_eq!(state["moves"], json!([]));
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // The median read under 50 ms, and none waits for the agent (other tests share the
+        // cores: one slow read is the machine's, not the server's).
+        times.sort();
+        assert!(times[5] < Duration::from_millis(50), "reads took {times:?}");
+        assert!(
+            times[10] < Duration::from_millis(500),
+            "reads took {times:?}"
+        );
+        // Changes wait for the agent's turn.
+        server
+            .post(&format!("/api/games/{id}/undo"), json!({}))
+            .refused(409, "thinking");
+        server
+            .post(&format!("/api/games/{id}/agent"), json!({}))
+            .refused(409, "thinking");
+        agent.join().unwrap()
+    });
+    let (state, took) = thinking;
+    assert!(took >= Duration::from_millis(1900), "{took:?}");
+    assert_eq!(state["moves"].as_array().unwrap().len(), 1);
+    assert_eq!(state["thinking"], false);
 }

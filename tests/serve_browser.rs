@@ -1,6 +1,7 @@
 //! The page of `fanorona serve` in a real browser: headless Chromium driven through
 //! chromedriver (WebDriver, fantoccini) plays a short game by clicking (a capture chain with
-//! an approach-or-withdrawal choice, undo, the result shown) and watches two agents play.
+//! an approach-or-withdrawal choice, undo, the result shown) and watches two agents play; the
+//! agents on offer are listed strongest first.
 //! Needs Debian's chromium and chromium-driver: `scripts/ensure-chromium` installs them.
 //! With `FANORONA_SCREENSHOTS=1` the screenshots are saved under docs/ (for the README).
 
@@ -197,6 +198,12 @@ async fn a_game_by_clicks_and_two_agents_watched_in_headless_chromium() {
     .await;
     assert_eq!(page.pieces().await.len(), 44);
     assert!(page.text("status").await.contains("white to move"));
+    // The kinds on offer, strongest first, each with its strength in words.
+    let kinds = page.text("kinds").await;
+    assert!(kinds.starts_with("Agents, strongest first: "), "{kinds}");
+    let minimax = kinds.find("minimax (").unwrap();
+    assert!(kinds.find("random (").unwrap() > minimax, "{kinds}");
+    assert!(kinds.contains("the weakest"), "{kinds}");
     page.screenshot("serve-start.png").await;
 
     // A 5x3 position against random: white wins with one chain.

@@ -1,33 +1,63 @@
 //! Which agents a request may ask for: kinds from an allow-list, options from a short list of
-//! search settings with caps, never an option naming a file or a program. `net` plays the
-//! server's own policy file (from `--agent`, or the shipped model the binary carries).
+//! search settings with caps (sizes included, so that one agent's memory is bounded), never
+//! an option naming a file or a program. The kinds that play with a network (`net`, `abnet`)
+//! play the server's own file (from `--agent`, or the shipped model), only on the board it was
+//! made for, and nothing shown to a client names that file.
 
-use fanorona_env::{Agent, AgentSpec, Fanorona, Registry};
+use std::path::Path;
+
+use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry};
+use fanorona_train::io::load_policy;
+use fanorona_train::model::NetworkConfig;
 use serde::Serialize;
 
 use crate::commands::shipped_model::ShippedModel;
 
-/// The kinds allowed when `--allow-agents` is not given (`net` only with a policy file).
-pub const DEFAULT_KINDS: [&str; 4] = ["random", "greedy", "minimax", "net"];
+/// The kinds allowed when `--allow-agents` is not given, strongest first (the network kinds
+/// only with a file to play).
+pub const DEFAULT_KINDS: [&str; 5] = ["abnet", "net", "minimax", "greedy", "random"];
+
+/// The largest transposition table a request may ask for, in MiB (the default size).
+pub const MAX_REQUEST_HASH: u64 = 16;
+
+/// The most simulations a turn of a request's tree search may run (its tree grows with them);
+/// also the limit of one that gives only a time (`ms`).
+pub const MAX_REQUEST_SIMS: u64 = 20_000;
 
 /// The options a request may set, with the largest value allowed (`None`: any value the
-/// kind accepts). Nothing here names a file or a program.
+/// kind accepts). Nothing here names a file or a program; every size is capped.
 const REQUEST_OPTIONS: [(&str, Option<u64>); 15] = [
     ("depth", Some(8)),
     ("ms", None),
     ("nodes", Some(20_000_000)),
-    ("hash", Some(64)),
+    ("hash", Some(MAX_REQUEST_HASH)),
     ("seed", None),
-    ("sims", Some(20_000)),
+    ("sims", Some(MAX_REQUEST_SIMS)),
     ("cpuct", None),
     ("gumbel", None),
-    ("considered", None),
+    ("considered", Some(256)),
     ("temp", None),
     ("fpu", None),
     ("playouts", Some(64)),
     ("steps", Some(1000)),
     ("batch", Some(256)),
     ("board", None),
+];
+
+/// How strong each kind is, in words, for the page (see the README's Strength section).
+const STRENGTH: [(&str, &str); 5] = [
+    (
+        "abnet",
+        "the strongest: about minimax at 100 ms + 90 Elo (0.628 over 600 games at 100 ms)",
+    ),
+    (
+        "net",
+        "about minimax at 100 ms with lambda=0.5 (0.502 over 200 games); as a request plays \
+         it, without that mix, not measured",
+    ),
+    ("minimax", "the baseline the others are measured against"),
+    ("greedy", "weak: takes the most pieces now, plans nothing"),
+    ("random", "the weakest: any legal move"),
 ];
 
 /// Why a requested agent is refused.
@@ -59,16 +89,57 @@ pub enum AgentRefused {
         /// Why.
         reason: String,
     },
+    /// The agent's network was made for another board.
+    #[error(
+        "agent {spec:?} plays with a network made for {made_for} and cannot play on a \
+         {board} board; choose another agent (e.g. minimax) or that board"
+    )]
+    Board {
+        /// The specification.
+        spec: String,
+        /// What the network was made for (`fanorona 9x5`).
+        made_for: String,
+        /// The game's board (`5x3`).
+        board: String,
+    },
+}
+
+/// An agent a game may build: what the game shows and what the registry builds.
+#[derive(Clone, Debug)]
+pub struct AgentChoice {
+    /// As shown to clients: the request's text (no server path in it).
+    pub name: String,
+    /// What the registry builds: with the server's file for the network kinds.
+    spec: AgentSpec,
+}
+
+/// A network file the server plays with: the kind that plays it, the path and the network.
+struct ServerNetwork {
+    kind: &'static str,
+    path: String,
+    config: NetworkConfig,
+    made_for: String,
 }
 
 /// The agents this server builds for requests.
 pub struct AgentPolicy {
     registry: Registry,
     allowed: Vec<String>,
-    /// The `--agent` specification, trusted as given (it may name a file).
-    default_agent: String,
-    /// The policy file `net` plays, if any.
-    policy: Option<String>,
+    /// The `--agent` specification, trusted as given, without its path.
+    default_agent: AgentChoice,
+    /// The network files, by the kind that plays them.
+    networks: Vec<ServerNetwork>,
+}
+
+/// One agent kind on offer.
+#[derive(Debug, Serialize)]
+pub struct KindView {
+    /// Its name (`minimax`).
+    pub name: String,
+    /// What it is, in one line.
+    pub summary: String,
+    /// How strong it is, in words (empty when unknown).
+    pub strength: String,
 }
 
 /// What the page needs to offer agents.
@@ -76,28 +147,59 @@ pub struct AgentPolicy {
 pub struct AgentMenu {
     /// The default agent.
     pub default_agent: String,
-    /// The allowed kinds, each with its one-line summary.
-    pub kinds: Vec<(String, String)>,
+    /// The allowed kinds, strongest first.
+    pub kinds: Vec<KindView>,
     /// Whether `net` has a policy to play.
     pub policy: bool,
 }
 
+/// The kinds that play a network.
+const NETWORK_KINDS: [&str; 2] = ["net", "abnet"];
+
+/// The path of the shipped network the network kind `kind` plays when `--agent` names none,
+/// if it is there: the one place that knows where the shipped models are.
+fn shipped_network(kind: &str) -> Option<String> {
+    let model = if kind == "net" {
+        ShippedModel::Teacher
+    } else {
+        ShippedModel::Student
+    };
+    model.spec_path()
+}
+
 impl AgentPolicy {
     /// The policy of a server started with `--agent default_agent` and the allowed `kinds`
-    /// (None: [`DEFAULT_KINDS`]). Fails on an unknown kind or a default agent that cannot
-    /// be built.
+    /// (None: [`DEFAULT_KINDS`] that have what they need). Fails on an unknown kind, a
+    /// default agent that cannot be built or a network file that cannot be read.
     pub fn new(
         registry: Registry,
         default_agent: &str,
         kinds: Option<&str>,
     ) -> anyhow::Result<AgentPolicy> {
-        let spec = registry.parse(default_agent)?;
+        let mut spec = registry.parse(default_agent)?;
         registry.create(&spec, 0)?;
-        let policy = if spec.kind == "net" {
-            spec.option("path").map(str::to_string)
-        } else {
-            ShippedModel::Teacher.spec_path()
-        };
+        let mut networks = Vec::new();
+        for kind in NETWORK_KINDS {
+            let path = if spec.kind == kind {
+                let path = spec.option("path").unwrap_or_default().to_string();
+                // Shown without the path: requests name the kind and get this file.
+                spec.options.retain(|(key, _)| key != "path");
+                path
+            } else if let Some(shipped) = shipped_network(kind) {
+                shipped
+            } else {
+                continue;
+            };
+            let meta = load_policy(Path::new(&path))
+                .map_err(|e| anyhow::anyhow!("cannot read the network {path}: {e}"))?
+                .meta;
+            networks.push(ServerNetwork {
+                kind,
+                path,
+                config: meta.network,
+                made_for: meta.game.to_string(),
+            });
+        }
         let allowed = match kinds {
             Some(list) => {
                 let mut allowed = Vec::new();
@@ -114,59 +216,126 @@ impl AgentPolicy {
             }
             None => DEFAULT_KINDS
                 .iter()
-                .filter(|&&k| k != "net" || policy.is_some())
+                .filter(|&&k| !NETWORK_KINDS.contains(&k) || networks.iter().any(|n| n.kind == k))
                 .map(|k| k.to_string())
                 .collect(),
         };
-        Ok(AgentPolicy {
+        let mut policy = AgentPolicy {
             registry,
             allowed,
-            default_agent: default_agent.to_string(),
-            policy,
-        })
+            default_agent: AgentChoice {
+                name: spec.to_string(),
+                spec: spec.clone(),
+            },
+            networks,
+        };
+        policy.default_agent.spec = policy.with_server_file(spec);
+        Ok(policy)
     }
 
     /// What the page offers.
     pub fn menu(&self) -> AgentMenu {
         AgentMenu {
-            default_agent: self.default_agent.clone(),
+            default_agent: self.default_agent.name.clone(),
             kinds: self
                 .allowed
                 .iter()
                 .filter_map(|k| self.registry.kind(k))
-                .map(|k| (k.name.to_string(), k.summary.to_string()))
+                .map(|k| KindView {
+                    name: k.name.to_string(),
+                    summary: k.summary.to_string(),
+                    strength: STRENGTH
+                        .iter()
+                        .find(|(name, _)| *name == k.name)
+                        .map_or("", |(_, words)| words)
+                        .to_string(),
+                })
                 .collect(),
-            policy: self.policy.is_some(),
+            policy: self.networks.iter().any(|n| n.kind == "net"),
         }
     }
 
-    /// Builds the agent a request asks for, seeded with `seed` unless it gives `seed=S`.
-    pub fn create(&self, text: &str, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, AgentRefused> {
-        let bad = |reason: String| AgentRefused::Bad {
-            spec: text.to_string(),
-            reason,
-        };
-        let spec = if text.trim() == self.default_agent.trim() {
-            self.registry.parse(text).map_err(|e| bad(e.to_string()))?
-        } else {
-            self.checked(text)?
-        };
-        self.registry
-            .create(&spec, seed)
-            .map_err(|e| bad(e.to_string()))
+    /// The default agent.
+    pub fn default_agent(&self) -> &AgentChoice {
+        &self.default_agent
     }
 
-    /// Reads a request's specification and checks it against the allow-list and the caps;
-    /// `net` gets the server's policy file.
+    /// Checks the agent a request asks for, to play from `start`: the default agent as
+    /// given, any other against the allow-list and the caps; a network kind only on its
+    /// network's board. Builds nothing.
+    pub fn check(&self, text: &str, start: &Position) -> Result<AgentChoice, AgentRefused> {
+        let choice = if text.trim() == self.default_agent.name {
+            self.default_agent.clone()
+        } else {
+            let spec = self.checked(text)?;
+            AgentChoice {
+                name: text.trim().to_string(),
+                spec: self.with_server_file(spec),
+            }
+        };
+        if let Some(network) = self.networks.iter().find(|n| n.kind == choice.spec.kind)
+            && !network.config.fits(&Fanorona::new(*start))
+        {
+            let board = start.board();
+            return Err(AgentRefused::Board {
+                spec: choice.name,
+                made_for: network.made_for.clone(),
+                board: format!("{}x{}", board.width(), board.height()),
+            });
+        }
+        Ok(choice)
+    }
+
+    /// Builds a checked agent, seeded with `seed` unless it gives `seed=S`; the error names
+    /// no server file.
+    pub fn build(
+        &self,
+        choice: &AgentChoice,
+        seed: u64,
+    ) -> Result<Box<dyn Agent<Fanorona>>, AgentRefused> {
+        self.registry
+            .create(&choice.spec, seed)
+            .map_err(|e| AgentRefused::Bad {
+                spec: choice.name.clone(),
+                reason: self.without_paths(&e.to_string()),
+            })
+    }
+
+    /// `message` with every server file replaced by its kind's name.
+    pub fn without_paths(&self, message: &str) -> String {
+        self.networks.iter().fold(message.to_string(), |text, n| {
+            text.replace(&n.path, &format!("(the server's {} network)", n.kind))
+        })
+    }
+
+    /// `spec` with the server's file for its kind, if it plays one.
+    fn with_server_file(&self, mut spec: AgentSpec) -> AgentSpec {
+        if let Some(network) = self.networks.iter().find(|n| n.kind == spec.kind) {
+            spec.options.push(("path".into(), network.path.clone()));
+        }
+        spec
+    }
+
+    /// Reads a request's specification and checks it against the allow-list, the caps and
+    /// the kind's own options.
     fn checked(&self, text: &str) -> Result<AgentSpec, AgentRefused> {
-        let mut spec = AgentSpec::parse(text).map_err(|e| AgentRefused::Bad {
-            spec: text.to_string(),
-            reason: e.to_string(),
-        })?;
+        let bad = |reason: String| AgentRefused::Bad {
+            spec: text.trim().to_string(),
+            reason,
+        };
+        let mut spec = AgentSpec::parse(text).map_err(|e| bad(e.to_string()))?;
         if !self.allowed.contains(&spec.kind) {
             return Err(AgentRefused::NotAllowed {
                 kind: spec.kind,
                 allowed: self.allowed.join(", "),
+            });
+        }
+        if NETWORK_KINDS.contains(&spec.kind.as_str())
+            && !self.networks.iter().any(|n| n.kind == spec.kind)
+        {
+            return Err(AgentRefused::Bad {
+                spec: text.trim().to_string(),
+                reason: "this server has no network for it".into(),
             });
         }
         for (option, value) in &spec.options {
@@ -187,16 +356,20 @@ impl AgentPolicy {
                 return Err(refused(format!("the most this server allows is {cap}")));
             }
         }
-        if spec.kind == "net" {
-            let path = self
-                .policy
-                .clone()
-                .ok_or_else(|| AgentRefused::NotAllowed {
-                    kind: "net".into(),
-                    allowed: self.allowed.join(", "),
-                })?;
-            spec.options.push(("path".into(), path));
+        // A tree search given only a time would grow its tree for all of it.
+        let searches = self
+            .registry
+            .kind(&spec.kind)
+            .is_some_and(|k| k.options.iter().any(|o| o.name == "sims"));
+        if searches && spec.option("sims").is_none() && spec.option("ms").is_some() {
+            spec.options
+                .push(("sims".into(), MAX_REQUEST_SIMS.to_string()));
         }
+        // The kind's own checks (names, ranges), without the file the server adds.
+        let with_file = self.with_server_file(spec.clone());
+        self.registry
+            .options(&with_file)
+            .map_err(|e| bad(self.without_paths(&e.to_string())))?;
         Ok(spec)
     }
 }
@@ -224,6 +397,14 @@ mod tests {
         .unwrap()
     }
 
+    fn standard() -> Position {
+        Position::standard()
+    }
+
+    fn create(p: &AgentPolicy, spec: &str) -> Result<Box<dyn Agent<Fanorona>>, AgentRefused> {
+        p.build(&p.check(spec, &standard())?, 1)
+    }
+
     #[test]
     fn allowed_kinds_and_capped_options_build_agents() {
         let p = policy(None);
@@ -232,28 +413,33 @@ mod tests {
             "greedy",
             "minimax:depth=3,ms=100",
             "minimax:depth=2",
+            "minimax:hash=16",
             "minimax",
         ] {
-            assert!(p.create(spec, 1).is_ok(), "{spec}");
+            assert!(create(&p, spec).is_ok(), "{spec}");
         }
     }
 
     #[test]
     fn other_kinds_options_over_caps_and_file_options_are_refused() {
         let p = policy(None);
-        let refused = |spec: &str| p.create(spec, 1).err().map(|e| e.to_string());
+        let refused = |spec: &str| create(&p, spec).err().map(|e| e.to_string());
         let e = refused("engine:cmd=/bin/sh").unwrap();
         assert!(
-            e.contains("not allowed") && e.contains("random, greedy, minimax"),
+            e.contains("not allowed") && e.contains("minimax, greedy, random"),
             "{e}"
         );
         let e = refused("minimax:depth=9").unwrap();
         assert!(e.contains("depth=9") && e.contains("8"), "{e}");
+        let e = refused("minimax:hash=17").unwrap();
+        assert!(
+            e.contains("hash=17") && e.contains("most") && e.contains("16"),
+            "{e}"
+        );
         let e = refused("solver:table=/etc/passwd").unwrap();
         assert!(e.contains("not allowed"), "{e}");
-        let p = policy(Some("solver,net,minimax"));
-        let e = p
-            .create("solver:table=/etc/passwd", 1)
+        let p = policy(Some("solver,net,minimax,mcts"));
+        let e = create(&p, "solver:table=/etc/passwd")
             .err()
             .unwrap()
             .to_string();
@@ -261,28 +447,66 @@ mod tests {
             e.contains("table=/etc/passwd") && e.contains("may set only"),
             "{e}"
         );
-        if ShippedModel::Teacher.spec_path().is_none() {
-            // No policy file: net has nothing to play.
-            let e = p.create("net", 1).err().unwrap().to_string();
-            assert!(e.contains("\"net\" is not allowed"), "{e}");
-        }
-        let e = p.create("x.safetensors", 1).err().unwrap().to_string();
+        let e = create(&p, "mcts:sims=20001").err().unwrap().to_string();
+        assert!(e.contains("sims=20001"), "{e}");
+        let e = create(&p, "x.safetensors").err().unwrap().to_string();
         assert!(e.contains("bad agent"), "{e}");
-        let e = p.create("minimax:depth=zero", 1).err().unwrap().to_string();
+        let e = create(&p, "minimax:depth=zero").err().unwrap().to_string();
         assert!(e.contains("depth"), "{e}");
+        let e = create(&p, "minimax:width=3").err().unwrap().to_string();
+        assert!(e.contains("width"), "{e}");
     }
 
     #[test]
-    fn the_default_kinds_leave_out_net_without_a_policy() {
-        let shipped = ShippedModel::Teacher.spec_path().is_some();
+    fn network_kinds_play_the_server_file_on_its_board_and_never_name_it() {
+        let (Some(_), Some(student)) = (shipped_network("net"), shipped_network("abnet")) else {
+            return; // no shipped models
+        };
+        let p = policy(None);
+        for kind in ["net:sims=4", "abnet:depth=1"] {
+            let choice = p.check(kind, &standard()).unwrap();
+            assert_eq!(choice.name, kind);
+            assert!(p.build(&choice, 1).is_ok(), "{kind}");
+            let small = Position::from_fen("5/5/5 w").unwrap();
+            let e = p.check(kind, &small).err().unwrap().to_string();
+            assert!(e.contains("9x5") && e.contains("5x3"), "{e}");
+            assert!(!e.contains("models/"), "{e}");
+        }
+        // A time alone gets the simulation cap, so that the tree stays bounded.
+        let timed = p.check("net:ms=3000", &standard()).unwrap();
+        assert_eq!(timed.name, "net:ms=3000");
+        assert_eq!(timed.spec.option("sims"), Some("20000"));
+        // Bad options of a network kind: refused without the server's path.
+        let e = p
+            .check("net:sims=-1", &standard())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("sims") && !e.contains("safetensors"), "{e}");
+        // A default agent with a file is shown without it.
+        let p = AgentPolicy::new(
+            fanorona_train::players::registry(),
+            &format!("abnet:path={student},ms=50"),
+            None,
+        )
+        .unwrap();
+        assert_eq!(p.menu().default_agent, "abnet:ms=50");
+        let choice = p.check("abnet:ms=50", &standard()).unwrap();
+        assert!(p.build(&choice, 1).is_ok());
+    }
+
+    #[test]
+    fn the_default_kinds_come_strongest_first_and_leave_out_missing_networks() {
+        let shipped = shipped_network("net").is_some() && shipped_network("abnet").is_some();
         let menu = policy(None).menu();
-        let kinds: Vec<&str> = menu.kinds.iter().map(|(k, _)| k.as_str()).collect();
+        let kinds: Vec<&str> = menu.kinds.iter().map(|k| k.name.as_str()).collect();
         let expected = if shipped {
             &DEFAULT_KINDS[..]
         } else {
-            &DEFAULT_KINDS[..3]
+            &DEFAULT_KINDS[2..]
         };
         assert_eq!(kinds, expected);
+        assert!(menu.kinds.iter().all(|k| !k.strength.is_empty()));
         assert_eq!(menu.policy, shipped);
         let e = AgentPolicy::new(fanorona_train::players::registry(), "random", Some("foo"));
         assert!(

@@ -1,29 +1,29 @@
 //! The JSON API: create a game, read it, play steps or turns, let the agent play, undo, and
 //! download the record. Every refusal is a 4xx with `{"error": "..."}` and changes nothing.
+//! Reads never wait for an agent: an agent thinks on a copy of the game, on the thinkers'
+//! pool, holding no lock, and the game is locked only to hand its turn out and back.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, PoisonError};
+use std::sync::{Arc, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, JsonRejection};
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::rejection::JsonRejection;
+use axum::extract::{Path, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use fanorona_env::{Color, denormals, start_position};
+use fanorona_env::{Color, SearchLimits, start_position};
+use fanorona_eval::agent_turn;
 use serde::Deserialize;
-use tokio::sync::Semaphore;
 
 use super::agents::{AgentMenu, AgentPolicy};
 use super::assets;
-use super::session::{Player, Session, SessionError, StepInput};
-use super::store::Store;
+use super::guard::guard;
+use super::session::{AgentJob, AgentMove, Player, Session, SessionError, StepInput};
+use super::store::{SharedSession, Store};
+use super::think::Thinkers;
 use super::view::GameView;
-
-/// The largest request body accepted, in bytes.
-pub const MAX_BODY: usize = 8 * 1024;
 
 /// What every request handler shares.
 pub struct AppState {
@@ -31,10 +31,8 @@ pub struct AppState {
     pub agents: AgentPolicy,
     /// The live games.
     pub store: Store,
-    /// The longest an agent may think for one turn.
-    pub think: Duration,
-    /// Agents thinking at once (the others wait).
-    pub thinkers: Semaphore,
+    /// Where agents are built and think.
+    pub thinkers: Thinkers,
 }
 
 /// A refused request: its status and what is wrong.
@@ -45,14 +43,16 @@ pub struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    /// A refusal with `status`, saying `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
             message: message.into(),
         }
     }
 
-    fn bad_request(message: impl Into<String>) -> ApiError {
+    /// A 400 refusal saying `message`.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 }
@@ -84,8 +84,9 @@ impl From<SessionError> for ApiError {
 /// A JSON body, its rejections answered as [`ApiError`]s.
 type Body<T> = Result<Json<T>, JsonRejection>;
 
-/// The router: the page, its assets and the API.
-pub fn router(state: Arc<AppState>) -> Router {
+/// The router: the page, its assets and the API, behind the [`guard`] (bodies read within
+/// `read_timeout`, JSON errors).
+pub fn router(state: Arc<AppState>, read_timeout: Duration) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::script))
@@ -98,7 +99,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/agent", post(agent))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/record", get(record))
-        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(from_fn_with_state(read_timeout, guard))
         .with_state(state)
 }
 
@@ -170,63 +171,80 @@ async fn create(
     )
     .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let seed = request.seed.unwrap_or_else(rand::random);
-    let [white, black] = player_specs(&request, &state.agents.menu().default_agent)?;
-    let build = |spec: String, side: u64| -> Result<Player, ApiError> {
+    let [white, black] = player_specs(&request, &state.agents.default_agent().name)?;
+    let player = |spec: String, side: u64| -> Result<Player, ApiError> {
         if spec.trim().eq_ignore_ascii_case("human") {
             return Ok(Player::Human);
         }
-        let agent = state
+        let choice = state
             .agents
-            .create(&spec, seed.wrapping_add(side))
+            .check(&spec, &start)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
-        Ok(Player::Agent { spec, agent })
+        Ok(Player::Agent {
+            choice,
+            seed: seed.wrapping_add(side),
+        })
     };
-    let session = Session::new(start, build(white, 0)?, build(black, 1)?);
-    let view_session = GameView::of("", &session);
+    let [white, black] = [player(white, 0)?, player(black, 1)?];
+    // Each agent built once, on the thinkers' pool, to find what only building finds.
+    let to_build: Vec<_> = [&white, &black]
+        .into_iter()
+        .filter_map(|p| match p {
+            Player::Agent { choice, seed } => Some((choice.clone(), *seed)),
+            Player::Human => None,
+        })
+        .collect();
+    if !to_build.is_empty() {
+        let builder = state.clone();
+        state
+            .thinkers
+            .run(move |_| {
+                to_build
+                    .iter()
+                    .try_for_each(|(choice, seed)| builder.agents.build(choice, *seed).map(drop))
+            })
+            .await
+            .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    }
+    let session = Session::new(start, white, black);
+    let view = GameView::of("", &session);
     let id = state.store.insert(session);
-    Ok(Json(GameView { id, ..view_session }))
+    Ok(Json(GameView { id, ..view }))
 }
 
-/// Runs `work` on the game `id` on a blocking thread (agents think there, and a request
-/// waits there while another works on the same game).
-async fn on_game<T: Send + 'static>(
-    state: &AppState,
-    id: String,
-    work: impl FnOnce(&str, &mut Session) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let session = state.store.get(&id).ok_or_else(|| {
+/// The game `id`, or a 404.
+fn find(state: &AppState, id: &str) -> Result<SharedSession, ApiError> {
+    state.store.get(id).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
             format!("no game {id:?} (only the most recent games are kept)"),
         )
-    })?;
-    tokio::task::spawn_blocking(move || {
-        let mut session = session.lock().unwrap_or_else(PoisonError::into_inner);
-        // Agents do float math here: denormals flushed, as on every thread of the toolkit.
-        denormals::run_flushed(|| work(&id, &mut session))
     })
-    .await
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
 }
 
-/// Runs `work` on the game `id` and returns the game's state afterwards.
-async fn with_game(
+/// The game, locked (for a moment: no lock is held while an agent thinks).
+fn lock(session: &SharedSession) -> MutexGuard<'_, Session> {
+    session.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Does `work` on the game `id` and returns the game's state afterwards.
+fn with_game(
     state: &AppState,
-    id: String,
-    work: impl FnOnce(&mut Session) -> Result<(), SessionError> + Send + 'static,
+    id: &str,
+    work: impl FnOnce(&mut Session) -> Result<(), SessionError>,
 ) -> Result<Json<GameView>, ApiError> {
-    on_game(state, id, move |id, session| {
-        work(session)?;
-        Ok(Json(GameView::of(id, session)))
-    })
-    .await
+    let shared = find(state, id)?;
+    let mut session = lock(&shared);
+    work(&mut session)?;
+    Ok(Json(GameView::of(id, &session)))
 }
 
 async fn read(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<GameView>, ApiError> {
-    with_game(&state, id, |_| Ok(())).await
+    with_game(&state, &id, |_| Ok(()))
 }
 
 /// `POST /api/games/{id}/steps`: one step of a person's turn.
@@ -250,14 +268,13 @@ async fn step(
             "give the step as \"step\" (notation, e.g. \"d3e3W\" or \"stop\") or as \"action\" (an index), one of them",
         ));
     }
-    with_game(&state, id, move |session| {
-        match (&request.step, request.action) {
-            (Some(text), _) => session.play_step(StepInput::Notation(text)),
-            (None, Some(action)) => session.play_step(StepInput::Action(action)),
+    with_game(&state, &id, |session| {
+        session.play_step(match (&request.step, request.action) {
+            (Some(text), _) => StepInput::Notation(text),
+            (None, Some(action)) => StepInput::Action(action),
             (None, None) => unreachable!("checked above"),
-        }
+        })
     })
-    .await
 }
 
 /// `POST /api/games/{id}/turns`: a person's whole turn.
@@ -274,46 +291,66 @@ async fn turn(
     body: Body<TurnRequest>,
 ) -> Result<Json<GameView>, ApiError> {
     let Json(request) = body?;
-    with_game(&state, id, move |session| session.play_turn(&request.turn)).await
+    with_game(&state, &id, |session| session.play_turn(&request.turn))
 }
 
-/// The body of a request whose handler needs none (`{}` from some clients), read and
-/// dropped: a body left unread can make the server close a kept-alive connection while the
-/// client is about to send its next request on it.
-type IgnoredBody = Result<Bytes, BytesRejection>;
-
 /// `POST /api/games/{id}/agent`: the agent to move plays its turn, thinking at most the
-/// server's time cap.
+/// server's time cap; meanwhile the game can be read and refuses changes.
 async fn agent(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    _ignored: IgnoredBody,
 ) -> Result<Json<GameView>, ApiError> {
-    let _permit = state
+    let shared = find(&state, &id)?;
+    let job = lock(&shared).begin_agent_turn()?;
+    // On its own task: the turn is played and handed back even if the client goes away.
+    let task = tokio::spawn(play_agent_turn(state.clone(), shared.clone(), job));
+    task.await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))??;
+    Ok(Json(GameView::of(&id, &lock(&shared))))
+}
+
+/// Builds the agent of `job` on the thinkers' pool, lets it play its turn on the copy of the
+/// game, and hands the result back to the game.
+async fn play_agent_turn(
+    state: Arc<AppState>,
+    shared: SharedSession,
+    job: AgentJob,
+) -> Result<(), ApiError> {
+    let AgentJob {
+        choice,
+        seed,
+        mut game,
+    } = job;
+    let thinker = state.clone();
+    let played = state
         .thinkers
-        .acquire()
-        .await
-        .map_err(|e| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string()))?;
-    let stop = Arc::new(AtomicBool::new(false));
-    let timer = {
-        let stop = stop.clone();
-        let think = state.think;
-        tokio::spawn(async move {
-            tokio::time::sleep(think).await;
-            stop.store(true, Ordering::Relaxed);
+        .run(move |stop| {
+            let agents = &thinker.agents;
+            let mut agent = agents
+                .build(&choice, seed)
+                .map_err(|e| SessionError::Agent(e.to_string()))?;
+            agent.set_limits(&SearchLimits {
+                stop: Some(stop),
+                ..SearchLimits::default()
+            });
+            let turn = agent_turn(&mut *agent, &mut game).map_err(|e| {
+                let reason = agents.without_paths(&e.reason);
+                SessionError::Agent(format!("the agent {:?} failed: {reason}", choice.name))
+            })?;
+            let info = agent.last_info();
+            Ok(AgentMove { game, turn, info })
         })
-    };
-    let result = with_game(&state, id, move |session| session.agent_plays(stop)).await;
-    timer.abort();
-    result
+        .await
+        .unwrap_or_else(|lost| Err(SessionError::Agent(lost.to_string())));
+    lock(&shared).end_agent_turn(played)?;
+    Ok(())
 }
 
 async fn undo(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    _ignored: IgnoredBody,
 ) -> Result<Json<GameView>, ApiError> {
-    with_game(&state, id, Session::undo).await
+    with_game(&state, &id, Session::undo)
 }
 
 /// `GET /api/games/{id}/record`: the game as a PGN-like record, as a download.
@@ -322,10 +359,7 @@ async fn record(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let date = chrono::Utc::now().format("%Y.%m.%d").to_string();
-    let (id, text) = on_game(&state, id, move |id, session| {
-        Ok((id.to_string(), session.record(date).to_text()))
-    })
-    .await?;
+    let text = lock(&find(&state, &id)?).record(date).to_text();
     Ok((
         [
             (

@@ -5,8 +5,11 @@
 mod agents;
 mod api;
 mod assets;
+mod guard;
+mod listen;
 mod session;
 mod store;
+mod think;
 mod trace;
 mod view;
 
@@ -15,61 +18,95 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use tokio::sync::Semaphore;
 
-use crate::output::outln;
+use crate::commands::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
+use crate::output::{logln, outln};
 use agents::AgentPolicy;
 use api::AppState;
+use listen::ConnectionLimits;
 use store::Store;
+use think::Thinkers;
 
 /// Arguments of `fanorona serve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The default opponent; a network given here (`net:path=FILE` or `FILE.safetensors`) is
-    /// what `net` plays.
-    #[arg(long, default_value = "minimax:depth=4")]
-    pub agent: String,
+    /// The default opponent [default: abnet over the shipped model's student, or
+    /// minimax:depth=4 without it]; a network given here (net:path=FILE, abnet:path=FILE) is
+    /// the one that kind plays.
+    #[arg(long, long_help = format!("The default opponent; a network given here \
+        (net:path=FILE, abnet:path=FILE) is the one that kind plays; {DEFAULT_AGENT_HELP}."))]
+    pub agent: Option<String>,
     /// The address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
     pub addr: SocketAddr,
-    /// Agent kinds a request may ask for, comma-separated [default: random,greedy,minimax,
-    /// and net when a policy file is known].
+    /// Agent kinds a request may ask for, comma-separated [default: abnet,net,minimax,greedy,
+    /// random, the network kinds when their model is known].
     #[arg(long)]
     pub allow_agents: Option<String>,
     /// Games kept at once; a new game evicts the oldest.
-    #[arg(long, default_value_t = 100)]
-    pub max_games: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub max_games: u64,
     /// The longest an agent may think for one turn, in milliseconds.
-    #[arg(long, default_value_t = 3000)]
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
     pub think_ms: u64,
+    /// Agents thinking at once (the others wait) [default: one per core, at most 16].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=think::MAX_THINKERS as u64))]
+    pub thinkers: Option<u64>,
+    /// Connections served at once (lowered to fit the limit of open files); one more is
+    /// answered 503.
+    #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub max_connections: u64,
+    /// The longest a client may take to send a request's headers, or its body, in
+    /// milliseconds; an idle connection is closed after as long.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(100..=600_000))]
+    pub read_timeout_ms: u64,
 }
 
 /// Runs the command: serves until the process is stopped.
 pub fn run(args: Args) -> Result<()> {
+    let agent = args.agent.clone().unwrap_or_else(default_agent);
     let agents = AgentPolicy::new(
         fanorona_train::players::registry(),
-        &args.agent,
+        &agent,
         args.allow_agents.as_deref(),
     )
     .context("bad --agent or --allow-agents")?;
-    let state = Arc::new(AppState {
-        agents,
-        store: Store::new(args.max_games),
-        think: Duration::from_millis(args.think_ms),
-        thinkers: Semaphore::new(rayon::current_num_threads().max(1)),
-    });
+    let think = Duration::from_millis(args.think_ms);
+    let thinkers = match args.thinkers {
+        Some(count) => Thinkers::new(count as usize, think),
+        None => Thinkers::per_core(think),
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(thinkers.count())
         .build()
         .context("cannot start the server's runtime")?;
+    let state = Arc::new(AppState {
+        agents,
+        store: Store::new(args.max_games as usize),
+        thinkers,
+    });
+    let mut max_connections = args.max_connections;
+    if let Some(fit) = listen::connections_that_fit()
+        && fit < max_connections
+    {
+        logln!(
+            "note: serving at most {fit} connections at once, not {max_connections}, to fit \
+             the limit of open files (ulimit -n)"
+        );
+        max_connections = fit;
+    }
+    let limits = ConnectionLimits {
+        max_connections: max_connections as usize,
+        read_timeout: Duration::from_millis(args.read_timeout_ms),
+    };
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
             .with_context(|| format!("cannot listen on {}", args.addr))?;
         let addr = listener.local_addr()?;
         outln!("listening on http://{addr}")?;
-        axum::serve(listener, api::router(state))
-            .await
-            .context("the server stopped")
+        listen::serve(listener, api::router(state, limits.read_timeout), limits).await;
+        Ok(())
     })
 }

@@ -1,24 +1,28 @@
 //! One game on the server: the position, who plays each side (a person or an agent), the turn
-//! in progress step by step, the turns so far, undo, and the agent's last evaluation.
+//! in progress step by step, the turns so far, undo, and the agent's last evaluation. An
+//! agent is not kept here: its turn is handed out as an [`AgentJob`] (the game to think
+//! about), built and played elsewhere, and handed back; meanwhile the game refuses changes.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use fanorona_env::{Color, Fanorona, Game, Position, SearchInfo, Step, Turn};
+use fanorona_eval::{GameRecord, turn_of_steps};
 
-use fanorona_env::{Agent, Color, Fanorona, Game, Position, SearchInfo, SearchLimits, Step, Turn};
-use fanorona_eval::{GameRecord, agent_turn, turn_of_steps};
-
+use super::agents::AgentChoice;
 use super::trace::TurnTrace;
+
+/// The most turns a game on the server may have; a game longer than this refuses moves, so
+/// that its memory is bounded whatever the rules.
+pub const MAX_TURNS: usize = 1000;
 
 /// Who plays a side.
 pub enum Player {
     /// A person, through the page or the API.
     Human,
-    /// An agent built from `spec`.
+    /// An agent, built for each of its turns.
     Agent {
-        /// The specification it was built from.
-        spec: String,
-        /// The agent.
-        agent: Box<dyn Agent<Fanorona>>,
+        /// What to build.
+        choice: AgentChoice,
+        /// The seed of its random choices (each turn's seed follows from it).
+        seed: u64,
     },
 }
 
@@ -27,7 +31,7 @@ impl Player {
     pub fn name(&self) -> &str {
         match self {
             Player::Human => "human",
-            Player::Agent { spec, .. } => spec,
+            Player::Agent { choice, .. } => &choice.name,
         }
     }
 }
@@ -60,6 +64,12 @@ pub enum SessionError {
     /// There is no turn to take back.
     #[error("nothing to undo")]
     NothingToUndo,
+    /// The agent to move is thinking; the game changes when it has played.
+    #[error("the agent is thinking about its turn; read the game again when it has played")]
+    Thinking,
+    /// The game reached the server's length limit.
+    #[error("this server keeps games of at most {MAX_TURNS} turns; start a new game")]
+    TooLong,
 }
 
 /// The agent's evaluation after its last turn.
@@ -73,10 +83,24 @@ pub struct AgentReport {
     pub info: SearchInfo,
 }
 
-/// A finished turn and the game just before it, for undo.
-struct Snapshot {
-    game: Fanorona,
-    last_turn: Option<TurnTrace>,
+/// An agent's turn to think about: who, with which seed, on which game (a copy).
+pub struct AgentJob {
+    /// The agent to build.
+    pub choice: AgentChoice,
+    /// Its seed for this turn.
+    pub seed: u64,
+    /// The game as it is now; the agent plays its turn on it.
+    pub game: Fanorona,
+}
+
+/// What an agent did with its [`AgentJob`].
+pub struct AgentMove {
+    /// The game after its turn.
+    pub game: Fanorona,
+    /// The turn.
+    pub turn: Turn,
+    /// What its search reported.
+    pub info: Option<SearchInfo>,
 }
 
 /// A game in progress.
@@ -87,11 +111,13 @@ pub struct Session {
     /// The game when the current turn began, and the steps played in it so far.
     turn_start: Fanorona,
     turn_steps: Vec<Step>,
-    /// The finished turns in notation, and the game before each of them.
+    /// The finished turns, each with the side that played it, and in notation.
+    turns: Vec<(Color, Turn)>,
     moves: Vec<String>,
-    history: Vec<Snapshot>,
     last_turn: Option<TurnTrace>,
     last_report: Option<AgentReport>,
+    /// Whether an agent's turn is out as an [`AgentJob`].
+    thinking: bool,
 }
 
 impl Session {
@@ -104,10 +130,11 @@ impl Session {
             start,
             players: [white, black],
             turn_steps: Vec::new(),
+            turns: Vec::new(),
             moves: Vec::new(),
-            history: Vec::new(),
             last_turn: None,
             last_report: None,
+            thinking: false,
         }
     }
 
@@ -151,13 +178,25 @@ impl Session {
 
     /// Whether [`Session::undo`] has something to take back.
     pub fn can_undo(&self) -> bool {
-        !self.turn_steps.is_empty() || !self.history.is_empty()
+        !self.thinking && (!self.turn_steps.is_empty() || !self.turns.is_empty())
     }
 
-    /// Checks that the game goes on and that `wanted` (a person or an agent) is to move.
+    /// Whether the agent to move is thinking.
+    pub fn thinking(&self) -> bool {
+        self.thinking
+    }
+
+    /// Checks that the game may change and goes on, and that a person (`human`) or an agent
+    /// is to move.
     fn check_mover(&self, human: bool) -> Result<Color, SessionError> {
+        if self.thinking {
+            return Err(SessionError::Thinking);
+        }
         if let Some(outcome) = self.game.outcome() {
             return Err(SessionError::GameOver(outcome.to_string()));
+        }
+        if self.turns.len() >= MAX_TURNS {
+            return Err(SessionError::TooLong);
         }
         let side = self.game.current_player();
         let player = self.player(side);
@@ -174,7 +213,7 @@ impl Session {
     /// Plays one step of a person's turn: `step` in notation (`d3e3W`, `stop`) or an action
     /// index.
     pub fn play_step(&mut self, step: StepInput<'_>) -> Result<(), SessionError> {
-        self.check_mover(true)?;
+        let side = self.check_mover(true)?;
         let action = match step {
             StepInput::Notation(text) => self
                 .game
@@ -192,14 +231,14 @@ impl Session {
             let start = *self.turn_start.position();
             let turn = turn_of_steps(&start, &self.turn_steps)
                 .expect("legal steps ending a turn make a legal turn");
-            self.finish_turn(&turn);
+            self.finish_turn(side, turn);
         }
         Ok(())
     }
 
     /// Plays a person's whole turn written in notation (`c1d1Ad2A`), at the start of a turn.
     pub fn play_turn(&mut self, text: &str) -> Result<(), SessionError> {
-        self.check_mover(true)?;
+        let side = self.check_mover(true)?;
         if !self.turn_steps.is_empty() {
             return Err(SessionError::MidChain);
         }
@@ -209,47 +248,64 @@ impl Session {
             .parse_turn(text)
             .map_err(|e| SessionError::Illegal(e.to_string()))?;
         self.game.play_turn_unchecked(&turn);
-        self.finish_turn(&turn);
+        self.finish_turn(side, turn);
         Ok(())
     }
 
-    /// The agent to move plays its turn; setting `stop` ends its search early.
-    pub fn agent_plays(&mut self, stop: Arc<AtomicBool>) -> Result<(), SessionError> {
+    /// Hands out the turn of the agent to move; the game refuses changes until
+    /// [`Session::end_agent_turn`].
+    pub fn begin_agent_turn(&mut self) -> Result<AgentJob, SessionError> {
         let side = self.check_mover(false)?;
-        let Player::Agent { spec, agent } = &mut self.players[side.index()] else {
+        let Player::Agent { choice, seed } = &self.players[side.index()] else {
             unreachable!("check_mover found an agent");
         };
-        agent.set_limits(&SearchLimits {
-            stop: Some(stop),
-            ..SearchLimits::default()
-        });
-        let turn =
-            agent_turn(agent, &mut self.game).map_err(|e| SessionError::Agent(e.to_string()))?;
-        self.last_report = agent.last_info().map(|info| AgentReport {
-            agent: spec.clone(),
+        let turn = self.turns.len() as u64;
+        let job = AgentJob {
+            choice: choice.clone(),
+            seed: seed ^ turn.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            game: self.game.clone(),
+        };
+        self.thinking = true;
+        Ok(job)
+    }
+
+    /// Takes back what the agent of [`Session::begin_agent_turn`] did (its turn is played)
+    /// or why it failed (nothing changes); the game accepts changes again.
+    pub fn end_agent_turn(
+        &mut self,
+        played: Result<AgentMove, SessionError>,
+    ) -> Result<(), SessionError> {
+        if !std::mem::take(&mut self.thinking) {
+            return Err(SessionError::Agent("no agent turn was handed out".into()));
+        }
+        let played = played?;
+        let side = self.game.current_player();
+        self.last_report = played.info.map(|info| AgentReport {
+            agent: self.player(side).name().to_string(),
             side,
             info,
         });
-        self.finish_turn(&turn);
+        self.game = played.game;
+        self.finish_turn(side, played.turn);
         Ok(())
     }
 
-    /// Records `turn`, just played from `turn_start`, and starts the next turn.
-    fn finish_turn(&mut self, turn: &Turn) {
+    /// Records `turn`, just played by `side` from `turn_start`, and starts the next turn.
+    fn finish_turn(&mut self, side: Color, turn: Turn) {
         let start = self.turn_start.position();
         self.moves.push(turn.notation(start.board()));
-        let trace = TurnTrace::of(start, turn);
-        let before = std::mem::replace(&mut self.turn_start, self.game.clone());
-        self.history.push(Snapshot {
-            game: before,
-            last_turn: self.last_turn.replace(trace),
-        });
+        self.last_turn = Some(TurnTrace::of(start, &turn));
+        self.turns.push((side, turn));
+        self.turn_start = self.game.clone();
         self.turn_steps.clear();
     }
 
     /// Takes back the steps of the turn in progress, or else the last turn and, when a person
     /// plays, every turn back to that person's last one.
     pub fn undo(&mut self) -> Result<(), SessionError> {
+        if self.thinking {
+            return Err(SessionError::Thinking);
+        }
         if !self.turn_steps.is_empty() {
             self.game = self.turn_start.clone();
             self.turn_steps.clear();
@@ -257,18 +313,23 @@ impl Session {
         }
         let any_human = self.players.iter().any(|p| matches!(p, Player::Human));
         let mut undone = false;
-        while let Some(snapshot) = self.history.pop() {
+        while let Some((side, _)) = self.turns.pop() {
             undone = true;
             self.moves.pop();
-            self.game = snapshot.game;
-            self.last_turn = snapshot.last_turn;
-            let side = self.game.current_player();
             if !any_human || matches!(self.player(side), Player::Human) {
                 break;
             }
         }
         if !undone {
             return Err(SessionError::NothingToUndo);
+        }
+        // The game again from the start, through the turns kept.
+        self.game = Fanorona::new(self.start);
+        self.last_turn = None;
+        for (_, turn) in &self.turns {
+            let before = *self.game.position();
+            self.game.play_turn_unchecked(turn);
+            self.last_turn = Some(TurnTrace::of(&before, turn));
         }
         self.turn_start = self.game.clone();
         self.last_report = None;
@@ -301,4 +362,88 @@ pub enum StepInput<'a> {
     Notation(&'a str),
     /// As an action index (see docs/environment.md, "Actions").
     Action(usize),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A game between two people on 5x5 and the FEN after each of its seeded random turns.
+    fn random_game(turns: usize) -> (Session, Vec<String>) {
+        let start = Position::from_fen("BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w").unwrap();
+        let mut session = Session::new(start, Player::Human, Player::Human);
+        let mut rng = StdRng::seed_from_u64(7);
+        let mut fens = vec![session.game().position().to_fen()];
+        while fens.len() <= turns && session.game().outcome().is_none() {
+            let pos = *session.game().position();
+            let legal = pos.legal_turns();
+            let turn = &legal[rng.random_range(0..legal.len())];
+            session.play_turn(&turn.notation(pos.board())).unwrap();
+            fens.push(session.game().position().to_fen());
+        }
+        (session, fens)
+    }
+
+    #[test]
+    fn undo_replays_the_kept_turns_back_to_each_earlier_position() {
+        let (mut session, fens) = random_game(12);
+        assert!(fens.len() > 3);
+        for fen in fens.iter().rev().skip(1) {
+            session.undo().unwrap();
+            assert_eq!(&session.game().position().to_fen(), fen);
+            assert_eq!(session.moves().len(), session.turns.len());
+            let last = session.last_turn().map(|t| t.notation.clone());
+            assert_eq!(last.as_ref(), session.moves().last());
+        }
+        assert!(matches!(session.undo(), Err(SessionError::NothingToUndo)));
+        assert!(!session.can_undo());
+    }
+
+    #[test]
+    fn a_game_refuses_changes_while_its_agent_thinks_and_moves_past_the_length_limit() {
+        let registry = fanorona_train::players::registry();
+        let agents =
+            crate::commands::serve::agents::AgentPolicy::new(registry, "random", None).unwrap();
+        let start = Position::standard();
+        let choice = agents.check("random", &start).unwrap();
+        let mut session = Session::new(start, Player::Agent { choice, seed: 1 }, Player::Human);
+        let job = session.begin_agent_turn().unwrap();
+        assert!(session.thinking() && !session.can_undo());
+        assert!(matches!(
+            session.begin_agent_turn(),
+            Err(SessionError::Thinking)
+        ));
+        assert!(matches!(session.undo(), Err(SessionError::Thinking)));
+        assert!(matches!(
+            session.play_turn("stop"),
+            Err(SessionError::Thinking)
+        ));
+        // A failed turn changes nothing and ends the thinking.
+        let failed = Err(SessionError::Agent("lost".into()));
+        assert!(session.end_agent_turn(failed).is_err());
+        assert!(!session.thinking() && session.moves().is_empty());
+        // A played turn is recorded.
+        let mut agent = agents.build(&job.choice, job.seed).unwrap();
+        let mut game = job.game;
+        let turn = fanorona_eval::agent_turn(&mut *agent, &mut game).unwrap();
+        let job = session.begin_agent_turn().unwrap();
+        drop(job);
+        let info = None;
+        session
+            .end_agent_turn(Ok(AgentMove { game, turn, info }))
+            .unwrap();
+        assert_eq!(session.moves().len(), 1);
+        assert_eq!(session.game().current_player(), Color::Black);
+        // At the length limit, no more moves.
+        let (_, played) = session.turns[0];
+        session.turns.resize(MAX_TURNS, (Color::White, played));
+        let legal = session.game().position().legal_turns();
+        let text = legal[0].notation(session.game().position().board());
+        assert!(matches!(
+            session.play_turn(&text),
+            Err(SessionError::TooLong)
+        ));
+    }
 }

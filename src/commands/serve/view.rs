@@ -35,6 +35,8 @@ pub struct GameView {
     pub black: String,
     /// Whether an agent is to move (the game goes on).
     pub agent_to_move: bool,
+    /// Whether that agent is thinking now (the game refuses changes until it has played).
+    pub thinking: bool,
     /// The capture chain in progress.
     pub chain: Option<ChainView>,
     /// The legal steps now (none once the game is over).
@@ -152,6 +154,7 @@ impl GameView {
             black: session.player(Color::Black).name().to_string(),
             agent_to_move: outcome.is_none()
                 && matches!(session.player(side), Player::Agent { .. }),
+            thinking: session.thinking(),
             chain: pos.chain().map(|chain| ChainView {
                 piece: board.point_name(chain.piece),
                 visited: point_names(board, chain.visited),

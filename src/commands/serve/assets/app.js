@@ -355,12 +355,14 @@ async function init() {
   const menu = await api("GET", "/api/agents");
   $("agent").value = menu.default_agent;
   const list = $("agent-kinds");
-  for (const [name] of menu.kinds) {
+  for (const kind of menu.kinds) {
     const option = document.createElement("option");
-    option.value = name;
+    option.value = kind.name;
+    option.label = kind.strength;
     list.appendChild(option);
   }
-  $("kinds").textContent = "Agents: " + menu.kinds.map(([k, s]) => `${k} (${s})`).join("; ");
+  $("kinds").textContent = "Agents, strongest first: " + menu.kinds
+    .map((k) => `${k.name} (${k.summary}${k.strength ? "; " + k.strength : ""})`).join("; ");
   newGame();
 }
 
