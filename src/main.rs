@@ -37,6 +37,9 @@ enum Command {
     Engine(commands::engine::Args),
     /// Solve a small board exactly: the value of its initial position and outcome counts.
     Solve(commands::solve::Args),
+    /// Exam an agent exactly: turns that keep solved values on a small board, or agreement
+    /// with a labelled test set (9x5); a network's value-head accuracy.
+    Exam(commands::exam::Args),
     /// Train a network by self-play (default: the embedded `default` preset, about 7 minutes on
     /// two CPU cores); resumes a run.
     Train(commands::train::Args),
@@ -92,6 +95,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),
+        Command::Exam(args) => commands::exam::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),

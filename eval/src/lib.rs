@@ -1,10 +1,12 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
 //! baseline, the exact solver, external engines) and their agent kinds for the registry, the
-//! arena (matches, Elo, SPRT), ratings of many agents, game records, and the engine protocol.
+//! arena (matches, Elo, SPRT), ratings of many agents, game records, the engine protocol, and
+//! exams against solved values or a labelled test set.
 
 pub mod agents;
 pub mod arena;
 pub mod atomic_write;
+pub mod exam;
 pub mod kinds;
 pub mod minimax;
 pub mod protocol;

@@ -5,6 +5,7 @@ pub mod agent_help;
 pub mod distill;
 pub mod engine;
 pub mod eval;
+pub mod exam;
 pub mod export;
 pub mod forfeits;
 pub mod gauntlet;

@@ -2,10 +2,12 @@
 //! learner and device), `selfplay` (games played by tree search with the network), `replay`
 //! (the window of recent games and minibatches), `run` (the training run: configuration,
 //! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files), `players`
-//! (the network as an evaluator and as an agent) and `distill` (a smaller network taught by
-//! a trained one). The tree search itself is `fanorona-search`.
+//! (the network as an evaluator and as an agent), `distill` (a smaller network taught by
+//! a trained one) and `exam` (a network agent's value head for the exams). The tree search
+//! itself is `fanorona-search`.
 
 pub mod distill;
+pub mod exam;
 pub mod io;
 pub mod model;
 pub mod players;

@@ -12,7 +12,7 @@ mod registry;
 mod rl_adapter;
 
 pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
-pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, network_agent};
+pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, load_fanorona_net, network_agent};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;
 pub use rl_adapter::{RlEnv, RlState};

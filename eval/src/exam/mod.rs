@@ -1,0 +1,31 @@
+//! Exams: exact, match-free measures of how well an agent plays.
+//!
+//! - On a board the solver solves ([`crate::solver`]), positions are sampled (seeded) from the
+//!   agent's own games and from random play ([`sample`]); the agent chooses a turn in each and
+//!   the exam counts where that turn keeps the position's game-theoretic value: a win stays a
+//!   win, a draw stays at least a draw ([`solved`]). A network's value head is scored against
+//!   the same solved values ([`value_score`]).
+//! - On boards too large to solve, a fixed set of positions labelled by a deep search
+//!   ([`test_set`]) gives the agreement of the agent's turn with the label's best turn and the
+//!   error of its values ([`set_exam`]).
+//!
+//! The solver's values are those of the game without draw limits. The exam shows each
+//! position to the agent as a fresh game (no history, no-capture counter 0) under the
+//! standard rules, where a win of fewer turns than the no-capture limit is still a win (the
+//! winner's fastest line neither repeats a position nor lasts that long) and a draw stays a
+//! draw (limits only add draws); positions whose solved distance reaches the limit are left
+//! out and counted.
+
+pub mod error;
+pub mod sample;
+pub mod set_exam;
+pub mod solved;
+pub mod test_set;
+pub mod value_score;
+
+pub use error::ExamError;
+pub use sample::{Sampler, Source};
+pub use set_exam::{SetExamReport, examine_set};
+pub use solved::{ExamReport, Question, Tally, examine, questions};
+pub use test_set::{LabelledPosition, TestSet};
+pub use value_score::{ValueError, ValueScore};

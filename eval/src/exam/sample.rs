@@ -1,0 +1,222 @@
+//! Positions for an exam, sampled from played games (seeded): each game starts with a few
+//! random turns (so that the games differ), is then played by a pair of agents, and gives up
+//! to a few of the positions its agents met that no earlier game gave. Games are played in
+//! parallel in fixed batches, so the sample depends on the seed alone, not on the threads.
+
+use std::collections::HashSet;
+
+use fanorona_env::{Agent, Fanorona, History, Position};
+use indicatif::ProgressBar;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
+
+use super::error::ExamError;
+use crate::Openings;
+use crate::arena::{AgentFactory, play_game};
+
+/// Where a position of an exam comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// A game the examined agent played against itself.
+    Agent,
+    /// A game of random moves.
+    Random,
+}
+
+/// Games played at once, whatever the number of threads (the sample depends on it).
+const BATCH: usize = 16;
+
+/// Batches in a row that add no position before the sampler gives up.
+const STALL_BATCHES: usize = 4;
+
+/// A game still going after this many turns is left.
+const MAX_TURNS: usize = 300;
+
+/// Plays games between pairs of agents and collects distinct positions from them.
+pub struct Sampler<'a> {
+    /// The initial position (board and rules) every game starts from.
+    start: Position,
+    /// The pairs of (white, black) agents; game `i` is played by pair `i % len`.
+    pairs: Vec<(&'a AgentFactory<'a>, &'a AgentFactory<'a>)>,
+    /// Random turns that open game `i`: this many plus `i % 3` (their positions are not
+    /// sampled), so that even agents without randomness play varied games.
+    opening_plies: u32,
+    /// Most positions taken from one game.
+    per_game: usize,
+    seed: u64,
+}
+
+/// The seed of game `index` of a sample seeded with `seed`.
+fn game_seed(seed: u64, index: usize) -> u64 {
+    let mut rng = StdRng::seed_from_u64(seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    rng.random()
+}
+
+/// `pos` as a fresh turn start: no-capture counter 0, turn 1, the same rules.
+pub fn fresh(pos: &Position) -> Position {
+    use fanorona_env::Color;
+    let pieces = [pos.pieces(Color::White), pos.pieces(Color::Black)];
+    Position::from_pieces(pos.board(), pieces, pos.side_to_move(), *pos.rules())
+        .expect("a position's pieces are disjoint and on its board")
+}
+
+impl<'a> Sampler<'a> {
+    /// A sampler of games from `start` by `pairs` of (white, black) agents, each game opened
+    /// by `opening_plies` random turns or up to two more, and giving at most `per_game`
+    /// positions.
+    pub fn new(
+        start: Position,
+        pairs: Vec<(&'a AgentFactory<'a>, &'a AgentFactory<'a>)>,
+        opening_plies: u32,
+        per_game: usize,
+        seed: u64,
+    ) -> Sampler<'a> {
+        Sampler {
+            start,
+            pairs,
+            opening_plies,
+            per_game: per_game.max(1),
+            seed,
+        }
+    }
+
+    /// Up to `target` turn-start positions (as fresh games, see [`fresh`]) met by the agents,
+    /// none of whose keys are in `seen` (the keys of those taken are added). Fewer where the
+    /// agents meet few positions: it gives up after `4 * target + 16` games, or when
+    /// [`STALL_BATCHES`] batches in a row add nothing.
+    pub fn sample(
+        &self,
+        target: usize,
+        seen: &mut HashSet<u64>,
+        progress: &ProgressBar,
+    ) -> Result<Vec<Position>, ExamError> {
+        if self.pairs.is_empty() {
+            return Err(ExamError::Settings("no agents to play the games".into()));
+        }
+        let max_games = 4 * target + 16;
+        let mut out = Vec::with_capacity(target);
+        let mut first = 0;
+        let mut stalled = 0;
+        while out.len() < target && first < max_games && stalled < STALL_BATCHES {
+            let before = out.len();
+            let games: Vec<Result<Vec<Position>, ExamError>> = (first..first + BATCH)
+                .into_par_iter()
+                .map(|index| self.play(index))
+                .collect();
+            for (index, game) in (first..).zip(games) {
+                let mut positions = game?;
+                let mut rng = StdRng::seed_from_u64(game_seed(self.seed, index));
+                positions.shuffle(&mut rng);
+                let mut taken = 0;
+                for pos in positions {
+                    if out.len() == target || taken == self.per_game {
+                        break;
+                    }
+                    if seen.insert(pos.key()) {
+                        out.push(pos);
+                        progress.inc(1);
+                        taken += 1;
+                    }
+                }
+            }
+            first += BATCH;
+            stalled = if out.len() == before { stalled + 1 } else { 0 };
+        }
+        Ok(out)
+    }
+
+    /// Plays game `index` and returns the positions in which its agents chose a turn.
+    fn play(&self, index: usize) -> Result<Vec<Position>, ExamError> {
+        let seed = game_seed(self.seed, index);
+        let (white, black) = self.pairs[index % self.pairs.len()];
+        let mut white: Box<dyn Agent<Fanorona>> = white(seed).map_err(ExamError::Build)?;
+        let mut black: Box<dyn Agent<Fanorona>> = black(seed ^ 1).map_err(ExamError::Build)?;
+        let opening = Openings::Random {
+            plies: self.opening_plies + (index % 3) as u32,
+        }
+        .opening(&self.start, index, self.seed);
+        let game = play_game(&mut *white, &mut *black, &opening, MAX_TURNS);
+        if let Some(forfeit) = game.forfeit {
+            let agent = match forfeit.color {
+                fanorona_env::Color::White => white.name(),
+                fanorona_env::Color::Black => black.name(),
+            };
+            return Err(ExamError::Agent {
+                agent,
+                reason: forfeit.reason,
+            });
+        }
+        let mut history = History::new(opening.start);
+        let mut positions = Vec::new();
+        for (i, turn) in game.turns.iter().enumerate() {
+            if i >= opening.turns.len() {
+                positions.push(fresh(history.position()));
+            }
+            history.play_unchecked(turn);
+        }
+        Ok(positions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fanorona_env::{Board, RandomAgent};
+
+    fn random(seed: u64) -> Result<Box<dyn Agent<Fanorona>>, String> {
+        Ok(Box::new(RandomAgent::new(seed)))
+    }
+
+    #[test]
+    fn samples_are_distinct_fresh_seeded_and_playable() {
+        let start = Position::initial(Board::new(5, 3).unwrap());
+        let sample = |seed| {
+            let sampler = Sampler::new(start, vec![(&random, &random)], 1, 3, seed);
+            let mut seen = HashSet::new();
+            let out = sampler
+                .sample(100, &mut seen, &ProgressBar::hidden())
+                .unwrap();
+            assert_eq!(seen.len(), out.len());
+            out
+        };
+        let a = sample(7);
+        assert_eq!(a.len(), 100);
+        assert_eq!(a, sample(7));
+        assert_ne!(a, sample(8));
+        let keys: HashSet<u64> = a.iter().map(Position::key).collect();
+        assert_eq!(keys.len(), a.len());
+        for pos in &a {
+            assert!(pos.is_turn_start() && pos.no_capture_turns() == 0);
+            assert!(!pos.legal_turns().is_empty(), "{}", pos.to_fen());
+            // The opening's random turn is played first: never the initial position.
+            assert_ne!(pos.key(), start.key());
+        }
+    }
+
+    #[test]
+    fn a_small_board_gives_what_it_has() {
+        let start = Position::initial(Board::new(3, 3).unwrap());
+        let sampler = Sampler::new(start, vec![(&random, &random)], 0, 100, 1);
+        let mut seen = HashSet::new();
+        // 3x3 has 1,012 reachable positions; random games meet far fewer than 5,000.
+        let out = sampler
+            .sample(5_000, &mut seen, &ProgressBar::hidden())
+            .unwrap();
+        assert!(!out.is_empty() && out.len() < 1_012, "{}", out.len());
+    }
+
+    #[test]
+    fn a_failing_agent_is_an_error() {
+        let broken =
+            |_: u64| -> Result<Box<dyn Agent<Fanorona>>, String> { Err("no such network".into()) };
+        let start = Position::initial(Board::new(3, 3).unwrap());
+        let sampler = Sampler::new(start, vec![(&broken, &broken)], 0, 1, 1);
+        let e = sampler
+            .sample(10, &mut HashSet::new(), &ProgressBar::hidden())
+            .unwrap_err();
+        assert!(e.to_string().contains("no such network"), "{e}");
+    }
+}

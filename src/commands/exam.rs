@@ -1,0 +1,367 @@
+//! `fanorona exam`: how well an agent plays, measured exactly and without match noise
+//! (`fanorona_eval::exam`). On a board the solver solves: the share of positions (from the
+//! agent's own games and from random play) where its turn keeps the game-theoretic value,
+//! and for a network agent its value head's accuracy. On a test set (`--set FILE`, e.g. the
+//! 9x5 set in `data/`): agreement with the labels' best turns and the value head's error.
+//! `--make-set FILE` writes such a set.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use fanorona_env::{AgentSpec, Board, Position, Registry};
+use fanorona_eval::atomic_write::check_writable_file;
+use fanorona_eval::exam::{
+    ExamReport, SetExamReport, TestSet, ValueError, ValueScore, examine, examine_set, questions,
+};
+use fanorona_eval::minimax::search::{Limits, MAX_DEPTH};
+use fanorona_eval::solver::{Solution, TableSource, shared_solution};
+use fanorona_eval::{AgentFactory, spec_factory};
+use fanorona_train::exam::{network_of, value_head};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use super::agent_arg::agent_spec;
+use super::agent_help::agent_help;
+use crate::output::{logln, outln};
+
+/// The most points of a board the exam solves itself (7x3 and 3x7 take minutes); larger
+/// boards need a saved table.
+const MAX_SOLVED_POINTS: usize = 21;
+
+/// The players of a new test set's games when `--player` is not given.
+const SET_PLAYERS: [&str; 4] = ["random", "greedy", "minimax:depth=2", "minimax:depth=4"];
+
+/// Arguments of `fanorona exam`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The agent to examine, e.g. minimax:depth=4 or net:path=model.safetensors,sims=100.
+    #[arg(long, required_unless_present = "make_set", long_help = agent_help("The agent to examine."))]
+    pub agent: Option<String>,
+    /// The board to solve and examine on (at most 21 points: 3x3, 5x3, 3x5, 7x3, 3x7; 7x3
+    /// and 3x7 take about 10 minutes and 2 GB to solve, so save the table once with
+    /// `fanorona solve --board 7x3 --save FILE` and pass --table FILE).
+    #[arg(long, conflicts_with = "set")]
+    pub board: Option<String>,
+    /// A solved table (`fanorona solve --save`) to examine on, instead of solving the board.
+    #[arg(long, conflicts_with_all = ["set", "make_set"])]
+    pub table: Option<PathBuf>,
+    /// Positions to examine (half from the agent's own games, half from random play), or
+    /// for --make-set, positions of the set.
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// Seed of the games the positions come from and of the agent's choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Hide the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Examine on this test set (see --make-set) instead of a solved board.
+    #[arg(long, conflicts_with = "make_set")]
+    pub set: Option<PathBuf>,
+    /// Write a test set to this file: positions from games of the --player agents (every
+    /// pair, two to four random opening turns each) on --board (default 9x5), labelled by minimax.
+    #[arg(long, conflicts_with = "agent")]
+    pub make_set: Option<PathBuf>,
+    /// With --make-set: a player of the games (repeat the flag) [default: random, greedy,
+    /// minimax:depth=2, minimax:depth=4].
+    #[arg(long, requires = "make_set")]
+    pub player: Vec<String>,
+    /// With --make-set: the labelling search's depth in turns.
+    #[arg(long, default_value_t = 5, requires = "make_set")]
+    pub depth: u32,
+    /// With --make-set: the most nodes of a labelling search (the deepest completed
+    /// iteration within them gives the label).
+    #[arg(long, requires = "make_set")]
+    pub nodes: Option<u64>,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    if args.positions == 0 {
+        bail!("bad --positions: at least 1 position is needed");
+    }
+    let registry = fanorona_train::players::registry();
+    let started = Instant::now();
+    if let Some(path) = &args.make_set {
+        return make_set(&registry, path, &args, started);
+    }
+    let text = args.agent.as_deref().context("give --agent SPEC")?;
+    let spec = agent_spec(&registry, text, "agent")?;
+    if let Some(path) = &args.set {
+        return set_exam(&registry, &spec, path, &args, started);
+    }
+    let solution = solution(&args)?;
+    let factory = spec_factory(&registry, &spec);
+    let bar = progress_bar(&args, args.positions, "positions sampled");
+    let (questions, excluded) = questions(&factory, &solution, args.positions, args.seed, &bar)?;
+    bar.set_length(questions.len() as u64);
+    bar.set_position(0);
+    bar.set_message("positions examined");
+    let mut report = examine(&factory, &solution, &questions, args.seed, excluded, &bar)?;
+    bar.finish_and_clear();
+    if let Some(net) = network_of(&registry, &spec)? {
+        let positions: Vec<Position> = questions.iter().map(|q| q.position).collect();
+        let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
+        let mut score = ValueScore::default();
+        for (q, v) in questions.iter().zip(values) {
+            score.add(v, q.value);
+        }
+        report.value_head = Some(score);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut json = report.to_json();
+        json["seconds"] = secs.into();
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
+    } else {
+        print_report(&report, secs)?;
+    }
+    Ok(())
+}
+
+/// The progress bar of `len` items, on standard error (hidden with --quiet).
+fn progress_bar(args: &Args, len: usize, message: &'static str) -> ProgressBar {
+    if args.quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len as u64).with_message(message);
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+            .expect("the progress template is valid")
+            .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The solved table of `--table` or `--board` (solved here, at most 21 points).
+fn solution(args: &Args) -> Result<Arc<Solution>> {
+    let board = args
+        .board
+        .as_deref()
+        .map(Board::parse)
+        .transpose()
+        .context("bad --board")?;
+    let solution = match (&args.table, board) {
+        (Some(path), board) => {
+            let table = shared_solution(&TableSource::File(path.clone()))?;
+            if let Some(b) = board
+                && !std::ptr::eq(b, table.board())
+            {
+                bail!(
+                    "{}: the table is for board {}x{}, not --board {}x{}",
+                    path.display(),
+                    table.board().width(),
+                    table.board().height(),
+                    b.width(),
+                    b.height()
+                );
+            }
+            table
+        }
+        (None, Some(board)) => {
+            if board.points() > MAX_SOLVED_POINTS {
+                bail!(
+                    "bad --board: the exam solves boards of at most {MAX_SOLVED_POINTS} points \
+                     (3x3, 5x3, 3x5, 7x3, 3x7), and {}x{} has {}; give --table FILE (a table \
+                     saved by fanorona solve --save), or examine on a test set with --set FILE \
+                     (9x5: data/exam-9x5.txt)",
+                    board.width(),
+                    board.height(),
+                    board.points()
+                );
+            }
+            if board.points() > 15 && !args.quiet {
+                logln!(
+                    "solving {}x{}: about 10 minutes and 2 GB on 2 cores (save the table once \
+                     with fanorona solve --board {0}x{1} --save FILE, then pass --table FILE)",
+                    board.width(),
+                    board.height()
+                );
+            }
+            shared_solution(&TableSource::Solve(board.width(), board.height()))?
+        }
+        (None, None) => bail!(
+            "give --board WxH (a board to solve, e.g. 5x3), --table FILE (a solved table) or \
+             --set FILE (a test set)"
+        ),
+    };
+    Ok(solution)
+}
+
+/// A share as a percentage with one decimal, or `-` when there is nothing to share.
+fn percent(share: Option<f64>) -> String {
+    share.map_or("-".into(), |s| format!("{:.1}%", 100.0 * s))
+}
+
+/// Prints the solved exam's report.
+fn print_report(report: &ExamReport, secs: f64) -> Result<()> {
+    let all = &report.all;
+    outln!(
+        "exam of {} on {} (seed {}): {} positions, {} from its own games and {} from random play",
+        report.agent,
+        report.board,
+        report.seed,
+        all.positions,
+        report.own_games.positions,
+        report.random_games.positions
+    )?;
+    outln!(
+        "keeps the value: {} of {} won or drawn positions (wins kept {} of {}, draws kept {} of {})",
+        percent(all.keeps_value()),
+        all.wins + all.draws,
+        percent(all.keeps_wins()),
+        all.wins,
+        percent(all.keeps_draws()),
+        all.draws
+    )?;
+    for (name, tally) in [
+        ("own games", &report.own_games),
+        ("random play", &report.random_games),
+    ] {
+        outln!(
+            "  {name}: keeps {} of {}",
+            percent(tally.keeps_value()),
+            tally.wins + tally.draws
+        )?;
+    }
+    outln!(
+        "best turn (fastest win, a draw, slowest loss): {} of {} (lost positions: {})",
+        percent(all.optimal_share()),
+        all.positions,
+        all.losses
+    )?;
+    if report.excluded > 0 {
+        outln!(
+            "left out: {} positions whose solved distance reaches the no-capture limit",
+            report.excluded
+        )?;
+    }
+    if let Some(score) = &report.value_head {
+        outln!(
+            "value head: accuracy {} (the nearest of win +1, draw 0, loss -1), mean error {:.3}",
+            percent(score.accuracy()),
+            score.mean_error().unwrap_or(f64::NAN)
+        )?;
+    }
+    outln!("time: {secs:.1} s")?;
+    Ok(())
+}
+
+/// `--set FILE`: the exam on a test set.
+fn set_exam(
+    registry: &Registry,
+    spec: &AgentSpec,
+    path: &Path,
+    args: &Args,
+    started: Instant,
+) -> Result<()> {
+    let set = TestSet::read(path)?;
+    let factory = spec_factory(registry, spec);
+    let bar = progress_bar(args, set.positions.len(), "positions examined");
+    let mut report: SetExamReport = examine_set(&factory, &set, args.seed, &bar)?;
+    bar.finish_and_clear();
+    if let Some(net) = network_of(registry, spec)? {
+        let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
+        let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
+        let mut error = ValueError::default();
+        for (p, v) in set.positions.iter().zip(values) {
+            error.add(v, p.value);
+        }
+        report.value_head = Some(error);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut json = report.to_json();
+        json["set"] = path.display().to_string().into();
+        json["seconds"] = secs.into();
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(());
+    }
+    outln!(
+        "set exam of {} on {} ({} positions of {}; labels: {})",
+        report.agent,
+        path.display(),
+        report.positions,
+        report.board,
+        report.labeller
+    )?;
+    outln!(
+        "best-turn agreement: {} ({} of {})",
+        percent(report.agreement()),
+        report.agreed,
+        report.positions
+    )?;
+    if let Some(error) = &report.value_head {
+        outln!(
+            "value head: mean error {:.3} against the labels' values, same side {}",
+            error.mean_error().unwrap_or(f64::NAN),
+            percent(error.sign_agreement())
+        )?;
+    }
+    outln!("time: {secs:.1} s")?;
+    Ok(())
+}
+
+/// `--make-set FILE`: writes a test set.
+fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> Result<()> {
+    check_writable_file(path)
+        .with_context(|| format!("bad --make-set: cannot write {}", path.display()))?;
+    if args.depth == 0 || args.depth > MAX_DEPTH {
+        bail!("bad --depth: expected a depth from 1 to {MAX_DEPTH} turns");
+    }
+    let board = Board::parse(args.board.as_deref().unwrap_or("9x5")).context("bad --board")?;
+    let texts: Vec<&str> = if args.player.is_empty() {
+        SET_PLAYERS.to_vec()
+    } else {
+        args.player.iter().map(String::as_str).collect()
+    };
+    let specs = texts
+        .iter()
+        .map(|t| agent_spec(registry, t, "player"))
+        .collect::<Result<Vec<_>>>()?;
+    let factories: Vec<_> = specs.iter().map(|s| spec_factory(registry, s)).collect();
+    let mut pairs: Vec<(&AgentFactory, &AgentFactory)> = Vec::new();
+    for white in &factories {
+        for black in &factories {
+            pairs.push((white, black));
+        }
+    }
+    let limits = Limits {
+        depth: args.depth,
+        nodes: args.nodes,
+        time: None,
+    };
+    let sources = format!(
+        "games of every pair of {} on {}x{}, two to four random opening turns each, seed {}",
+        texts.join(" / "),
+        board.width(),
+        board.height(),
+        args.seed
+    );
+    let bar = progress_bar(args, args.positions, "positions");
+    let set = TestSet::make(
+        &Position::initial(board),
+        pairs,
+        args.positions,
+        args.seed,
+        limits,
+        sources,
+        &bar,
+    )?;
+    bar.finish_and_clear();
+    set.write(path)?;
+    outln!(
+        "wrote {}: {} positions of {}x{}, labelled by {} in {:.1} s",
+        path.display(),
+        set.positions.len(),
+        board.width(),
+        board.height(),
+        set.labeller,
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}

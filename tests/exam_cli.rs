@@ -1,0 +1,107 @@
+//! End-to-end tests of `fanorona exam`.
+
+mod common;
+
+use common::fanorona;
+
+/// The JSON report of `fanorona exam` with `args` (and `--json --quiet`).
+fn report(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["exam", "--json", "--quiet"];
+    all.extend_from_slice(args);
+    let run = fanorona(all);
+    serde_json::from_str(run.assert_success()).expect("a JSON report")
+}
+
+#[test]
+fn the_solver_keeps_every_value_random_play_does_not() {
+    let args = ["--board", "5x3", "--positions", "400", "--seed", "3"];
+    let perfect = report(&[&["--agent", "solver:board=5x3"], &args[..]].concat());
+    assert_eq!(perfect["positions"], 400);
+    assert_eq!(perfect["keeps_value"], 1.0);
+    assert_eq!(perfect["all"]["optimal_share"], 1.0);
+    assert_eq!(perfect["own_games"]["positions"], 200);
+    assert!(perfect["value_head"].is_null());
+    let random = report(&[&["--agent", "random"], &args[..]].concat());
+    let kept = random["keeps_value"].as_f64().unwrap();
+    assert!(kept < 0.8, "random keeps {kept}");
+    // Seeded: the same exam gives the same numbers.
+    let again = report(&[&["--agent", "random"], &args[..]].concat());
+    assert_eq!(again["all"], random["all"]);
+}
+
+#[test]
+fn the_text_report_names_the_agent_and_the_share() {
+    let run = fanorona([
+        "exam",
+        "--agent",
+        "greedy",
+        "--board",
+        "3x3",
+        "--positions",
+        "50",
+        "--quiet",
+    ]);
+    let text = run.assert_success();
+    assert!(text.starts_with("exam of greedy on 3x3 (seed 1)"), "{text}");
+    assert!(text.contains("keeps the value: "), "{text}");
+}
+
+#[test]
+fn boards_and_inputs_the_exam_cannot_use_are_refused() {
+    fanorona(["exam", "--agent", "random", "--board", "9x5"])
+        .assert_failure("the exam solves boards of at most 21 points");
+    fanorona(["exam", "--agent", "random", "--board", "4x3"]).assert_failure("odd");
+    fanorona(["exam", "--agent", "random"]).assert_failure("give --board WxH");
+    fanorona(["exam", "--agent", "alphabeta", "--board", "3x3"]).assert_failure("bad --agent");
+    fanorona([
+        "exam",
+        "--agent",
+        "random",
+        "--board",
+        "3x3",
+        "--positions",
+        "0",
+    ])
+    .assert_failure("at least 1 position");
+    fanorona(["exam", "--agent", "random", "--set", "/nonexistent/set.txt"])
+        .assert_failure("cannot read it");
+}
+
+#[test]
+fn a_made_set_examines_its_labeller_fully() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set.txt");
+    let set = set.to_str().unwrap();
+    let made = fanorona([
+        "exam",
+        "--make-set",
+        set,
+        "--board",
+        "5x5",
+        "--positions",
+        "40",
+        "--depth",
+        "2",
+        "--player",
+        "random",
+        "--player",
+        "greedy",
+        "--quiet",
+    ]);
+    assert!(
+        made.assert_success().contains("40 positions of 5x5"),
+        "{}",
+        made.stdout
+    );
+    let text = std::fs::read_to_string(set).unwrap();
+    assert!(
+        text.starts_with("# fanorona exam set\n# version: 1\n# board: 5x5\n"),
+        "{text}"
+    );
+    // The labeller itself (same depth, seed 0, fresh table) agrees on every position.
+    let same = report(&["--set", set, "--agent", "minimax:depth=2,seed=0,hash=32"]);
+    assert_eq!(same["positions"], 40);
+    assert_eq!(same["best_turn_agreement"], 1.0);
+    let random = report(&["--set", set, "--agent", "random"]);
+    assert!(random["best_turn_agreement"].as_f64().unwrap() < 0.9);
+}
