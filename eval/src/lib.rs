@@ -1,5 +1,5 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
-//! baseline, the exact solver, external engines) and their agent kinds for the registry, the
+//! baseline, the exact solver, endgame tables, external engines) and their agent kinds for the registry, the
 //! arena (matches, Elo, SPRT), ratings of many agents, game records, and the engine protocol.
 
 pub mod agents;
@@ -11,6 +11,7 @@ pub mod protocol;
 pub mod rating;
 pub mod record;
 pub mod solver;
+pub mod tables;
 
 pub use agents::complete_turn::{agent_turn, turn_of_steps};
 pub use agents::engine::{EngineAgent, EngineConfig};
