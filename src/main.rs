@@ -37,6 +37,8 @@ enum Command {
     Engine(commands::engine::Args),
     /// Solve a small board exactly: the value of its initial position and outcome counts.
     Solve(commands::solve::Args),
+    /// Endgame tables: build every position with few pieces exactly, probe a position.
+    Tables(commands::tables::Args),
     /// Train a network by self-play (default: the embedded 20-minute preset); resumes a run.
     Train(commands::train::Args),
     /// Play a trained checkpoint (search with its network) against any agent.
@@ -86,6 +88,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),
+        Command::Tables(args) => commands::tables::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
