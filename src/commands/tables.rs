@@ -163,7 +163,10 @@ fn run_probe(args: ProbeArgs) -> Result<()> {
         "distance: {}",
         value.distance().map_or(
             "none (a draw: neither side can force a win)".to_string(),
-            |d| format!("{d} turns to the end of the game")
+            |d| format!(
+                "{d} turn{} to the end of the game",
+                if d == 1 { "" } else { "s" }
+            )
         )
     )?;
     let mut named: Vec<(String, Value)> = turns
