@@ -45,7 +45,7 @@ struct BuildArgs {
     /// Write one JSON line per class (positions, outcomes, longest distance, seconds, bytes).
     #[arg(long)]
     metrics: Option<PathBuf>,
-    /// No progress bar.
+    /// No progress bar nor per-class lines on standard error while building.
     #[arg(long)]
     quiet: bool,
 }

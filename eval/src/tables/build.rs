@@ -13,6 +13,7 @@
 //! as soon as its pair is done; a pair whose files are all there is loaded (and checked)
 //! instead of built again, so an interrupted build resumes where it stopped.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -33,7 +34,7 @@ const CHUNK: usize = 1 << 14;
 /// How a build reports.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BuildOptions {
-    /// Show a progress bar on standard error.
+    /// Show a progress bar on standard error (where it is a terminal) and a line per class.
     pub progress: bool,
 }
 
@@ -114,7 +115,12 @@ pub fn build(
             0.0
         };
         for table in built {
-            reports.push(report(&table, missing, seconds, path(table.index())));
+            let report = report(&table, missing, seconds, path(table.index()));
+            if options.progress {
+                // Above the bar on a terminal, and a line of the log elsewhere.
+                bar.suspend(|| log_class(&report));
+            }
+            reports.push(report);
             tables.insert(table);
         }
         let done = pair_pieces(pair);
@@ -162,6 +168,26 @@ fn progress_bar(shown: bool, len: u64) -> ProgressBar {
         .progress_chars("=> "),
     );
     bar
+}
+
+/// Writes a line about a class to standard error (a closed standard error never stops the
+/// build).
+fn log_class(r: &ClassReport) {
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "tables: class {}v{}: {} positions ({} wins, {} losses, {} draws), {}",
+        r.mover,
+        r.opponent,
+        r.positions,
+        r.counts.wins,
+        r.counts.losses,
+        r.counts.draws,
+        if r.built {
+            format!("built in {:.1} s", r.seconds)
+        } else {
+            "file found and checked".to_string()
+        }
+    );
 }
 
 /// The report of a class.
