@@ -354,6 +354,16 @@ mod tests {
     }
 
     #[test]
+    fn minimax_tables_must_be_a_folder() {
+        let e = make("minimax:tables=/nonexistent/tables").unwrap_err();
+        assert!(matches!(e, SpecError::Unavailable { .. }), "{e}");
+        assert!(e.to_string().contains("not a folder"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let spec = format!("minimax:depth=1,tables={}", dir.path().display());
+        assert_eq!(make(&spec).unwrap(), spec);
+    }
+
+    #[test]
     fn engine_options_are_read() {
         let config = with_options(
             "engine:cmd=fanorona,args=engine --agent random,movetime=50",
