@@ -1,6 +1,7 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
-//! baseline, the exact solver, endgame tables, external engines) and their agent kinds for the registry, the
-//! arena (matches, Elo, SPRT), ratings of many agents, game records, and the engine protocol.
+//! baseline, the exact solver, external engines), endgame tables, their agent kinds for the
+//! registry, the arena (matches, Elo, SPRT), ratings of many agents, game records, and the
+//! engine protocol.
 
 pub mod agents;
 pub mod arena;
