@@ -37,6 +37,8 @@ enum Command {
     Engine(commands::engine::Args),
     /// Solve a small board exactly: the value of its initial position and outcome counts.
     Solve(commands::solve::Args),
+    /// Endgame tables: build every position with few pieces exactly, probe a position.
+    Tables(commands::tables::Args),
     /// Exam an agent exactly: turns that keep solved values on a small board, or agreement
     /// with a labelled test set (9x5); a network's value-head accuracy.
     Exam(commands::exam::Args),
@@ -96,6 +98,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),
         Command::Exam(args) => commands::exam::run(args),
+        Command::Tables(args) => commands::tables::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),

@@ -5,6 +5,7 @@
 //! external program through the engine protocol; its arguments are separated by spaces (a
 //! specification cannot hold commas inside a value).
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fanorona_env::registry::{OptionDefault, SEED, ValueType};
@@ -78,11 +79,19 @@ pub const AB_HASH: OptionDef = OptionDef {
     help: "transposition table size in MB",
 };
 
+/// The `tables` option of alpha-beta kinds.
+pub const AB_TABLES: OptionDef = OptionDef {
+    name: "tables",
+    value: ValueType::Path,
+    default: OptionDefault::Unset,
+    help: "a folder of endgame tables (fanorona tables build): exact values with few pieces",
+};
+
 /// The `minimax` kind.
 pub const MINIMAX: AgentKind = AgentKind {
     name: "minimax",
     summary: "alpha-beta search over complete turns",
-    options: &[AB_DEPTH, AB_MS, AB_NODES, AB_HASH, SEED],
+    options: &[AB_DEPTH, AB_MS, AB_NODES, AB_HASH, AB_TABLES, SEED],
     path_extensions: &[],
     factory: create_minimax,
 };
@@ -212,14 +221,31 @@ fn create_greedy(options: &AgentOptions, seed: u64) -> Built {
     ))))
 }
 
+/// The endgame table folder of an alpha-beta specification, checked to be a folder.
+pub fn tables_dir(options: &AgentOptions) -> Result<Option<PathBuf>, SpecError> {
+    let Some(dir) = options.text("tables") else {
+        return Ok(None);
+    };
+    if !Path::new(dir).is_dir() {
+        return Err(SpecError::Unavailable {
+            spec: options.spec().to_string(),
+            reason: format!("tables={dir}: not a folder (build one with `fanorona tables build`)"),
+        });
+    }
+    Ok(Some(PathBuf::from(dir)))
+}
+
 /// The factory of [`MINIMAX`].
 fn create_minimax(options: &AgentOptions, seed: u64) -> Built {
-    Ok(Box::new(TurnAgent::new(MinimaxChooser::new(
-        options.spec().to_string(),
-        minimax_limits(options),
-        options.whole("hash").expect("hash has a default"),
-        options.seed_or(seed),
-    ))))
+    Ok(Box::new(TurnAgent::new(
+        MinimaxChooser::new(
+            options.spec().to_string(),
+            minimax_limits(options),
+            options.whole("hash").expect("hash has a default"),
+            options.seed_or(seed),
+        )
+        .with_tables(tables_dir(options)?),
+    )))
 }
 
 /// The factory of [`ENGINE`].
@@ -298,6 +324,8 @@ mod tests {
              ms=N (1-86400000): time per move in milliseconds\n  \
              nodes=N (at least 1): nodes per move\n  \
              hash=N (1-4096, default 16): transposition table size in MB\n  \
+             tables=PATH: a folder of endgame tables (fanorona tables build): exact values \
+             with few pieces\n  \
              seed=N: seed of its random choices (default: the caller's, e.g. the match seed)"
         );
         let e = make("minimax:depth=0").unwrap_err();
@@ -323,6 +351,16 @@ mod tests {
         }
         let e = make("solver:table=/nonexistent/table.bin").unwrap_err();
         assert!(matches!(e, SpecError::Unavailable { .. }), "{e}");
+    }
+
+    #[test]
+    fn minimax_tables_must_be_a_folder() {
+        let e = make("minimax:tables=/nonexistent/tables").unwrap_err();
+        assert!(matches!(e, SpecError::Unavailable { .. }), "{e}");
+        assert!(e.to_string().contains("not a folder"), "{e}");
+        let dir = tempfile::tempdir().unwrap();
+        let spec = format!("minimax:depth=1,tables={}", dir.path().display());
+        assert_eq!(make(&spec).unwrap(), spec);
     }
 
     #[test]

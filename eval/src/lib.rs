@@ -1,7 +1,7 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
-//! baseline, the exact solver, external engines) and their agent kinds for the registry, the
-//! arena (matches, Elo, SPRT), ratings of many agents, game records, the engine protocol, and
-//! exams against solved values or a labelled test set.
+//! baseline, the exact solver, external engines), endgame tables, their agent kinds for the
+//! registry, the arena (matches, Elo, SPRT), ratings of many agents, game records, the engine
+//! protocol, and exams against solved values or a labelled test set.
 
 pub mod agents;
 pub mod arena;
@@ -13,6 +13,7 @@ pub mod protocol;
 pub mod rating;
 pub mod record;
 pub mod solver;
+pub mod tables;
 
 pub use agents::complete_turn::{agent_turn, turn_of_steps};
 pub use agents::engine::{EngineAgent, EngineConfig};

@@ -27,4 +27,5 @@ pub mod serve;
 pub mod shipped_model;
 pub mod show;
 pub mod solve;
+pub mod tables;
 pub mod train;

@@ -165,7 +165,7 @@ fn print_solution(solution: &Solution) -> Result<()> {
 }
 
 /// Prints the peak resident memory, or that the system does not tell it.
-fn print_peak_memory() -> Result<(), OutputError> {
+pub(crate) fn print_peak_memory() -> Result<(), OutputError> {
     match peak_memory() {
         Some(bytes) => outln!("peak memory: {:.1} MiB", bytes as f64 / (1 << 20) as f64),
         None => outln!("peak memory: unknown (no /proc/self/status)"),

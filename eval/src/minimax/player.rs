@@ -1,10 +1,13 @@
 //! The minimax player: a [`Searcher`] behind the [`TurnChooser`] interface.
 
+use std::path::PathBuf;
+
 use fanorona_env::{AgentError, Fanorona, SearchInfo, SearchLimits, Turn};
 
 use super::evaluate::{Handcrafted, StaticEvaluation};
 use super::search::{Limits, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
+use crate::tables::shared_tables;
 
 /// Score (hundredths of a piece) whose value is tanh(1) ~ 0.76 in [`value_of_score`].
 const VALUE_SCALE: f32 = 300.0;
@@ -19,6 +22,8 @@ pub struct MinimaxChooser<E = Handcrafted> {
     last: Option<MinimaxResult>,
     /// The expected continuation of the last search, in notation.
     pv: Vec<String>,
+    /// The folder of endgame tables to probe, loaded for the game's board at its first move.
+    tables: Option<PathBuf>,
 }
 
 impl MinimaxChooser {
@@ -43,7 +48,37 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
             configured: limits,
             last: None,
             pv: Vec::new(),
+            tables: None,
         }
+    }
+
+    /// The same player probing the endgame tables in the folder `dir` (if given): exact
+    /// values of positions with few pieces at its leaves and root.
+    pub fn with_tables(mut self, dir: Option<PathBuf>) -> Self {
+        self.tables = dir;
+        self
+    }
+
+    /// Loads the tables of `game`'s board into the searcher, where a folder is given and
+    /// they are not loaded yet.
+    fn load_tables(&mut self, game: &Fanorona) -> Result<(), AgentError> {
+        let Some(dir) = &self.tables else {
+            return Ok(());
+        };
+        let board = game.position().board();
+        if self
+            .searcher
+            .tables()
+            .is_some_and(|t| std::ptr::eq(t.board(), board))
+        {
+            return Ok(());
+        }
+        let tables = shared_tables(dir, board).map_err(|e| AgentError {
+            agent: self.name.clone(),
+            reason: e.to_string(),
+        })?;
+        self.searcher.set_tables(Some(tables));
+        Ok(())
     }
 
     /// The result of the last search.
@@ -97,6 +132,7 @@ impl<E: StaticEvaluation + Send> TurnChooser for MinimaxChooser<E> {
     }
 
     fn choose_turn(&mut self, game: &Fanorona) -> Result<Turn, AgentError> {
+        self.load_tables(game)?;
         self.last = self.searcher.search(game);
         let result = self.last.ok_or_else(|| AgentError {
             agent: self.name.clone(),

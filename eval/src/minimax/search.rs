@@ -17,6 +17,10 @@
 //!   wins score higher); a position repeating one on the path since the last capture (the
 //!   game's earlier turn starts included) scores as a draw when the rules have a repetition
 //!   limit, and so does reaching the no-capture limit.
+//! - **Endgame tables** (optional, [`Searcher::set_tables`]): a position the tables hold scores
+//!   its exact value (a win or loss at its distance, as the mate scores count plies; a draw
+//!   0), unless the no-capture limit could end the game before that distance; a root they
+//!   hold is searched one turn deep, every child being exact.
 //! - **Stopping**: besides its own limits a search obeys a shared stop flag
 //!   ([`Searcher::set_stop`]), set by another thread (an engine's `stop` command); it then
 //!   returns the last completed iteration's result.
@@ -36,6 +40,8 @@ use rand::seq::SliceRandom;
 use super::evaluate::{Handcrafted, StaticEvaluation, mobility};
 use super::ordering::{QuietHistory, pick_next};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
+use crate::solver::Value;
+use crate::tables::EndgameTables;
 
 /// The deepest nominal depth a search may be given.
 pub const MAX_DEPTH: u32 = 64;
@@ -131,6 +137,8 @@ pub struct Searcher<E = Handcrafted> {
     stopped: bool,
     /// Set by another thread to stop the search.
     stop: Option<Arc<AtomicBool>>,
+    /// Exact values of positions with few pieces.
+    tables: Option<Arc<EndgameTables>>,
 }
 
 impl Searcher {
@@ -161,6 +169,7 @@ impl<E: StaticEvaluation> Searcher<E> {
             probe_root: Vec::new(),
             stopped: false,
             stop: None,
+            tables: None,
         }
     }
 
@@ -182,6 +191,32 @@ impl<E: StaticEvaluation> Searcher<E> {
     /// Sets (or removes) the flag another thread sets to stop the following searches.
     pub fn set_stop(&mut self, stop: Option<Arc<AtomicBool>>) {
         self.stop = stop;
+    }
+
+    /// Sets (or removes) the endgame tables that give exact values with few pieces.
+    pub fn set_tables(&mut self, tables: Option<Arc<EndgameTables>>) {
+        self.tables = tables;
+    }
+
+    /// The endgame tables in use.
+    pub fn tables(&self) -> Option<&Arc<EndgameTables>> {
+        self.tables.as_ref()
+    }
+
+    /// The exact score of the turn start `pos`, `ply` plies below the root, where the tables
+    /// hold it and the no-capture limit cannot end the game before its distance.
+    #[inline]
+    fn table_score(&self, pos: &Position, ply: usize) -> Option<i32> {
+        let value = self.tables.as_ref()?.value(pos)?;
+        let budget = pos.rules().no_capture_limit.map_or(u16::MAX, |limit| {
+            limit.saturating_sub(pos.no_capture_turns())
+        });
+        let score = |n: u16| (n <= budget).then_some(MATE - ply as i32 - i32::from(n));
+        match value {
+            Value::Draw => Some(DRAW),
+            Value::Win(n) => score(n),
+            Value::Loss(n) => score(n).map(|s| -s),
+        }
     }
 
     fn stop_requested(&self) -> bool {
@@ -282,7 +317,10 @@ impl<E: StaticEvaluation> Searcher<E> {
             nodes: 0,
             elapsed: Duration::ZERO,
         };
-        for depth in 1..=self.limits.depth {
+        // Where the tables hold the root, they hold every child: one turn deep is exact.
+        let exact_root = pos.is_turn_start() && self.table_score(pos, 0).is_some();
+        let last_depth = if exact_root { 1 } else { self.limits.depth };
+        for depth in 1..=last_depth {
             let Some((index, score)) = self.search_root(pos, &mut root, depth as i32) else {
                 break;
             };
@@ -411,6 +449,9 @@ impl<E: StaticEvaluation> Searcher<E> {
         }
         if self.repeats(pos) {
             return DRAW;
+        }
+        if let Some(score) = self.table_score(pos, ply) {
+            return score;
         }
         let mut alpha = alpha;
         let mut stand_pat = -INFINITY;

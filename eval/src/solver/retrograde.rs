@@ -84,14 +84,14 @@ fn initial_label(index: &PositionIndex, solved: &[u16], key: u64) -> (u16, u16) 
     )
 }
 
-/// Calls `f` with the key of every position that reaches `(pieces, side)` by one paika
-/// turn of the other side (whether that position exists or may play paika is the caller's
-/// business).
-fn for_each_paika_predecessor(
+/// Calls `f` with the pieces of every position that reaches `(pieces, side)` by one paika
+/// turn of the other side, who is to move there (whether that position exists or may play
+/// paika is the caller's business).
+pub(crate) fn for_each_paika_predecessor(
     board: &Board,
     pieces: [u64; 2],
     side: Color,
-    mut f: impl FnMut(u64),
+    mut f: impl FnMut([u64; 2]),
 ) {
     let mover = side.other();
     let empty = board.all() & !(pieces[0] | pieces[1]);
@@ -102,7 +102,7 @@ fn for_each_paika_predecessor(
             {
                 let mut before = pieces;
                 before[mover.index()] ^= (1 << to) | (1 << from);
-                f(pack_parts(board.points(), before, mover));
+                f(before);
             }
         }
     }
@@ -119,6 +119,28 @@ fn label_class(
         .par_iter()
         .map(|&key| initial_label(index, solved, key))
         .unzip();
+    let board = index.board();
+    induce(codes, counts, |i, found| {
+        let (pieces, side) = unpack_parts(board, class.keys[i]);
+        for_each_paika_predecessor(board, pieces, side, |before| {
+            if let Some(q) = class.find(pack_parts(board.points(), before, side.other())) {
+                found(q);
+            }
+        });
+    })
+}
+
+/// Backward induction over paika turns within a set of positions closed under them, numbered
+/// `0..codes.len()`: `codes` holds each position's value code where it is already known (it
+/// must capture, or has no turn) and 0 elsewhere; `counts` the number of paika successors of
+/// each position that plays paika (0 for the others). `predecessors(i, found)` calls `found`
+/// with the number of every position that reaches position `i` by one paika turn. Returns the
+/// final codes; 0 (a draw) where nothing decides. Shared by the solver and the endgame tables.
+pub(crate) fn induce(
+    codes: Vec<u16>,
+    counts: Vec<u16>,
+    predecessors: impl Fn(usize, &mut dyn FnMut(usize)) + Sync,
+) -> Result<Vec<u16>, SolverError> {
     let mut levels = initial_levels(&codes);
     let labels = ClassLabels {
         codes: codes.into_iter().map(AtomicU16::new).collect(),
@@ -128,7 +150,7 @@ fn label_class(
     while d < levels.len() {
         let level = std::mem::take(&mut levels[d]);
         if !level.is_empty() {
-            let next = labels.label_predecessors(index.board(), class, &level, d)?;
+            let next = labels.label_predecessors(&predecessors, &level, d)?;
             if !next.is_empty() {
                 if levels.len() <= d + 1 {
                     levels.resize_with(d + 2, Vec::new);
@@ -174,8 +196,7 @@ impl ClassLabels {
     /// this level decides, and returns their indices: the next level.
     fn label_predecessors(
         &self,
-        board: &Board,
-        class: &MaterialClass,
+        predecessors: &(impl Fn(usize, &mut dyn FnMut(usize)) + Sync),
         level: &[u32],
         d: usize,
     ) -> Result<Vec<u32>, SolverError> {
@@ -196,11 +217,8 @@ impl ClassLabels {
             .map(|chunk| {
                 let mut out = Vec::new();
                 for &i in chunk {
-                    let (pieces, side) = unpack_parts(board, class.keys[i as usize]);
-                    for_each_paika_predecessor(board, pieces, side, |key| {
-                        if let Some(q) = class.find(key)
-                            && self.label(q, from_loss, next_code)
-                        {
+                    predecessors(i as usize, &mut |q| {
+                        if self.label(q, from_loss, next_code) {
                             out.push(q as u32);
                         }
                     });

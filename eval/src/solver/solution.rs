@@ -42,10 +42,10 @@ pub struct OutcomeCounts {
 }
 
 impl OutcomeCounts {
-    /// Counts the values of a slice of value codes.
-    pub(crate) fn of_codes(codes: &[u16]) -> OutcomeCounts {
+    /// Counts the values of value codes.
+    pub(crate) fn of_codes(codes: impl IntoIterator<Item = u16>) -> OutcomeCounts {
         let mut counts = OutcomeCounts::default();
-        for &code in codes {
+        for code in codes {
             match Value::decode(code) {
                 Value::Win(_) => counts.wins += 1,
                 Value::Loss(_) => counts.losses += 1,
@@ -83,7 +83,7 @@ impl ClassReport {
             white,
             black,
             positions: codes.len() as u64,
-            counts: OutcomeCounts::of_codes(codes),
+            counts: OutcomeCounts::of_codes(codes.iter().copied()),
             max_distance: codes
                 .iter()
                 .filter_map(|&c| Value::decode(c).distance())
@@ -200,7 +200,7 @@ impl Solution {
 
     /// How many positions are wins, losses and draws for the side to move.
     pub fn counts(&self) -> OutcomeCounts {
-        OutcomeCounts::of_codes(&self.values)
+        OutcomeCounts::of_codes(self.values.iter().copied())
     }
 
     /// Every solved position (under [`Rules::pure`]) with its value, in index order.

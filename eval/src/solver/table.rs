@@ -214,7 +214,7 @@ impl TableReader {
         let classes = self.read_keys(board, &class_lens)?;
         let values = self.array(len as usize, "values", u16::from_le_bytes)?;
         self.read_checksum()?;
-        if OutcomeCounts::of_codes(&values) != counts {
+        if OutcomeCounts::of_codes(values.iter().copied()) != counts {
             return Err(self.bad("the outcome counts in the header do not match the values"));
         }
         let index = PositionIndex::new(board, classes);

@@ -7,7 +7,9 @@
 use fanorona_env::fanorona::observation::{NUM_PLANES, Plane, observation_planes};
 use fanorona_env::registry::{OptionDefault, SEED, ValueType};
 use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, Position, SpecError};
-use fanorona_eval::kinds::{AB_DEPTH, AB_HASH, AB_MS, AB_NODES, minimax_limits};
+use fanorona_eval::kinds::{
+    AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_limits, tables_dir,
+};
 use fanorona_eval::minimax::evaluate::{StaticEvaluation, evaluate};
 use fanorona_eval::minimax::player::score_of_logit;
 use fanorona_eval::{MinimaxChooser, TurnAgent};
@@ -119,6 +121,7 @@ pub const ABNET_KIND: AgentKind = AgentKind {
         AB_MS,
         AB_NODES,
         AB_HASH,
+        AB_TABLES,
         OptionDef {
             name: "material",
             value: ValueType::Real {
@@ -158,7 +161,8 @@ fn create_abnet_agent(
             &Position::initial(meta.game.board()),
             options.real("material").expect("material has a default") as f32,
         ),
-    );
+    )
+    .with_tables(tables_dir(options)?);
     Ok(Box::new(NetAgent::new(
         Box::new(TurnAgent::new(chooser)),
         net.config().clone(),

@@ -1,0 +1,78 @@
+//! Typed errors of the endgame tables: building, files and probing.
+
+use std::path::PathBuf;
+
+/// Why tables could not be built, read or used.
+#[derive(Debug, thiserror::Error)]
+pub enum TablesError {
+    /// A material class the tables cannot hold.
+    #[error(
+        "class {mover}v{opponent} on {board}: each side needs at least one piece, and the two at most {max} together"
+    )]
+    BadClass {
+        /// The side to move's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        opponent: usize,
+        /// The board, `WxH`.
+        board: String,
+        /// The most pieces a class may hold on this board.
+        max: usize,
+    },
+    /// A piece count the tables cannot be built for.
+    #[error("{pieces} pieces: tables of {board} are built for 2 to {max} pieces")]
+    BadPieces {
+        /// The piece count asked for.
+        pieces: usize,
+        /// The board, `WxH`.
+        board: String,
+        /// The most pieces a build may have on this board.
+        max: usize,
+    },
+    /// A distance to the end does not fit the file's one-byte code.
+    #[error(
+        "class {mover}v{opponent}: a distance to the end of {distance} turns exceeds the {max} the file format holds"
+    )]
+    DistanceOverflow {
+        /// The side to move's pieces.
+        mover: usize,
+        /// The other side's pieces.
+        opponent: usize,
+        /// The distance found.
+        distance: u16,
+        /// The largest distance a file holds.
+        max: u16,
+    },
+    /// The backward induction failed (a distance beyond the solver's 16-bit code).
+    #[error(transparent)]
+    Induction(#[from] crate::solver::SolverError),
+    /// Reading or writing a table file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A file is damaged, of another format, board or class.
+    #[error("{path}: not a valid endgame table: {reason}")]
+    BadFile {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A folder holds no table of the board.
+    #[error(
+        "{dir}: no endgame tables of {board} (expected files such as {board}-1v1.egtb; build them with `fanorona tables build`)"
+    )]
+    NoTables {
+        /// The folder.
+        dir: PathBuf,
+        /// The board, `WxH`.
+        board: String,
+    },
+    /// Probing was asked for a position the tables cannot answer.
+    #[error("the tables cannot value this position: {0}")]
+    NotCovered(String),
+}

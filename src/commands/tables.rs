@@ -1,0 +1,195 @@
+//! `fanorona tables build|probe`: build the endgame tables of a board into a folder, and probe
+//! them for the exact value and best turns of a position.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use fanorona_env::{Board, Position};
+use fanorona_eval::atomic_write::{check_writable_dir, check_writable_file};
+use fanorona_eval::solver::Value;
+use fanorona_eval::tables::{BuildOptions, ClassReport, EndgameTables, build};
+
+use super::solve::print_peak_memory;
+use crate::output::outln;
+
+/// Arguments of `fanorona tables`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(subcommand)]
+    command: TablesCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum TablesCommand {
+    /// Build every class of up to --pieces pieces (classes whose files exist are loaded and
+    /// checked instead: an interrupted build resumes).
+    Build(BuildArgs),
+    /// Print the exact value of a position, its distance to the end and its best turns.
+    Probe(ProbeArgs),
+}
+
+/// Arguments of `fanorona tables build`.
+#[derive(clap::Args, Debug)]
+struct BuildArgs {
+    /// Board size WxH (odd sides, at most 64 points).
+    #[arg(long, default_value = "9x5")]
+    board: String,
+    /// The most pieces (both sides together), 2 or more.
+    #[arg(long)]
+    pieces: usize,
+    /// The folder of the class files (created if needed).
+    #[arg(long)]
+    out: PathBuf,
+    /// Write one JSON line per class (positions, outcomes, longest distance, seconds, bytes).
+    #[arg(long)]
+    metrics: Option<PathBuf>,
+    /// No progress bar nor per-class lines on standard error while building.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Arguments of `fanorona tables probe`.
+#[derive(clap::Args, Debug)]
+struct ProbeArgs {
+    /// The folder of the class files.
+    #[arg(long)]
+    tables: PathBuf,
+    /// The position in FEN (its rows give the board size).
+    fen: String,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    match args.command {
+        TablesCommand::Build(args) => run_build(args),
+        TablesCommand::Probe(args) => run_probe(args),
+    }
+}
+
+fn run_build(args: BuildArgs) -> Result<()> {
+    let board = Board::parse(&args.board).context("bad --board")?;
+    // Building can take many minutes: the places are checked first.
+    check_writable_dir(&args.out)
+        .with_context(|| format!("bad --out: cannot write into {}", args.out.display()))?;
+    if let Some(path) = &args.metrics {
+        check_writable_file(path)
+            .with_context(|| format!("bad --metrics: cannot write {}", path.display()))?;
+    }
+    let started = Instant::now();
+    let options = BuildOptions {
+        progress: !args.quiet,
+    };
+    let (_, reports) = build(board, args.pieces, &args.out, &options)?;
+    let secs = started.elapsed().as_secs_f64();
+    if let Some(path) = &args.metrics {
+        write_metrics(path, &reports)?;
+    }
+    let mut bytes = 0;
+    for r in &reports {
+        let size = std::fs::metadata(&r.path).map(|m| m.len()).unwrap_or(0);
+        bytes += size;
+        outln!(
+            "class {}v{}: {} positions ({} wins, {} losses, {} draws), longest {}, {}",
+            r.mover,
+            r.opponent,
+            r.positions,
+            r.counts.wins,
+            r.counts.losses,
+            r.counts.draws,
+            r.max_distance
+                .map_or("none (all draws)".to_string(), |d| format!("{d} turns")),
+            if r.built {
+                format!("built in {:.1} s", r.seconds)
+            } else {
+                "file found and checked".to_string()
+            }
+        )?;
+    }
+    let positions: u64 = reports.iter().map(|r| r.positions).sum();
+    outln!(
+        "{board}: {} classes of up to {} pieces, {positions} positions, {:.1} MB in {}",
+        reports.len(),
+        args.pieces,
+        bytes as f64 / 1e6,
+        args.out.display()
+    )?;
+    outln!("time: {secs:.1} s")?;
+    print_peak_memory()?;
+    Ok(())
+}
+
+/// Writes one JSON line per class to `path`.
+fn write_metrics(path: &Path, reports: &[ClassReport]) -> Result<()> {
+    let mut out =
+        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    for r in reports {
+        let bytes = std::fs::metadata(&r.path).map(|m| m.len()).unwrap_or(0);
+        writeln!(
+            out,
+            "{{\"mover\":{},\"opponent\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{},\"built\":{},\"seconds\":{:.3},\"bytes\":{}}}",
+            r.mover,
+            r.opponent,
+            r.positions,
+            r.counts.wins,
+            r.counts.losses,
+            r.counts.draws,
+            r.max_distance.map_or("null".to_string(), |d| d.to_string()),
+            r.built,
+            r.seconds,
+            bytes
+        )?;
+    }
+    Ok(())
+}
+
+fn run_probe(args: ProbeArgs) -> Result<()> {
+    let pos = Position::from_fen(&args.fen).context("bad FEN")?;
+    let tables = EndgameTables::open(&args.tables, pos.board())?;
+    let turns = tables.try_turn_values(&pos)?;
+    // No legal turn: the side to move has lost.
+    let value = turns
+        .iter()
+        .map(|&(_, v)| v)
+        .max()
+        .unwrap_or(Value::Loss(0));
+    outln!(
+        "value: {value} for {} to move (standard rules, draw limits ignored; tables of up to {} pieces)",
+        pos.side_to_move(),
+        tables.pieces()
+    )?;
+    outln!(
+        "distance: {}",
+        value.distance().map_or(
+            "none (a draw: neither side can force a win)".to_string(),
+            |d| format!(
+                "{d} turn{} to the end of the game",
+                if d == 1 { "" } else { "s" }
+            )
+        )
+    )?;
+    let mut named: Vec<(String, Value)> = turns
+        .iter()
+        .map(|(turn, v)| (turn.notation(pos.board()), *v))
+        .collect();
+    // Best first; among equal values by name.
+    named.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let best: Vec<&str> = named
+        .iter()
+        .filter(|(_, v)| *v == value)
+        .map(|(name, _)| name.as_str())
+        .collect();
+    outln!(
+        "best turns: {}",
+        if best.is_empty() {
+            "none (no legal turn: lost)".to_string()
+        } else {
+            best.join(" ")
+        }
+    )?;
+    for (name, v) in &named {
+        outln!("  {name}: {v}")?;
+    }
+    Ok(())
+}
