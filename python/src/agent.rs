@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::errors::value_error;
+use crate::locks::lock;
 use crate::position::Position;
 
 /// Builds the agent of a specification such as `minimax:depth=4` or `model.safetensors`.
@@ -64,10 +65,12 @@ fn info_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'py, PyD
 
 /// A player built from a specification, e.g. Agent("minimax:depth=4"), Agent("mcts:sims=400"),
 /// Agent("net:path=model.safetensors,sims=200") or Agent("model.safetensors").
-/// `fanorona.agent_kinds()` lists every kind and option.
-#[pyclass(module = "fanorona")]
+/// `fanorona.agent_kinds()` lists every kind and option. Any thread may call it; a call
+/// waits (without the GIL) while another thread's call runs.
+#[pyclass(module = "fanorona", frozen)]
 pub struct Agent {
     inner: Mutex<Box<dyn fanorona_env::Agent<Fanorona>>>,
+    name: String,
 }
 
 #[pymethods]
@@ -75,15 +78,17 @@ impl Agent {
     #[new]
     #[pyo3(signature = (spec, seed=0))]
     fn new(spec: &str, seed: u64) -> PyResult<Agent> {
+        let agent = create_agent(spec, seed)?;
         Ok(Agent {
-            inner: Mutex::new(create_agent(spec, seed)?),
+            name: agent.name(),
+            inner: Mutex::new(agent),
         })
     }
 
     /// The agent's name, e.g. "minimax:depth=4".
     #[getter]
     fn name(&self) -> String {
-        self.inner.lock().expect("not poisoned").name()
+        self.name.clone()
     }
 
     /// Chooses a legal action id (one step) for the side to act in `state`: a Position or an
@@ -96,7 +101,7 @@ impl Agent {
                 "the game is over: there is nothing to choose",
             ));
         }
-        let mut agent = self.inner.lock().expect("not poisoned");
+        let mut agent = lock(py, &self.inner, "agent")?;
         let agent = &mut *agent;
         py.detach(|| agent.act(&game))
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))
@@ -105,16 +110,17 @@ impl Agent {
     /// What the last decision was based on (a dict: value, depth, nodes, time, pv,
     /// centipieces, mate_in), or None for agents that do not search.
     fn last_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let info = self.inner.lock().expect("not poisoned").last_info();
+        let info = lock(py, &self.inner, "agent")?.last_info();
         info.map(|i| info_dict(py, &i)).transpose()
     }
 
     /// Forgets the current game (call before a new one).
-    fn reset(&self) {
-        self.inner.lock().expect("not poisoned").reset();
+    fn reset(&self, py: Python<'_>) -> PyResult<()> {
+        lock(py, &self.inner, "agent")?.reset();
+        Ok(())
     }
 
     fn __repr__(&self) -> String {
-        format!("Agent({:?})", self.name())
+        format!("Agent({:?})", self.name)
     }
 }

@@ -42,44 +42,63 @@ fn describe(array: &Bound<'_, PyUntypedArray>) -> String {
     format!("dtype {} and shape {:?}", array.dtype(), array.shape())
 }
 
-/// Reads `n` actions from a 1-D numpy array of integers (any integer dtype).
-pub fn actions(value: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<usize>> {
-    let expected = format!("a 1-D numpy array of {n} integer actions");
+/// Reads one action per element of `out` from a 1-D numpy array of integers (any integer
+/// dtype; int64 and uint64 arrays are read without a copy).
+pub fn actions(value: &Bound<'_, PyAny>, out: &mut [usize]) -> PyResult<()> {
+    let expected = format!("a 1-D numpy array of {} integer actions", out.len());
     let Ok(array) = value.cast::<PyUntypedArray>() else {
         return Err(PyTypeError::new_err(format!(
             "actions: expected {expected}, got {}",
             value.get_type().name()?
         )));
     };
-    if array.ndim() != 1 || array.len() != n {
+    if array.ndim() != 1 || array.len() != out.len() {
         return Err(PyValueError::new_err(format!(
             "actions: expected {expected}, got {}",
             describe(array)
         )));
     }
-    let kind = array.dtype().kind();
-    if kind != b'i' && kind != b'u' {
-        return Err(PyTypeError::new_err(format!(
+    match array.dtype().kind() {
+        b'u' => match value.cast::<PyArray1<u64>>() {
+            Ok(array) => copy_actions(array, out),
+            Err(_) => copy_actions(
+                &value
+                    .call_method1("astype", ("uint64",))?
+                    .cast_into::<PyArray1<u64>>()?,
+                out,
+            ),
+        },
+        b'i' => match value.cast::<PyArray1<i64>>() {
+            Ok(array) => copy_actions(array, out),
+            Err(_) => copy_actions(
+                &value
+                    .call_method1("astype", ("int64",))?
+                    .cast_into::<PyArray1<i64>>()?,
+                out,
+            ),
+        },
+        _ => Err(PyTypeError::new_err(format!(
             "actions: expected {expected}, got {}",
             describe(array)
-        )));
+        ))),
     }
-    let converted = value
-        .call_method1("astype", ("int64",))?
-        .cast_into::<PyArray1<i64>>()?;
-    let readonly = converted.readonly();
-    readonly
-        .as_array()
-        .iter()
-        .enumerate()
-        .map(|(env, &a)| {
-            usize::try_from(a).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "actions: environment {env} got {a}: expected an action id (not negative)"
-                ))
-            })
-        })
-        .collect()
+}
+
+/// Copies integer actions into `out`; a value that is no action id (negative, or beyond
+/// `usize`) raises ValueError naming its environment and value.
+fn copy_actions<T>(array: &Bound<'_, PyArray1<T>>, out: &mut [usize]) -> PyResult<()>
+where
+    T: Element + Copy + std::fmt::Display + TryInto<usize>,
+{
+    let readonly = array.readonly();
+    for (env, (slot, &a)) in out.iter_mut().zip(readonly.as_array().iter()).enumerate() {
+        *slot = a.try_into().map_err(|_| {
+            PyValueError::new_err(format!(
+                "actions: environment {env} got {a}: expected an action id (not negative)"
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// Reads a float32 array of observations shaped `[N, *shape]` (or `shape` alone, one

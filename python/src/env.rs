@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 use crate::arrays;
 use crate::errors::value_error;
+use crate::index::action_id;
 use crate::names::color_name;
 use crate::position::Position;
 
@@ -20,11 +21,19 @@ pub struct Env {
     env: fanorona_env::Env<Fanorona>,
 }
 
-/// The start state of an environment from the arguments every environment takes.
+/// The start state of an environment from the arguments every environment takes. A finished
+/// game is refused: an episode needs a first move to play.
 pub fn start_game(fen: Option<&str>, board: Option<&str>, rules: &str) -> PyResult<Fanorona> {
-    Ok(Fanorona::new(
-        start_position(fen, board, rules).map_err(value_error)?,
-    ))
+    let game = Fanorona::new(start_position(fen, board, rules).map_err(value_error)?);
+    match game.outcome() {
+        Some(outcome) => Err(value_error(format!(
+            "the start position {:?} is a finished game ({}): an environment needs a \
+             position where the side to move has a move",
+            game.position().to_fen(),
+            outcome.result_string()
+        ))),
+        None => Ok(game),
+    }
 }
 
 /// The episode settings from the arguments every environment takes.
@@ -66,7 +75,8 @@ impl Env {
 
     /// Plays an action id; returns ((reward_white, reward_black), terminated, truncated,
     /// turn_ended). An illegal action raises ValueError and changes nothing.
-    fn step(&mut self, action: usize) -> PyResult<StepResult> {
+    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<StepResult> {
+        let action = action_id(action, self.env.num_actions())?;
         let step = self.env.step(action).map_err(value_error)?;
         let t = step.transition;
         Ok((
@@ -138,7 +148,8 @@ impl Env {
     }
 
     /// The notation of an action id.
-    fn action_name(&self, action: usize) -> String {
-        self.env.state().action_name(action)
+    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let action = action_id(action, self.env.num_actions())?;
+        Ok(self.env.state().action_name(action))
     }
 }

@@ -10,6 +10,8 @@ mod arena;
 mod arrays;
 mod env;
 mod errors;
+mod index;
+mod locks;
 mod names;
 mod policy;
 mod position;

@@ -97,3 +97,26 @@ def test_render_ansi_draws_the_board():
     environment = make_env(board="5x3", render_mode="ansi")
     environment.reset(seed=0)
     assert str(Position(board="5x3")) == environment.render()
+
+
+def test_a_finished_start_is_refused_by_every_environment():
+    fen = "9/9/9/9/9 w 0 1"
+    makers = [
+        lambda: make_env(fen=fen),
+        lambda: fanorona.Env(fen=fen),
+        lambda: fanorona.SingleAgentEnv(fen=fen),
+        lambda: fanorona.VecEnv(2, fen=fen),
+        lambda: make_env(fen="5/5/5 w"),
+    ]
+    for make in makers:
+        with pytest.raises(ValueError, match="finished game"):
+            make()
+
+
+def test_out_of_range_actions_raise_value_error():
+    environment = make_env(board="5x3").unwrapped
+    environment.reset(seed=0)
+    for action in (-1, 2**70):
+        with pytest.raises(ValueError, match="out of range"):
+            environment.step(action)
+    assert environment.agent_selection == "white"

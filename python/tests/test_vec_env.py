@@ -105,3 +105,38 @@ def test_bad_actions_raise_and_change_nothing():
     assert np.array_equal(envs.obs, before)
     envs.step(legal.astype(np.int32))  # any integer dtype is accepted
     assert not np.array_equal(envs.obs, before)
+
+
+def test_sizes_are_checked_against_the_stated_maximum_before_allocating():
+    assert VecEnv.MAX_ENVS == 65536
+    for n in (10**8, VecEnv.MAX_ENVS + 1, 0, -1, 2**70):
+        with pytest.raises(ValueError, match="from 1 to 65536"):
+            VecEnv(n)
+
+
+def test_actions_beyond_int64_are_reported_as_given():
+    envs = VecEnv(2, board="5x3", seed=0)
+    before = envs.obs.copy()
+    actions = np.array([np.iinfo(np.uint64).max, 0], dtype=np.uint64)
+    with pytest.raises(ValueError, match="environment 0: action 18446744073709551615 is out of range"):
+        envs.step(actions)
+    legal = np.array([envs.legal_actions(i)[0] for i in range(2)])
+    for dtype in (np.uint8, np.uint32, np.int16, np.int64):
+        with pytest.raises(ValueError, match="environment 1: action 255"):
+            envs.step(np.array([legal[0], 255], dtype=dtype))
+    for dtype in (np.int8, np.int32):
+        with pytest.raises(ValueError, match="environment 1 got -3"):
+            envs.step(np.array([legal[0], -3], dtype=dtype))
+    assert np.array_equal(envs.obs, before)
+    envs.step(legal.astype(np.uint16))
+    assert not np.array_equal(envs.obs, before)
+
+
+def test_environment_numbers_out_of_range_are_index_errors():
+    envs = VecEnv(2, board="5x3")
+    for i in (-1, 2, 2**70):
+        with pytest.raises(IndexError, match="environment"):
+            envs.legal_actions(i)
+        with pytest.raises(IndexError, match="environment"):
+            envs.position(i)
+    assert envs.position(np.int64(1)).fen == Position(board="5x3").fen
