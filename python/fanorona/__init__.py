@@ -1,9 +1,15 @@
 """Fanorona for reinforcement learning, with a Rust core.
 
 - :class:`Position`: a game with its history: legal steps and turns, play, undo, perft, FEN.
-- :mod:`fanorona.pettingzoo`: ``fanorona.pettingzoo.env()``, a PettingZoo ``AECEnv``.
+- :mod:`fanorona.pettingzoo`: ``from fanorona.pettingzoo import fanorona_v0``, then
+  ``fanorona_v0.env()``, a PettingZoo ``AECEnv``.
 - :mod:`fanorona.gymnasium`: the single-agent Gymnasium env ``fanorona/Fanorona-v0``.
 - :class:`VecEnv`: N games stepped together in Rust, zero-copy numpy views.
+
+Every legal-action mask is int8 (1 legal, 0 not), as PettingZoo and Gymnasium use; every
+environment truncates episodes after :data:`DEFAULT_TURN_LIMIT` (300) complete turns unless
+given another ``turn_limit`` (None: no limit). Every object may be shared by threads: calls
+on one object run one at a time, and a thread waiting for one holds no GIL.
 - :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
 - :class:`Policy`: an exported policy file run on batches of observations.
 - :func:`match`: an arena match between two agents.
@@ -17,6 +23,7 @@ import json
 from typing import Any, Dict, Optional
 
 from ._fanorona import (
+    DEFAULT_TURN_LIMIT,
     Agent,
     Env,
     Learner,
@@ -32,6 +39,7 @@ from ._fanorona import (
 )
 
 __all__ = [
+    "DEFAULT_TURN_LIMIT",
     "Agent",
     "Env",
     "Learner",

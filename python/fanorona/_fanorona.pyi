@@ -7,6 +7,7 @@ import numpy as np
 import numpy.typing as npt
 
 __version__: str
+DEFAULT_TURN_LIMIT: int
 
 def agent_kinds() -> str:
     """Every agent kind with its options, one line each."""
@@ -109,7 +110,7 @@ class Position:
     def undo(self) -> Optional[str]: ...
     def perft(self, depth: int) -> int: ...
     def observation(self) -> npt.NDArray[np.float32]: ...
-    def action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def action_mask(self) -> npt.NDArray[np.int8]: ...
     def copy(self) -> Position: ...
 
 class Env:
@@ -120,12 +121,12 @@ class Env:
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
-        turn_limit: Optional[int] = None,
+        turn_limit: Optional[int] = 300,
         random_opening: int = 0,
     ) -> None: ...
     def reset(self, seed: int = 0) -> None: ...
     def step(self, action: int) -> Tuple[Tuple[float, float], bool, bool, bool]: ...
-    def observation(self) -> npt.NDArray[np.float32]: ...
+    def observation(self, agent: Optional[str] = None) -> npt.NDArray[np.float32]: ...
     def action_mask(self) -> npt.NDArray[np.int8]: ...
     def legal_actions(self) -> List[int]: ...
     def action_name(self, action: int) -> str: ...
@@ -152,7 +153,7 @@ class SingleAgentEnv:
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
-        turn_limit: Optional[int] = None,
+        turn_limit: Optional[int] = 300,
         random_opening: int = 0,
         seed: int = 0,
     ) -> None: ...
@@ -171,7 +172,7 @@ class SingleAgentEnv:
 
 _Step = Tuple[
     npt.NDArray[np.float32],
-    npt.NDArray[np.bool_],
+    npt.NDArray[np.int8],
     npt.NDArray[np.float32],
     npt.NDArray[np.bool_],
     npt.NDArray[np.bool_],
@@ -180,6 +181,7 @@ _Step = Tuple[
 class VecEnv:
     """N games stepped together in Rust; the arrays are read-only views of its buffers."""
 
+    MAX_ENVS: int
     def __init__(
         self,
         num_envs: int,
@@ -187,17 +189,17 @@ class VecEnv:
         rules: str = "",
         fen: Optional[str] = None,
         seed: int = 0,
-        turn_limit: Optional[int] = None,
+        turn_limit: Optional[int] = 300,
         random_opening: int = 0,
         mover_frame: bool = False,
     ) -> None: ...
-    def reset(self, seed: int = 0) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    def reset(self, seed: int = 0) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
     def step(self, actions: npt.NDArray[np.integer[Any]]) -> _Step: ...
     def step_random(self) -> _Step: ...
     @property
     def obs(self) -> npt.NDArray[np.float32]: ...
     @property
-    def mask(self) -> npt.NDArray[np.bool_]: ...
+    def mask(self) -> npt.NDArray[np.int8]: ...
     @property
     def rewards(self) -> npt.NDArray[np.float32]: ...
     @property
@@ -234,7 +236,7 @@ class Policy:
     def __call__(
         self,
         obs: npt.NDArray[np.float32],
-        mask: Optional[npt.NDArray[np.bool_]] = None,
+        mask: Optional[Union[npt.NDArray[np.int8], npt.NDArray[np.bool_]]] = None,
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     @property
     def game(self) -> str: ...

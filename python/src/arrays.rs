@@ -142,15 +142,16 @@ pub fn observations(
     Ok((values, batch))
 }
 
-/// Reads a bool mask shaped `[N, num_actions]` (`[num_actions]` when `batch` is `None`).
+/// Reads a mask shaped `[N, num_actions]` (`[num_actions]` when `batch` is `None`): int8 as
+/// the environments give it (non-zero is legal), or bool.
 pub fn mask(
     value: &Bound<'_, PyAny>,
     batch: Option<usize>,
     num_actions: usize,
 ) -> PyResult<Vec<bool>> {
     let shape: Vec<usize> = batch.into_iter().chain([num_actions]).collect();
-    let expected = format!("a bool numpy array shaped {shape:?}");
-    let array = value.cast::<PyArrayDyn<bool>>().map_err(|_| {
+    let expected = format!("an int8 (or bool) numpy array shaped {shape:?}");
+    let wrong_type = || {
         PyTypeError::new_err(format!(
             "mask: expected {expected}, got {}",
             value
@@ -158,12 +159,22 @@ pub fn mask(
                 .map(describe)
                 .unwrap_or_else(|_| "another type".into())
         ))
-    })?;
-    if array.shape() != shape.as_slice() {
+    };
+    let untyped = value.cast::<PyUntypedArray>().map_err(|_| wrong_type())?;
+    if untyped.shape() != shape.as_slice() {
         return Err(PyValueError::new_err(format!(
             "mask: expected {expected}, got shape {:?}",
-            array.shape()
+            untyped.shape()
         )));
     }
+    if let Ok(array) = value.cast::<PyArrayDyn<i8>>() {
+        return Ok(array
+            .readonly()
+            .as_array()
+            .iter()
+            .map(|&m| m != 0)
+            .collect());
+    }
+    let array = value.cast::<PyArrayDyn<bool>>().map_err(|_| wrong_type())?;
     Ok(array.readonly().as_array().iter().copied().collect())
 }

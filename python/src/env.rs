@@ -1,13 +1,14 @@
 //! `fanorona._fanorona.Env`: the two-player environment behind `fanorona.pettingzoo`: one
 //! action at a time, the same player acting through a whole capture chain.
 
+use fanorona_env::fanorona::observation::write_observation_of;
 use fanorona_env::{EnvConfig, Fanorona, Game, start_position};
 use pyo3::prelude::*;
 
 use crate::arrays;
 use crate::errors::value_error;
 use crate::index::action_id;
-use crate::names::color_name;
+use crate::names::{color_name, parse_color};
 use crate::position::Position;
 
 /// What a step reports: rewards (white, black), terminated, truncated, and whether the
@@ -20,6 +21,10 @@ type StepResult = ((f32, f32), bool, bool, bool);
 pub struct Env {
     env: fanorona_env::Env<Fanorona>,
 }
+
+/// The turn limit of every environment unless told otherwise: complete turns after which an
+/// episode is truncated (the arena's default game length too).
+pub const DEFAULT_TURN_LIMIT: u32 = 300;
 
 /// The start state of an environment from the arguments every environment takes. A finished
 /// game is refused: an episode needs a first move to play.
@@ -52,7 +57,8 @@ pub fn episode_config(
 #[pymethods]
 impl Env {
     #[new]
-    #[pyo3(signature = (board=None, rules="", fen=None, turn_limit=None, random_opening=0))]
+    #[pyo3(signature = (board=None, rules="", fen=None, turn_limit=Some(DEFAULT_TURN_LIMIT),
+        random_opening=0))]
     fn new(
         board: Option<&str>,
         rules: &str,
@@ -87,10 +93,28 @@ impl Env {
         ))
     }
 
-    /// The observation, float32 [18, height, width], from the view of the player to act.
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray3<f32>> {
+    /// The observation, float32 [18, height, width], from the side of `agent` ("white" or
+    /// "black"; its pieces on plane 0, the board turned for black), by default of the player
+    /// to act.
+    #[pyo3(signature = (agent=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
         let [p, h, w] = self.env.state().observation_shape();
-        arrays::copy(py, self.env.observation().obs, (p, h, w))
+        let Some(agent) = agent else {
+            return Ok(arrays::copy(py, self.env.observation().obs, (p, h, w)));
+        };
+        let game = self.env.state();
+        let mut obs = vec![0.0; p * h * w];
+        write_observation_of(
+            game.position(),
+            game.occurrences(),
+            parse_color(agent)?,
+            &mut obs,
+        );
+        Ok(arrays::copy(py, &obs, (p, h, w)))
     }
 
     /// The legal-action mask, int8 [num_actions] (all zero once the episode is over).

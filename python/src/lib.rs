@@ -26,6 +26,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // pool may already exist if another extension built it; then it is left as it is.
     let _ = fanorona_env::denormals::build_global_pool(rayon::ThreadPoolBuilder::new());
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_TURN_LIMIT", env::DEFAULT_TURN_LIMIT)?;
     m.add_class::<position::Position>()?;
     m.add_class::<env::Env>()?;
     m.add_class::<single_agent::SingleAgentEnv>()?;

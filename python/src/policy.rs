@@ -42,7 +42,7 @@ impl Policy {
     }
 
     /// Runs the network; returns (logits float32 [N, num_actions], values float32 [N]), or
-    /// ([num_actions], a 0-d value) for one observation. With `mask` (bool, same leading
+    /// ([num_actions], a 0-d value) for one observation. With `mask` (int8 or bool, same leading
     /// shape), illegal actions' logits are -inf. Wrong shapes or dtypes raise
     /// TypeError/ValueError.
     #[pyo3(signature = (obs, mask=None))]

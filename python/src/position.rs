@@ -237,10 +237,11 @@ impl Position {
         arrays::copy(py, &obs, (p, h, w))
     }
 
-    /// The legal-action mask, bool [num_actions].
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
+    /// The legal-action mask, int8 [num_actions] (1 legal, 0 not).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i8>> {
         let mut mask = vec![false; self.game.num_actions()];
         self.game.legal_mask(&mut mask);
+        let mask: Vec<i8> = mask.into_iter().map(i8::from).collect();
         arrays::copy(py, &mask, mask.len())
     }
 

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 
 use crate::agent::create_agent;
 use crate::arrays;
-use crate::env::{episode_config, start_game};
+use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
 use crate::index::action_id;
 use crate::locks::lock;
@@ -60,7 +60,7 @@ fn obs_mask<'py>(py: Python<'py>, shape: [usize; 3], obs: &[f32], mask: &[bool])
 impl SingleAgentEnv {
     #[new]
     #[pyo3(signature = (opponent="random", learner="white", board=None, rules="", fen=None,
-        turn_limit=None, random_opening=0, seed=0))]
+        turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, seed=0))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         opponent: &str,

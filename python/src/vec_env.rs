@@ -9,7 +9,7 @@ use numpy::{PyArray1, PyArray2, PyArray4};
 use pyo3::prelude::*;
 
 use crate::arrays;
-use crate::env::{episode_config, start_game};
+use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
 use crate::index::env_index;
 use crate::locks::lock;
@@ -19,12 +19,12 @@ use crate::position::Position;
 pub const MAX_ENVS: usize = 1 << 16;
 
 /// What reset returns: observations and masks.
-type ObsMask<'py> = (Bound<'py, PyArray4<f32>>, Bound<'py, PyArray2<bool>>);
+type ObsMask<'py> = (Bound<'py, PyArray4<f32>>, Bound<'py, PyArray2<i8>>);
 
 /// What a step returns: observations, masks, rewards, terminated, truncated.
 type StepResult<'py> = (
     Bound<'py, PyArray4<f32>>,
-    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<i8>>,
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
@@ -50,7 +50,7 @@ impl Batch {
 
 /// N environments stepped together, resetting themselves when an episode ends.
 ///
-/// VecEnv(num_envs, board=None, rules="", fen=None, seed=0, turn_limit=None,
+/// VecEnv(num_envs, board=None, rules="", fen=None, seed=0, turn_limit=300,
 /// random_opening=0, mover_frame=False), with 1 <= num_envs <= 65536. The arrays it returns
 /// (and its properties `obs`, `mask`, `rewards`, `terminated`, `truncated`, `players`) are
 /// read-only views of its own buffers: they show the new values after every step (copy them to
@@ -84,10 +84,13 @@ fn obs_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray
     }
 }
 
-fn mask_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray2<bool>> {
+fn mask_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray2<i8>> {
+    let masks = batch.envs.masks();
+    // SAFETY: a bool is one byte holding 0 or 1, a valid i8, and the slice is the masks'.
+    let masks = unsafe { std::slice::from_raw_parts(masks.as_ptr().cast::<i8>(), masks.len()) };
     let shape = (batch.envs.len(), batch.envs.num_actions());
     // SAFETY: as in `obs_view`.
-    unsafe { arrays::view(this.as_any(), batch.envs.masks(), shape) }
+    unsafe { arrays::view(this.as_any(), masks, shape) }
 }
 
 fn rewards_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray2<f32>> {
@@ -128,8 +131,8 @@ impl VecEnv {
     const MAX_ENVS: usize = MAX_ENVS;
 
     #[new]
-    #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=0, turn_limit=None,
-        random_opening=0, mover_frame=false))]
+    #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=0,
+        turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, mover_frame=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -181,7 +184,7 @@ impl VecEnv {
     }
 
     /// Plays one action id per environment (a 1-D integer numpy array of length N); returns
-    /// (obs [N,18,H,W] float32, mask [N,A] bool, rewards [N,2] float32 (white, black),
+    /// (obs [N,18,H,W] float32, mask [N,A] int8, rewards [N,2] float32 (white, black),
     /// terminated [N] bool, truncated [N] bool). Finished episodes restart at once: their
     /// rewards and flags are reported, their obs and mask show the new episode. Nothing
     /// changes if any action is illegal (ValueError) or the array is wrong (TypeError,
@@ -221,9 +224,9 @@ impl VecEnv {
         Ok(obs_view(this, &batch))
     }
 
-    /// Legal-action masks, bool [N, num_actions].
+    /// Legal-action masks, int8 [N, num_actions] (1 legal, 0 not).
     #[getter]
-    fn mask<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray2<bool>>> {
+    fn mask<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray2<i8>>> {
         let batch = this.get().batch(this.py())?;
         Ok(mask_view(this, &batch))
     }

@@ -97,3 +97,18 @@ def test_out_of_range_actions_raise_value_error_when_asked_to():
 def test_a_finished_start_is_refused():
     with pytest.raises(ValueError, match="finished game"):
         gymnasium.make("fanorona/Fanorona-v0", fen="9/9/9/9/9 w 0 1")
+
+
+def test_action_masks_for_maskable_algorithms():
+    environment = gymnasium.make("fanorona/Fanorona-v0", board="5x3", opponent="greedy")
+    _, info = environment.reset(seed=1)
+    masks = environment.unwrapped.action_masks()
+    assert masks.dtype == np.int8 and np.array_equal(masks, info["action_mask"])
+    assert np.array_equal(masks, environment.unwrapped.position.action_mask())
+    while True:
+        _, _, terminated, truncated, info = environment.step(int(np.flatnonzero(masks)[0]))
+        masks = environment.unwrapped.action_masks()
+        if terminated or truncated:
+            assert not masks.any()
+            break
+        assert np.array_equal(masks, info["action_mask"])

@@ -18,7 +18,7 @@ def test_shapes_dtypes_and_views_of_one_buffer():
     envs = VecEnv(8, board="9x5", seed=1)
     obs, mask = envs.reset(seed=1)
     assert obs.shape == (8, 18, 5, 9) and obs.dtype == np.float32
-    assert mask.shape == (8, envs.num_actions) and mask.dtype == np.bool_
+    assert mask.shape == (8, envs.num_actions) and mask.dtype == np.int8
     result = envs.step_random()
     for returned, prop in zip(result, (envs.obs, envs.mask, envs.rewards, envs.terminated, envs.truncated)):
         assert np.shares_memory(returned, prop)

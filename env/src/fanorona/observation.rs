@@ -202,6 +202,25 @@ mod tests {
     use super::*;
 
     #[test]
+    fn each_side_sees_the_board_from_its_own_side() {
+        // Black in mid-chain: c3 came from d3 moving W.
+        let pos = Position::from_fen("5/5/2B2/5/W4 b 7 3 c3:c3,d3:W").unwrap();
+        let n = pos.board().points();
+        let (mut mover, mut black) = (vec![0.0; NUM_PLANES * n], vec![0.0; NUM_PLANES * n]);
+        write_observation(&pos, 1, &mut mover);
+        write_observation_of(&pos, 1, Color::Black, &mut black);
+        assert_eq!(mover, black, "the side to act sees the usual observation");
+        // White's view is in the absolute frame (cell = point), with its own piece on plane 0.
+        let point = |name: &str| pos.board().parse_point(name).unwrap();
+        let white = observation_planes_of(&pos, 1, Color::White);
+        assert_eq!(white[plane::OWN], Plane::Cells(1 << point("a1")));
+        assert_eq!(white[plane::ENEMY], Plane::Cells(1 << point("c3")));
+        assert_eq!(white[plane::CHAIN_PIECE], Plane::Cells(1 << point("c3")));
+        assert_eq!(white[direction_plane(Direction::W)], Plane::Level(1.0));
+        assert_eq!(white[direction_plane(Direction::E)], Plane::Level(0.0));
+    }
+
+    #[test]
     fn planes_follow_the_documented_layout() {
         // Black in mid-chain on 5x5: the piece on c3 came from d3 (moving W) and may take
         // a1 by approach (c3b2A).
