@@ -3,7 +3,9 @@
 - :class:`Position`: a game with its history: legal steps and turns, play, undo, perft, FEN.
 - :mod:`fanorona.pettingzoo`: ``from fanorona.pettingzoo import fanorona_v0``, then
   ``fanorona_v0.env()``, a PettingZoo ``AECEnv``.
-- :mod:`fanorona.gymnasium`: the single-agent Gymnasium env ``fanorona/Fanorona-v0``.
+- :mod:`fanorona.gymnasium`: the single-agent Gymnasium env ``fanorona/Fanorona-v0``, and
+  :mod:`fanorona.vector` its ``VectorEnv``: ``gymnasium.make_vec("fanorona/Fanorona-v0",
+  num_envs=N)``.
 - :class:`VecEnv`: N games stepped together in Rust, zero-copy numpy views.
 
 Every legal-action mask is int8 (1 legal, 0 not), as PettingZoo and Gymnasium use; every
@@ -31,6 +33,7 @@ from ._fanorona import (
     Position,
     SelfPlayWorker,
     SingleAgentEnv,
+    SingleAgentVecEnv,
     VecEnv,
     __version__,
     agent_kinds,
@@ -47,6 +50,7 @@ __all__ = [
     "Position",
     "SelfPlayWorker",
     "SingleAgentEnv",
+    "SingleAgentVecEnv",
     "VecEnv",
     "__version__",
     "agent_kinds",
@@ -102,6 +106,7 @@ def _register_gymnasium() -> None:
         gymnasium.register(
             id="fanorona/Fanorona-v0",
             entry_point="fanorona.gymnasium:FanoronaEnv",
+            vector_entry_point="fanorona.vector:FanoronaVectorEnv",
         )
 
 

@@ -170,6 +170,39 @@ class SingleAgentEnv:
     @property
     def observation_shape(self) -> Tuple[int, int, int]: ...
 
+class SingleAgentVecEnv:
+    """N learner-against-agent games stepped together (behind fanorona.vector)."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        opponent: str = "random",
+        learner: str = "white",
+        board: Optional[str] = None,
+        rules: str = "",
+        fen: Optional[str] = None,
+        turn_limit: Optional[int] = 300,
+        random_opening: int = 0,
+        illegal_action: str = "lose",
+        seed: int = 0,
+    ) -> None: ...
+    def reset(self, seed: int = 0) -> _VecStep: ...
+    def step(self, actions: npt.NDArray[np.integer[Any]]) -> _VecStep: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_shape(self) -> Tuple[int, int, int]: ...
+
+_VecStep = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+]
+
 _Step = Tuple[
     npt.NDArray[np.float32],
     npt.NDArray[np.int8],

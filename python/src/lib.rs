@@ -17,6 +17,7 @@ mod policy;
 mod position;
 mod roles;
 mod single_agent;
+mod single_agent_vec;
 mod vec_env;
 
 /// The extension module.
@@ -31,6 +32,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<env::Env>()?;
     m.add_class::<single_agent::SingleAgentEnv>()?;
     m.add_class::<vec_env::VecEnv>()?;
+    m.add_class::<single_agent_vec::SingleAgentVecEnv>()?;
     m.add_class::<agent::Agent>()?;
     m.add_class::<policy::Policy>()?;
     m.add_function(wrap_pyfunction!(arena::match_json, m)?)?;
