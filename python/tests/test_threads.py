@@ -207,3 +207,24 @@ def test_training_roles_shared_by_threads(tmp_path: Path):
         str(tmp_path / "run"),
     )
     assert report["calls"] == {"play": 3, "read": 500}
+
+
+def test_vector_envs_shared_by_threads():
+    report = run_scenario(
+        """
+        envs = fanorona.SingleAgentVecEnv(16, opponent="greedy", board="5x5")
+        masks = envs.reset(seed=0)[1]  # a view: it shows every step's masks
+
+        def step():
+            # Actions from masks another thread may change before they are played: an
+            # illegal one loses its game (illegal_action="lose"); nothing raises.
+            envs.step(masks.argmax(axis=1))
+
+        run_threads({
+            "step": lambda: [step] * 200,
+            "step2": lambda: [step] * 200,
+            "reset": lambda: [lambda: envs.reset(seed=2), lambda: envs.num_envs] * 50,
+        })
+        """
+    )
+    assert report["calls"] == {"step": 200, "step2": 200, "reset": 100}
