@@ -15,8 +15,9 @@ on one object run one at a time, and a thread waiting for one holds no GIL.
 - :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
 - :class:`Policy`: an exported policy file run on batches of observations.
 - :func:`match`: an arena match between two agents.
-- :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`: the training roles, which
-  :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray train``).
+- :mod:`fanorona.training`: :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`,
+  the training roles, which :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray
+  train``); they stay importable from here too.
 """
 
 from __future__ import annotations

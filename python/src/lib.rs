@@ -11,6 +11,7 @@ mod arrays;
 mod env;
 mod errors;
 mod index;
+mod json;
 mod locks;
 mod names;
 mod policy;

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::value_error;
+use crate::json::to_py;
 use crate::locks::lock;
 
 /// The resolved TOML text of a run configuration: an embedded preset or a TOML file, with
@@ -209,8 +210,17 @@ impl Learner {
         py.detach(|| actor.checkpoint()).map_err(value_error)
     }
 
-    /// The `learner.csv` row of the last version this learner published, as JSON (None
+    /// The `learner.csv` row of the last version this learner published, as a dict (None
     /// before the first).
+    fn last_row<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let actor = lock(py, &self.inner, "Learner")?;
+        actor
+            .last_row()
+            .map(|row| to_py(py, &serde_json::to_value(row).map_err(value_error)?))
+            .transpose()
+    }
+
+    /// The same row as JSON text (what `fanorona.ray` reads; prefer `last_row`).
     fn last_row_json(&self, py: Python<'_>) -> PyResult<Option<String>> {
         let actor = lock(py, &self.inner, "Learner")?;
         actor
