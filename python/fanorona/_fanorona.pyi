@@ -25,8 +25,8 @@ __all__ = [
     "run_config",
 ]
 
-def agent_kinds() -> str:
-    """Every agent kind with its options, one line each."""
+def agent_kinds() -> List[Dict[str, Any]]:
+    """Every agent kind: name, summary, options (name -> usage, help), path_extensions, help."""
 
 def match_json(
     white: str,

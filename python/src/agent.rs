@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use fanorona_env::{Agent as _, Fanorona, Game, SearchInfo};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use crate::errors::value_error;
 use crate::locks::lock;
@@ -19,10 +19,29 @@ pub fn create_agent(spec: &str, seed: u64) -> PyResult<Box<dyn fanorona_env::Age
     registry.create(&parsed, seed).map_err(value_error)
 }
 
-/// The kinds of agents with their options, one line each (what `spec` accepts).
+/// The kinds of agents (what `spec` accepts), one dict each: name, summary, options (a dict
+/// from option name to its usage, e.g. "depth=N (1-64, default 4)", and help), the file
+/// extensions whose bare path names the kind, and the whole help line.
 #[pyfunction]
-pub fn agent_kinds() -> String {
-    fanorona_train::players::registry().help()
+pub fn agent_kinds(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let kinds = PyList::empty(py);
+    for kind in fanorona_train::players::registry().kinds() {
+        let options = PyDict::new(py);
+        for option in kind.options {
+            let entry = PyDict::new(py);
+            entry.set_item("usage", option.usage())?;
+            entry.set_item("help", option.help)?;
+            options.set_item(option.name, entry)?;
+        }
+        let entry = PyDict::new(py);
+        entry.set_item("name", kind.name)?;
+        entry.set_item("summary", kind.summary)?;
+        entry.set_item("options", options)?;
+        entry.set_item("path_extensions", kind.path_extensions.to_vec())?;
+        entry.set_item("help", kind.help_line())?;
+        kinds.append(entry)?;
+    }
+    Ok(kinds)
 }
 
 /// The position an agent is asked about: a Position, or anything with a `position`

@@ -122,7 +122,10 @@ def test_text_forms():
 
 def test_version_and_help():
     assert fanorona.__version__
-    assert "minimax" in fanorona.agent_kinds()
+    kinds = {kind["name"]: kind for kind in fanorona.agent_kinds()}
+    assert {"random", "greedy", "minimax", "mcts", "solver", "net"} <= set(kinds)
+    assert kinds["minimax"]["options"]["depth"]["usage"].startswith("depth=N")
+    assert "safetensors" in kinds["net"]["path_extensions"]
     assert "legal" in (Position.legal_steps.__doc__ or "")
 
 
