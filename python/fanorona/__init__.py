@@ -22,7 +22,6 @@ on one object run one at a time, and a thread waiting for one holds no GIL.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, Optional
 
 from ._fanorona import (
@@ -38,7 +37,7 @@ from ._fanorona import (
     VecEnv,
     __version__,
     agent_kinds,
-    match_json,
+    match_summary,
     run_config,
 )
 
@@ -80,7 +79,7 @@ def match(
     ``elo_low``/``elo_high`` (95%), ``los``, results by colour, draw reasons, forfeits, mean
     turns and seconds. Bad specifications raise ValueError before any game is played.
     """
-    summary = match_json(
+    return match_summary(
         white,
         black,
         games=games,
@@ -92,7 +91,6 @@ def match(
         max_turns=max_turns,
         seed=seed,
     )
-    return json.loads(summary)
 
 
 def _register_gymnasium() -> None:

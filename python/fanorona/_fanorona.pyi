@@ -21,14 +21,14 @@ __all__ = [
     "VecEnv",
     "__version__",
     "agent_kinds",
-    "match_json",
+    "match_summary",
     "run_config",
 ]
 
 def agent_kinds() -> List[Dict[str, Any]]:
     """Every agent kind: name, summary, options (name -> usage, help), path_extensions, help."""
 
-def match_json(
+def match_summary(
     white: str,
     black: str,
     games: int = 100,
@@ -39,8 +39,8 @@ def match_json(
     openings: int = 4,
     max_turns: int = 300,
     seed: int = 1,
-) -> str:
-    """A match between two agents; the arena's summary as JSON."""
+) -> Dict[str, Any]:
+    """A match between two agents; the arena's summary."""
 
 def run_config(
     preset: Optional[str] = None,

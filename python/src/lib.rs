@@ -36,7 +36,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<single_agent_vec::SingleAgentVecEnv>()?;
     m.add_class::<agent::Agent>()?;
     m.add_class::<policy::Policy>()?;
-    m.add_function(wrap_pyfunction!(arena::match_json, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(agent::agent_kinds, m)?)?;
     m.add_class::<roles::SelfPlayWorker>()?;
     m.add_class::<roles::Learner>()?;
