@@ -7,13 +7,14 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use fanorona_env::{Agent, Color, EnvConfig, Fanorona, Game, SingleAgentError};
+use fanorona_env::{
+    Agent, AgentSpec, Color, EnvConfig, Fanorona, Game, Registry, SingleAgentError,
+};
 use numpy::{PyArray1, PyArray2, PyArray4};
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
 
-use crate::agent::create_agent;
 use crate::arrays;
 use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
@@ -35,6 +36,32 @@ type StepResult<'py> = (
 /// Spreads seeds apart (SplitMix64's increment).
 const SEED_STEP: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// What every game is made of: a fresh opponent for each episode, seeded by it (agents such
+/// as `random` replay their choices after a plain reset).
+struct Template {
+    registry: Registry,
+    opponent: AgentSpec,
+    start: Fanorona,
+    config: EnvConfig,
+    learner: Color,
+}
+
+impl Template {
+    /// A game against an opponent seeded with `seed`.
+    fn game(&self, seed: u64) -> PyResult<Inner> {
+        let opponent = self
+            .registry
+            .create(&self.opponent, seed)
+            .map_err(value_error)?;
+        Ok(Inner::new(
+            self.start.clone(),
+            self.config,
+            opponent,
+            self.learner,
+        ))
+    }
+}
+
 /// One game of the batch.
 struct Slot {
     game: Inner,
@@ -48,12 +75,13 @@ struct Slot {
 }
 
 impl Slot {
-    /// Starts the next episode.
-    fn reset(&mut self) -> Result<(), SingleAgentError> {
-        self.game.reset(
-            self.seed
-                .wrapping_add(self.episodes.wrapping_mul(SEED_STEP)),
-        )?;
+    /// Starts the next episode, against a fresh opponent seeded by it.
+    fn reset(&mut self, template: &Template) -> PyResult<()> {
+        let seed = self
+            .seed
+            .wrapping_add(self.episodes.wrapping_mul(SEED_STEP));
+        self.game = template.game(seed)?;
+        self.game.reset(seed).map_err(game_error)?;
         self.episodes += 1;
         self.needs_reset = false;
         Ok(())
@@ -77,8 +105,8 @@ impl Batch {
     /// writes each game's observation, mask, reward and flags into the buffers.
     fn run(
         &mut self,
-        act: impl Fn(usize, &mut Slot) -> Result<(f32, bool, bool), SingleAgentError> + Sync,
-    ) -> Result<(), SingleAgentError> {
+        act: impl Fn(usize, &mut Slot) -> PyResult<(f32, bool, bool)> + Sync,
+    ) -> PyResult<()> {
         let obs_len = self.obs.len() / self.slots.len();
         let num_actions = self.masks.len() / self.slots.len();
         (
@@ -114,11 +142,7 @@ impl Batch {
 #[pyclass(module = "fanorona", frozen)]
 pub struct SingleAgentVecEnv {
     batch: Mutex<Batch>,
-    /// What a reset needs to make the games again with freshly seeded opponents.
-    start: Fanorona,
-    config: EnvConfig,
-    learner: Color,
-    opponent: String,
+    template: Template,
     illegal_loses: bool,
     shape: [usize; 3],
     num_actions: usize,
@@ -153,9 +177,8 @@ impl SingleAgentVecEnv {
         (0..n as u64)
             .map(|i| {
                 let seed = seed.wrapping_add(i.wrapping_mul(SEED_STEP).rotate_left(17));
-                let opponent = create_agent(&self.opponent, seed)?;
                 Ok(Slot {
-                    game: Inner::new(self.start.clone(), self.config, opponent, self.learner),
+                    game: self.template.game(seed)?,
                     seed,
                     episodes: 0,
                     needs_reset: true,
@@ -214,6 +237,8 @@ impl SingleAgentVecEnv {
         let start = start_game(fen, board, rules)?;
         let shape = start.observation_shape();
         let num_actions = start.num_actions();
+        let registry = fanorona_train::players::registry();
+        let opponent = registry.parse(opponent).map_err(value_error)?;
         let mut env = SingleAgentVecEnv {
             batch: Mutex::new(Batch {
                 slots: Vec::new(),
@@ -224,10 +249,13 @@ impl SingleAgentVecEnv {
                 truncated: vec![false; n],
                 actions: vec![0; n],
             }),
-            start,
-            config: episode_config(turn_limit, random_opening, false),
-            learner: parse_color(learner)?,
-            opponent: opponent.to_string(),
+            template: Template {
+                registry,
+                opponent,
+                start,
+                config: episode_config(turn_limit, random_opening, false),
+                learner: parse_color(learner)?,
+            },
             illegal_loses,
             shape,
             num_actions,
@@ -235,8 +263,8 @@ impl SingleAgentVecEnv {
         let slots = env.slots(n, seed)?;
         let batch = env.batch.get_mut().map_err(|_| value_error("poisoned"))?;
         batch.slots = slots;
-        py.detach(|| batch.run(|_, slot| slot.reset().map(|()| (0.0, false, false))))
-            .map_err(game_error)?;
+        let template = &env.template;
+        py.detach(|| batch.run(|_, slot| slot.reset(template).map(|()| (0.0, false, false))))?;
         Ok(env)
     }
 
@@ -249,8 +277,8 @@ impl SingleAgentVecEnv {
         let mut batch = me.batch(py)?;
         batch.slots = me.slots(batch.slots.len(), seed)?;
         let run = &mut *batch;
-        py.detach(|| run.run(|_, slot| slot.reset().map(|()| (0.0, false, false))))
-            .map_err(game_error)?;
+        let template = &me.template;
+        py.detach(|| run.run(|_, slot| slot.reset(template).map(|()| (0.0, false, false))))?;
         Ok(step_result(this, &batch))
     }
 
@@ -293,21 +321,22 @@ impl SingleAgentVecEnv {
         }
         let run = &mut *batch;
         let actions = std::mem::take(&mut run.actions);
+        let template = &me.template;
         let result = py.detach(|| {
             run.run(|i, slot| {
                 if slot.needs_reset {
                     slot.lost = false;
-                    slot.reset().map(|()| (0.0, false, false))
+                    slot.reset(template).map(|()| (0.0, false, false))
                 } else if slot.lost {
                     Ok((-1.0, true, false))
                 } else {
-                    let step = slot.game.step(actions[i])?;
+                    let step = slot.game.step(actions[i]).map_err(game_error)?;
                     Ok((step.reward, step.terminated, step.truncated))
                 }
             })
         });
         run.actions = actions;
-        result.map_err(game_error)?;
+        result?;
         Ok(step_result(this, &batch))
     }
 

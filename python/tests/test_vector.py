@@ -112,3 +112,21 @@ def test_illegal_actions_lose_or_raise():
         FanoronaVectorEnv(num_envs=10**8)
     with pytest.raises(ValueError, match="illegal_action"):
         FanoronaVectorEnv(num_envs=2, illegal_action="ignore")
+
+
+def test_each_episode_meets_a_freshly_seeded_opponent():
+    # The same learner actions (the first legal one) against "random": the episodes of one
+    # game differ, because every episode seeds its opponent anew.
+    envs = FanoronaVectorEnv(num_envs=1, board="5x5", opponent="random")
+    observations, infos = envs.reset(seed=0)
+    episodes, current = [], [observations[0].copy()]
+    while len(episodes) < 4:
+        observations, _, terminations, truncations, infos = envs.step(first_legal(infos["action_mask"]))
+        if terminations[0] or truncations[0]:
+            episodes.append(current)
+            observations, *_, infos = envs.step(np.array([0]))  # next-step autoreset
+            current = [observations[0].copy()]
+        else:
+            current.append(observations[0].copy())
+    distinct = {np.concatenate([o.ravel() for o in episode]).tobytes() for episode in episodes}
+    assert len(distinct) > 1
