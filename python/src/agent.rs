@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
 use crate::errors::value_error;
+use crate::index::Whole;
 use crate::locks::lock;
 use crate::position::Position;
 
@@ -95,8 +96,9 @@ pub struct Agent {
 #[pymethods]
 impl Agent {
     #[new]
-    #[pyo3(signature = (spec, seed=0))]
-    fn new(spec: &str, seed: u64) -> PyResult<Agent> {
+    #[pyo3(signature = (spec, seed=Whole(0)))]
+    fn new(spec: &str, seed: Whole<u64>) -> PyResult<Agent> {
+        let Whole(seed) = seed;
         let agent = create_agent(spec, seed)?;
         Ok(Agent {
             name: agent.name(),

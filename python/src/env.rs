@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 
 use crate::arrays;
 use crate::errors::value_error;
-use crate::index::action_id;
+use crate::index::{Whole, action_id};
 use crate::names::{color_name, parse_color};
 use crate::position::Position;
 
@@ -74,9 +74,9 @@ impl Env {
     }
 
     /// Starts an episode; `seed` draws the random opening, if any.
-    #[pyo3(signature = (seed=0))]
-    fn reset(&mut self, seed: u64) {
-        self.env.reset(seed);
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset(&mut self, seed: Whole<u64>) {
+        self.env.reset(seed.0);
     }
 
     /// Plays an action id; returns ((reward_white, reward_black), terminated, truncated,

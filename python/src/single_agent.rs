@@ -11,7 +11,7 @@ use crate::agent::create_agent;
 use crate::arrays;
 use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
-use crate::index::action_id;
+use crate::index::{Whole, action_id};
 use crate::locks::lock;
 use crate::names::parse_color;
 use crate::position::Position;
@@ -60,7 +60,7 @@ fn obs_mask<'py>(py: Python<'py>, shape: [usize; 3], obs: &[f32], mask: &[bool])
 impl SingleAgentEnv {
     #[new]
     #[pyo3(signature = (opponent="random", learner="white", board=None, rules="", fen=None,
-        turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, seed=0))]
+        turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, seed=Whole(0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         opponent: &str,
@@ -70,13 +70,13 @@ impl SingleAgentEnv {
         fen: Option<&str>,
         turn_limit: Option<u32>,
         random_opening: u32,
-        seed: u64,
+        seed: Whole<u64>,
     ) -> PyResult<SingleAgentEnv> {
         let learner = parse_color(learner)?;
         let start = start_game(fen, board, rules)?;
         let shape = start.observation_shape();
         let config = episode_config(turn_limit, random_opening, false);
-        let agent = create_agent(opponent, seed)?;
+        let agent = create_agent(opponent, seed.0)?;
         let opponent_name = agent.name();
         let num_actions = start.num_actions();
         let inner = Inner::new(start.clone(), config, agent, learner);
@@ -95,8 +95,9 @@ impl SingleAgentEnv {
     /// Starts an episode (the opponent moves first if it has the first turn) with the
     /// opponent's random choices seeded from `seed` too, so that an episode is determined by
     /// its seed and the learner's actions; returns the learner's observation and int8 mask.
-    #[pyo3(signature = (seed=0))]
-    fn reset<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<ObsMask<'py>> {
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset<'py>(&self, py: Python<'py>, seed: Whole<u64>) -> PyResult<ObsMask<'py>> {
+        let Whole(seed) = seed;
         let opponent = create_agent(&self.opponent, seed)?;
         let mut inner = lock(py, &self.inner, "SingleAgentEnv")?;
         *inner = Inner::new(self.start.clone(), self.config, opponent, self.learner);

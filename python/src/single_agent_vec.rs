@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use crate::arrays;
 use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
+use crate::index::Whole;
 use crate::locks::lock;
 use crate::names::parse_color;
 use crate::vec_env::MAX_ENVS;
@@ -202,7 +203,7 @@ impl SingleAgentVecEnv {
     #[new]
     #[pyo3(signature = (num_envs, opponent="random", learner="white", board=None, rules="",
         fen=None, turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, illegal_action="lose",
-        seed=0))]
+        seed=Whole(0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -215,7 +216,7 @@ impl SingleAgentVecEnv {
         turn_limit: Option<u32>,
         random_opening: u32,
         illegal_action: &str,
-        seed: u64,
+        seed: Whole<u64>,
     ) -> PyResult<SingleAgentVecEnv> {
         let n = match num_envs.extract::<usize>() {
             Ok(n) if (1..=MAX_ENVS).contains(&n) => n,
@@ -260,7 +261,7 @@ impl SingleAgentVecEnv {
             shape,
             num_actions,
         };
-        let slots = env.slots(n, seed)?;
+        let slots = env.slots(n, seed.0)?;
         let batch = env.batch.get_mut().map_err(|_| value_error("poisoned"))?;
         batch.slots = slots;
         let template = &env.template;
@@ -270,8 +271,12 @@ impl SingleAgentVecEnv {
 
     /// Starts every game again, its opponent and episodes seeded from `seed`; returns what
     /// `step` returns (rewards 0, flags false).
-    #[pyo3(signature = (seed=0))]
-    fn reset<'py>(this: &Bound<'py, SingleAgentVecEnv>, seed: u64) -> PyResult<StepResult<'py>> {
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset<'py>(
+        this: &Bound<'py, SingleAgentVecEnv>,
+        seed: Whole<u64>,
+    ) -> PyResult<StepResult<'py>> {
+        let Whole(seed) = seed;
         let py = this.py();
         let me = this.get();
         let mut batch = me.batch(py)?;

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use crate::arrays;
 use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
-use crate::index::env_index;
+use crate::index::{Whole, env_index};
 use crate::locks::lock;
 use crate::position::Position;
 
@@ -50,7 +50,7 @@ impl Batch {
 
 /// N environments stepped together, resetting themselves when an episode ends.
 ///
-/// VecEnv(num_envs, board=None, rules="", fen=None, seed=0, turn_limit=300,
+/// VecEnv(num_envs, board=None, rules="", fen=None, seed=Whole(0), turn_limit=300,
 /// random_opening=0, mover_frame=False), with 1 <= num_envs <= 65536. The arrays it returns
 /// (and its properties `obs`, `mask`, `rewards`, `terminated`, `truncated`, `players`) are
 /// read-only views of its own buffers: they show the new values after every step (copy them to
@@ -131,7 +131,7 @@ impl VecEnv {
     const MAX_ENVS: usize = MAX_ENVS;
 
     #[new]
-    #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=0,
+    #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=Whole(0),
         turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, mover_frame=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -140,7 +140,7 @@ impl VecEnv {
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        seed: u64,
+        seed: Whole<u64>,
         turn_limit: Option<u32>,
         random_opening: u32,
         mover_frame: bool,
@@ -157,7 +157,7 @@ impl VecEnv {
         let shape = start.observation_shape();
         let num_actions = start.num_actions();
         let config = episode_config(turn_limit, random_opening, mover_frame);
-        let envs = py.detach(|| fanorona_env::VecEnv::new(start, num_envs, config, seed));
+        let envs = py.detach(|| fanorona_env::VecEnv::new(start, num_envs, config, seed.0));
         let mut batch = Batch {
             envs,
             players: vec![0; num_envs],
@@ -173,8 +173,9 @@ impl VecEnv {
     }
 
     /// Restarts every environment with generators drawn from `seed`; returns (obs, mask).
-    #[pyo3(signature = (seed=0))]
-    fn reset<'py>(this: &Bound<'py, VecEnv>, seed: u64) -> PyResult<ObsMask<'py>> {
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset<'py>(this: &Bound<'py, VecEnv>, seed: Whole<u64>) -> PyResult<ObsMask<'py>> {
+        let Whole(seed) = seed;
         let py = this.py();
         let mut batch = this.get().batch(py)?;
         let envs = &mut batch.envs;

@@ -140,3 +140,23 @@ def test_environment_numbers_out_of_range_are_index_errors():
         with pytest.raises(IndexError, match="environment"):
             envs.position(i)
     assert envs.position(np.int64(1)).fen == Position(board="5x3").fen
+
+
+def test_seeds_out_of_range_are_value_errors():
+    from fanorona import Agent, Env, SingleAgentEnv, SingleAgentVecEnv
+
+    makers = (
+        lambda seed: VecEnv(2, seed=seed),
+        lambda seed: VecEnv(2).reset(seed=seed),
+        lambda seed: Env().reset(seed=seed),
+        lambda seed: SingleAgentEnv(seed=seed),
+        lambda seed: SingleAgentEnv().reset(seed=seed),
+        lambda seed: SingleAgentVecEnv(2, seed=seed),
+        lambda seed: SingleAgentVecEnv(2).reset(seed=seed),
+        lambda seed: Agent("random", seed=seed),
+    )
+    for bad in (-1, 2**64):
+        for make in makers:
+            with pytest.raises(ValueError, match="out of range"):
+                make(bad)
+    VecEnv(2, seed=2**64 - 1).reset(seed=np.uint64(2**64 - 1))
