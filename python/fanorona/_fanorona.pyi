@@ -145,7 +145,7 @@ class Env:
         rules: str = "",
         fen: Optional[str] = None,
         turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
-        random_opening: int = 0,
+        random_opening: int = ...,
     ) -> Env: ...
     def reset(self, seed: int = ...) -> None: ...
     def step(self, action: int) -> Tuple[Tuple[float, float], bool, bool, bool]: ...
@@ -178,7 +178,7 @@ class SingleAgentEnv:
         rules: str = "",
         fen: Optional[str] = None,
         turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
-        random_opening: int = 0,
+        random_opening: int = ...,
         seed: int = ...,
     ) -> SingleAgentEnv: ...
     def reset(self, seed: int = ...) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
@@ -207,7 +207,7 @@ class SingleAgentVecEnv:
         rules: str = "",
         fen: Optional[str] = None,
         turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
-        random_opening: int = 0,
+        random_opening: int = ...,
         illegal_action: str = "lose",
         seed: int = ...,
     ) -> SingleAgentVecEnv: ...
@@ -249,7 +249,7 @@ class VecEnv:
         fen: Optional[str] = None,
         seed: int = ...,
         turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
-        random_opening: int = 0,
+        random_opening: int = ...,
         mover_frame: bool = False,
     ) -> VecEnv: ...
     def reset(self, seed: int = ...) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...

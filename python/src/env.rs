@@ -43,13 +43,13 @@ pub fn start_game(fen: Option<&str>, board: Option<&str>, rules: &str) -> PyResu
 
 /// The episode settings from the arguments every environment takes.
 pub fn episode_config(
-    turn_limit: Option<u32>,
-    random_opening: u32,
+    turn_limit: Option<Whole<u32>>,
+    random_opening: Whole<u32>,
     mover_frame: bool,
 ) -> EnvConfig {
     EnvConfig {
-        turn_limit,
-        random_opening,
+        turn_limit: turn_limit.map(|limit| limit.0),
+        random_opening: random_opening.0,
         mover_frame,
     }
 }
@@ -57,14 +57,14 @@ pub fn episode_config(
 #[pymethods]
 impl Env {
     #[new]
-    #[pyo3(signature = (board=None, rules="", fen=None, turn_limit=Some(DEFAULT_TURN_LIMIT),
-        random_opening=0))]
+    #[pyo3(signature = (board=None, rules="", fen=None, turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)),
+        random_opening=Whole(0)))]
     fn new(
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        turn_limit: Option<u32>,
-        random_opening: u32,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
     ) -> PyResult<Env> {
         let start = start_game(fen, board, rules)?;
         let config = episode_config(turn_limit, random_opening, false);

@@ -60,7 +60,7 @@ fn obs_mask<'py>(py: Python<'py>, shape: [usize; 3], obs: &[f32], mask: &[bool])
 impl SingleAgentEnv {
     #[new]
     #[pyo3(signature = (opponent="random", learner="white", board=None, rules="", fen=None,
-        turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, seed=Whole(0)))]
+        turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), seed=Whole(0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         opponent: &str,
@@ -68,8 +68,8 @@ impl SingleAgentEnv {
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        turn_limit: Option<u32>,
-        random_opening: u32,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
         seed: Whole<u64>,
     ) -> PyResult<SingleAgentEnv> {
         let learner = parse_color(learner)?;

@@ -202,7 +202,7 @@ fn game_error(error: SingleAgentError) -> PyErr {
 impl SingleAgentVecEnv {
     #[new]
     #[pyo3(signature = (num_envs, opponent="random", learner="white", board=None, rules="",
-        fen=None, turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, illegal_action="lose",
+        fen=None, turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), illegal_action="lose",
         seed=Whole(0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -213,8 +213,8 @@ impl SingleAgentVecEnv {
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        turn_limit: Option<u32>,
-        random_opening: u32,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
         illegal_action: &str,
         seed: Whole<u64>,
     ) -> PyResult<SingleAgentVecEnv> {

@@ -51,7 +51,7 @@ impl Batch {
 /// N environments stepped together, resetting themselves when an episode ends.
 ///
 /// VecEnv(num_envs, board=None, rules="", fen=None, seed=Whole(0), turn_limit=300,
-/// random_opening=0, mover_frame=False), with 1 <= num_envs <= 65536. The arrays it returns
+/// random_opening=Whole(0), mover_frame=False), with 1 <= num_envs <= 65536. The arrays it returns
 /// (and its properties `obs`, `mask`, `rewards`, `terminated`, `truncated`, `players`) are
 /// read-only views of its own buffers: they show the new values after every step (copy them to
 /// keep old ones). Any thread may call it; calls run one at a time, waiting without the GIL
@@ -132,7 +132,7 @@ impl VecEnv {
 
     #[new]
     #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=Whole(0),
-        turn_limit=Some(DEFAULT_TURN_LIMIT), random_opening=0, mover_frame=false))]
+        turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), mover_frame=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -141,8 +141,8 @@ impl VecEnv {
         rules: &str,
         fen: Option<&str>,
         seed: Whole<u64>,
-        turn_limit: Option<u32>,
-        random_opening: u32,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
         mover_frame: bool,
     ) -> PyResult<VecEnv> {
         let num_envs = match num_envs.extract::<usize>() {

@@ -160,3 +160,19 @@ def test_seeds_out_of_range_are_value_errors():
             with pytest.raises(ValueError, match="out of range"):
                 make(bad)
     VecEnv(2, seed=2**64 - 1).reset(seed=np.uint64(2**64 - 1))
+
+
+def test_turn_limits_and_openings_out_of_range_are_value_errors():
+    from fanorona import Env, SingleAgentEnv, SingleAgentVecEnv
+
+    makers = (
+        lambda **kw: VecEnv(2, **kw),
+        lambda **kw: Env(**kw),
+        lambda **kw: SingleAgentEnv(**kw),
+        lambda **kw: SingleAgentVecEnv(2, **kw),
+    )
+    for make in makers:
+        for bad in ({"turn_limit": -1}, {"turn_limit": 2**32}, {"random_opening": -3}):
+            with pytest.raises(ValueError, match="out of range"):
+                make(**bad)
+        make(turn_limit=None, random_opening=np.int64(2))
