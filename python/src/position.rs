@@ -8,7 +8,7 @@ use pyo3::types::PyString;
 
 use crate::arrays;
 use crate::errors::value_error;
-use crate::index::action_id;
+use crate::index::{Whole, action_id};
 use crate::names::color_name;
 
 /// A Fanorona position with the game's history (repetitions, undo).
@@ -224,7 +224,8 @@ impl Position {
     /// as RULES.md's reference counts do.
     /// The GIL is released while it counts, and the position stays free for other threads.
     #[pyo3(signature = (depth))]
-    fn perft(this: &Bound<'_, Self>, depth: u32) -> PyResult<u64> {
+    fn perft(this: &Bound<'_, Self>, depth: Whole<u32>) -> PyResult<u64> {
+        let Whole(depth) = depth;
         let position = *this.try_borrow()?.game.position();
         Ok(this.py().detach(move || perft(&position, depth)))
     }

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::value_error;
+use crate::index::Whole;
 use crate::json::to_py;
 use crate::locks::lock;
 
@@ -60,7 +61,8 @@ impl SelfPlayWorker {
     }
 
     /// Plays with the model of these policy-file bytes (model `version`) from now on.
-    fn set_model(&self, py: Python<'_>, model: &[u8], version: u64) -> PyResult<()> {
+    fn set_model(&self, py: Python<'_>, model: &[u8], version: Whole<u64>) -> PyResult<()> {
+        let Whole(version) = version;
         let mut actor = lock(py, &self.inner, "SelfPlayWorker")?;
         let actor = &mut *actor;
         py.detach(|| actor.set_model(model, version))
@@ -74,7 +76,12 @@ impl SelfPlayWorker {
     }
 
     /// Plays shard `sequence` with the current model; returns its bytes.
-    fn play_shard<'py>(&self, py: Python<'py>, sequence: u64) -> PyResult<Bound<'py, PyBytes>> {
+    fn play_shard<'py>(
+        &self,
+        py: Python<'py>,
+        sequence: Whole<u64>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let Whole(sequence) = sequence;
         let mut actor = lock(py, &self.inner, "SelfPlayWorker")?;
         if actor.model_version().is_none() {
             return Err(value_error("no model yet: call set_model first"));
@@ -180,8 +187,9 @@ impl Learner {
 
     /// Takes the learner steps earned, at most `limit` and up to the next model version;
     /// returns how many.
-    #[pyo3(signature = (limit=usize::MAX))]
-    fn train(&self, py: Python<'_>, limit: usize) -> PyResult<usize> {
+    #[pyo3(signature = (limit=Whole(usize::MAX)))]
+    fn train(&self, py: Python<'_>, limit: Whole<usize>) -> PyResult<usize> {
+        let Whole(limit) = limit;
         let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         py.detach(|| actor.train_earned(limit)).map_err(value_error)

@@ -141,3 +141,9 @@ def test_action_ids_out_of_range_are_value_errors():
     assert position.history == []
     position.play_step(np.int64(position.legal_actions()[0]))
     assert len(position.history) == 1
+
+
+def test_perft_depth_out_of_range_is_a_value_error():
+    with pytest.raises(ValueError, match="out of range"):
+        Position().perft(-1)
+    assert Position().perft(np.int64(1)) == 5
