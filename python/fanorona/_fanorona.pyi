@@ -31,14 +31,14 @@ def agent_kinds() -> List[Dict[str, Any]]:
 def match_summary(
     white: str,
     black: str,
-    games: int = 100,
-    threads: int = 2,
+    games: int = ...,
+    threads: int = ...,
     board: Optional[str] = None,
     rules: str = "",
     fen: Optional[str] = None,
-    openings: int = 4,
-    max_turns: int = 300,
-    seed: int = 1,
+    openings: int = ...,
+    max_turns: int = ...,
+    seed: int = ...,
 ) -> Dict[str, Any]:
     """A match between two agents; the arena's summary."""
 
