@@ -1,5 +1,6 @@
-"""Random-action steps per second from Python: fanorona's VecEnv and PettingZoo env against
-fanorona-aec (the other Fanorona environment on PyPI), measured in the same run.
+"""Random-action steps per second from Python: fanorona's VecEnv, Gymnasium vector env and
+PettingZoo env against fanorona-aec (the other Fanorona environment on PyPI), measured in the
+same run.
 
     pip install ./python fanorona-aec
     python python/benchmarks/vec_env_speed.py [--envs 256] [--seconds 5]
@@ -62,6 +63,22 @@ def vec_env_actions(num_envs: int, seconds: float) -> float:
     return rate(step, seconds)
 
 
+def gymnasium_vector(num_envs: int, seconds: float) -> float:
+    """gymnasium.make_vec("fanorona/Fanorona-v0") against "random", the learner's actions
+    picked in numpy (the first legal action from infos["action_mask"]); counts learner steps."""
+    import gymnasium
+
+    envs = gymnasium.make_vec("fanorona/Fanorona-v0", num_envs=num_envs, board="9x5")
+    _, infos = envs.reset(seed=1)
+
+    def step() -> int:
+        nonlocal infos
+        infos = envs.step(infos["action_mask"].argmax(axis=1))[4]
+        return num_envs
+
+    return rate(step, seconds)
+
+
 def aec(make, seconds: float) -> float:
     """Random legal actions through a PettingZoo AEC env's last()/step() loop."""
     environment = make()
@@ -88,6 +105,7 @@ def main() -> None:
     rows = [
         (f"fanorona.VecEnv({args.envs}).step_random()", vec_env_random(args.envs, args.seconds)),
         (f"fanorona.VecEnv({args.envs}).step(numpy actions)", vec_env_actions(args.envs, args.seconds)),
+        (f"gymnasium.make_vec(Fanorona-v0, {args.envs}).step", gymnasium_vector(args.envs, args.seconds)),
         ("fanorona.pettingzoo.env(), one env", aec(fanorona_aec_env, args.seconds)),
     ]
     try:

@@ -1,22 +1,31 @@
 """Fanorona for reinforcement learning, with a Rust core.
 
 - :class:`Position`: a game with its history: legal steps and turns, play, undo, perft, FEN.
-- :mod:`fanorona.pettingzoo`: ``fanorona.pettingzoo.env()``, a PettingZoo ``AECEnv``.
-- :mod:`fanorona.gymnasium`: the single-agent Gymnasium env ``fanorona/Fanorona-v0``.
+- :mod:`fanorona.pettingzoo`: ``from fanorona.pettingzoo import fanorona_v0``, then
+  ``fanorona_v0.env()``, a PettingZoo ``AECEnv``.
+- :mod:`fanorona.gymnasium`: the single-agent Gymnasium env ``fanorona/Fanorona-v0``, and
+  :mod:`fanorona.vector` its ``VectorEnv``: ``gymnasium.make_vec("fanorona/Fanorona-v0",
+  num_envs=N)``.
 - :class:`VecEnv`: N games stepped together in Rust, zero-copy numpy views.
+
+Every legal-action mask is int8 (1 legal, 0 not), as PettingZoo and Gymnasium use; every
+environment truncates episodes after :data:`DEFAULT_TURN_LIMIT` (300) complete turns unless
+given another ``turn_limit`` (None: no limit). Every object may be shared by threads: calls
+on one object run one at a time, and a thread waiting for one holds no GIL.
 - :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
 - :class:`Policy`: an exported policy file run on batches of observations.
 - :func:`match`: an arena match between two agents.
-- :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`: the training roles, which
-  :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray train``).
+- :mod:`fanorona.training`: :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`,
+  the training roles, which :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray
+  train``); they stay importable from here too.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any, Dict, Optional
 
 from ._fanorona import (
+    DEFAULT_TURN_LIMIT,
     Agent,
     Env,
     Learner,
@@ -24,14 +33,16 @@ from ._fanorona import (
     Position,
     SelfPlayWorker,
     SingleAgentEnv,
+    SingleAgentVecEnv,
     VecEnv,
     __version__,
     agent_kinds,
-    match_json,
+    match_summary,
     run_config,
 )
 
 __all__ = [
+    "DEFAULT_TURN_LIMIT",
     "Agent",
     "Env",
     "Learner",
@@ -39,6 +50,7 @@ __all__ = [
     "Position",
     "SelfPlayWorker",
     "SingleAgentEnv",
+    "SingleAgentVecEnv",
     "VecEnv",
     "__version__",
     "agent_kinds",
@@ -67,7 +79,7 @@ def match(
     ``elo_low``/``elo_high`` (95%), ``los``, results by colour, draw reasons, forfeits, mean
     turns and seconds. Bad specifications raise ValueError before any game is played.
     """
-    summary = match_json(
+    return match_summary(
         white,
         black,
         games=games,
@@ -79,7 +91,6 @@ def match(
         max_turns=max_turns,
         seed=seed,
     )
-    return json.loads(summary)
 
 
 def _register_gymnasium() -> None:
@@ -94,6 +105,7 @@ def _register_gymnasium() -> None:
         gymnasium.register(
             id="fanorona/Fanorona-v0",
             entry_point="fanorona.gymnasium:FanoronaEnv",
+            vector_entry_point="fanorona.vector:FanoronaVectorEnv",
         )
 
 

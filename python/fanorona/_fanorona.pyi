@@ -1,29 +1,46 @@
 """Type stubs of the Rust extension module (see the docstrings there for details)."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
+DEFAULT_TURN_LIMIT: int
+__all__ = [
+    "Agent",
+    "DEFAULT_TURN_LIMIT",
+    "Env",
+    "Learner",
+    "Policy",
+    "Position",
+    "SelfPlayWorker",
+    "SingleAgentEnv",
+    "SingleAgentVecEnv",
+    "VecEnv",
+    "__version__",
+    "agent_kinds",
+    "match_summary",
+    "run_config",
+]
 
-def agent_kinds() -> str:
-    """Every agent kind with its options, one line each."""
+def agent_kinds() -> List[Dict[str, Any]]:
+    """Every agent kind: name, summary, options (name -> usage, help), path_extensions, help."""
 
-def match_json(
+def match_summary(
     white: str,
     black: str,
-    games: int = 100,
-    threads: int = 2,
+    games: int = ...,
+    threads: int = ...,
     board: Optional[str] = None,
     rules: str = "",
     fen: Optional[str] = None,
-    openings: int = 4,
-    max_turns: int = 300,
-    seed: int = 1,
-) -> str:
-    """A match between two agents; the arena's summary as JSON."""
+    openings: int = ...,
+    max_turns: int = ...,
+    seed: int = ...,
+) -> Dict[str, Any]:
+    """A match between two agents; the arena's summary."""
 
 def run_config(
     preset: Optional[str] = None,
@@ -32,21 +49,23 @@ def run_config(
 ) -> str:
     """The resolved TOML text of a run configuration (a preset or a file)."""
 
+@final
 class SelfPlayWorker:
     """A self-play worker: model bytes in, shard bytes out."""
 
-    def __init__(self, config: str, name: str) -> None: ...
+    def __new__(cls, config: str, name: str) -> SelfPlayWorker: ...
     def set_model(self, model: bytes, version: int) -> None: ...
     @property
     def model_version(self) -> Optional[int]: ...
     def play_shard(self, sequence: int) -> bytes: ...
 
+@final
 class Learner:
     """The learner of a run directory: shard bytes in, model versions out."""
 
-    def __init__(
-        self, run_dir: Union[str, PathLike[str]], config: Optional[str] = None, replay_ratio: float = 4.0
-    ) -> None: ...
+    def __new__(
+        cls, run_dir: Union[str, PathLike[str]], config: Optional[str] = None, replay_ratio: float = ...
+    ) -> Learner: ...
     @property
     def config(self) -> str: ...
     @property
@@ -63,14 +82,16 @@ class Learner:
     def train(self, limit: int = ...) -> int: ...
     def publish(self) -> Tuple[int, bytes]: ...
     def checkpoint(self) -> str: ...
+    def last_row(self) -> Optional[Dict[str, Any]]: ...
     def last_row_json(self) -> Optional[str]: ...
 
+@final
 class Position:
     """A Fanorona position with the game's history."""
 
-    def __init__(
-        self, fen: Optional[str] = None, board: Optional[str] = None, rules: str = ""
-    ) -> None: ...
+    def __new__(
+        cls, fen: Optional[str] = None, board: Optional[str] = None, rules: str = ""
+    ) -> Position: ...
     @property
     def fen(self) -> str: ...
     @property
@@ -109,23 +130,26 @@ class Position:
     def undo(self) -> Optional[str]: ...
     def perft(self, depth: int) -> int: ...
     def observation(self) -> npt.NDArray[np.float32]: ...
-    def action_mask(self) -> npt.NDArray[np.bool_]: ...
+    def action_mask(self) -> npt.NDArray[np.int8]: ...
     def copy(self) -> Position: ...
+    def __copy__(self) -> Position: ...
+    def __deepcopy__(self, memo: Any) -> Position: ...
 
+@final
 class Env:
     """The two-player environment behind fanorona.pettingzoo."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
-        turn_limit: Optional[int] = None,
-        random_opening: int = 0,
-    ) -> None: ...
-    def reset(self, seed: int = 0) -> None: ...
+        turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
+        random_opening: int = ...,
+    ) -> Env: ...
+    def reset(self, seed: int = ...) -> None: ...
     def step(self, action: int) -> Tuple[Tuple[float, float], bool, bool, bool]: ...
-    def observation(self) -> npt.NDArray[np.float32]: ...
+    def observation(self, agent: Optional[str] = None) -> npt.NDArray[np.float32]: ...
     def action_mask(self) -> npt.NDArray[np.int8]: ...
     def legal_actions(self) -> List[int]: ...
     def action_name(self, action: int) -> str: ...
@@ -142,21 +166,22 @@ class Env:
     @property
     def observation_shape(self) -> Tuple[int, int, int]: ...
 
+@final
 class SingleAgentEnv:
     """The learner's side of a game against an agent (behind fanorona/Fanorona-v0)."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         opponent: str = "random",
         learner: str = "white",
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
-        turn_limit: Optional[int] = None,
-        random_opening: int = 0,
-        seed: int = 0,
-    ) -> None: ...
-    def reset(self, seed: int = 0) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
+        turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
+        random_opening: int = ...,
+        seed: int = ...,
+    ) -> SingleAgentEnv: ...
+    def reset(self, seed: int = ...) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
     def step(
         self, action: int
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], float, bool, bool]: ...
@@ -169,35 +194,71 @@ class SingleAgentEnv:
     @property
     def observation_shape(self) -> Tuple[int, int, int]: ...
 
-_Step = Tuple[
+@final
+class SingleAgentVecEnv:
+    """N learner-against-agent games stepped together (behind fanorona.vector)."""
+
+    def __new__(
+        cls,
+        num_envs: int,
+        opponent: str = "random",
+        learner: str = "white",
+        board: Optional[str] = None,
+        rules: str = "",
+        fen: Optional[str] = None,
+        turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
+        random_opening: int = ...,
+        illegal_action: str = "lose",
+        seed: int = ...,
+    ) -> SingleAgentVecEnv: ...
+    def reset(self, seed: int = ...) -> _VecStep: ...
+    def step(self, actions: npt.NDArray[np.integer[Any]]) -> _VecStep: ...
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def num_actions(self) -> int: ...
+    @property
+    def observation_shape(self) -> Tuple[int, int, int]: ...
+
+_VecStep = Tuple[
     npt.NDArray[np.float32],
-    npt.NDArray[np.bool_],
+    npt.NDArray[np.int8],
     npt.NDArray[np.float32],
     npt.NDArray[np.bool_],
     npt.NDArray[np.bool_],
 ]
 
+_Step = Tuple[
+    npt.NDArray[np.float32],
+    npt.NDArray[np.int8],
+    npt.NDArray[np.float32],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+]
+
+@final
 class VecEnv:
     """N games stepped together in Rust; the arrays are read-only views of its buffers."""
 
-    def __init__(
-        self,
+    MAX_ENVS: int
+    def __new__(
+        cls,
         num_envs: int,
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
-        seed: int = 0,
-        turn_limit: Optional[int] = None,
-        random_opening: int = 0,
+        seed: int = ...,
+        turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
+        random_opening: int = ...,
         mover_frame: bool = False,
-    ) -> None: ...
-    def reset(self, seed: int = 0) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]: ...
+    ) -> VecEnv: ...
+    def reset(self, seed: int = ...) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
     def step(self, actions: npt.NDArray[np.integer[Any]]) -> _Step: ...
     def step_random(self) -> _Step: ...
     @property
     def obs(self) -> npt.NDArray[np.float32]: ...
     @property
-    def mask(self) -> npt.NDArray[np.bool_]: ...
+    def mask(self) -> npt.NDArray[np.int8]: ...
     @property
     def rewards(self) -> npt.NDArray[np.float32]: ...
     @property
@@ -216,16 +277,18 @@ class VecEnv:
     def position(self, i: int) -> Position: ...
     def __len__(self) -> int: ...
 
+@final
 class Agent:
     """A player of any registry kind, e.g. Agent("minimax:depth=4")."""
 
-    def __init__(self, spec: str, seed: int = 0) -> None: ...
+    def __new__(cls, spec: str, seed: int = ...) -> Agent: ...
     @property
     def name(self) -> str: ...
     def act(self, state: Any) -> int: ...
     def last_info(self) -> Optional[Dict[str, Any]]: ...
     def reset(self) -> None: ...
 
+@final
 class Policy:
     """An exported policy file run on observations."""
 
@@ -234,7 +297,7 @@ class Policy:
     def __call__(
         self,
         obs: npt.NDArray[np.float32],
-        mask: Optional[npt.NDArray[np.bool_]] = None,
+        mask: Optional[Union[npt.NDArray[np.int8], npt.NDArray[np.bool_]]] = None,
     ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]: ...
     @property
     def game(self) -> str: ...

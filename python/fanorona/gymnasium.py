@@ -4,26 +4,30 @@
 board="9x5", rules="")``: the learner plays one colour, the opponent (any agent specification
 of the toolkit) the other, its moves made inside ``reset`` and ``step``. Observations are
 float32 ``[18, H, W]`` from the learner's view; actions are the Rust env's ids; the legal
-actions are ``info["action_mask"]`` (int8). The reward is +1/-1 at the end (a draw 0);
-``turn_limit`` complete turns truncate the episode. A capture chain is several steps of the
+actions are ``info["action_mask"]`` and ``action_masks()`` (int8; the method is what
+sb3-contrib's ``MaskablePPO`` calls). The reward is +1/-1 at the end (a draw 0);
+``turn_limit`` complete turns (300 by default, :data:`fanorona.DEFAULT_TURN_LIMIT`; None: no
+limit) truncate the episode. A capture chain is several steps of the
 learner in a row. An episode is determined by its seed and the learner's actions (the
 opponent's random choices are seeded by ``reset``).
 
 An illegal action ends the episode as a loss (reward -1, ``terminated``,
 ``info["illegal_action"]``) with ``illegal_action="lose"`` (the default, as Gymnasium's checker
 and unmasked algorithms need), or raises ValueError and changes nothing with
-``illegal_action="raise"``.
+``illegal_action="raise"``. A start position that is already a finished game is refused
+with ValueError.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Dict, Optional, Tuple
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ._fanorona import Position, SingleAgentEnv
+from ._fanorona import DEFAULT_TURN_LIMIT, Position, SingleAgentEnv
 
 
 class FanoronaEnv(gymnasium.Env):
@@ -38,7 +42,7 @@ class FanoronaEnv(gymnasium.Env):
         board: str = "9x5",
         rules: str = "",
         fen: Optional[str] = None,
-        turn_limit: Optional[int] = 300,
+        turn_limit: Optional[int] = DEFAULT_TURN_LIMIT,
         random_opening: int = 0,
         illegal_action: str = "lose",
         render_mode: Optional[str] = None,
@@ -83,10 +87,16 @@ class FanoronaEnv(gymnasium.Env):
         self._observation, self._mask, self._over = observation, mask, False
         return observation, {"action_mask": mask}
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, int8 [num_actions] (all zero once the episode is over)."""
+        if self._over or self._mask is None:
+            return np.zeros(self.action_space.n, dtype=np.int8)
+        return self._mask.copy()
+
     def step(self, action: Any) -> Tuple[np.ndarray, float, bool, bool, Dict[str, Any]]:
         if self._over:
             raise RuntimeError("the episode is over (or not started): call reset()")
-        action = int(action)
+        action = operator.index(action)  # any integer, never a float rounded
         legal = 0 <= action < self._game.num_actions and self._mask[action]
         if not legal and self._illegal_action == "lose":
             self._over = True

@@ -6,9 +6,11 @@ use std::sync::Mutex;
 use fanorona_env::{Agent as _, Fanorona, Game, SearchInfo};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 
 use crate::errors::value_error;
+use crate::index::Whole;
+use crate::locks::lock;
 use crate::position::Position;
 
 /// Builds the agent of a specification such as `minimax:depth=4` or `model.safetensors`.
@@ -18,10 +20,29 @@ pub fn create_agent(spec: &str, seed: u64) -> PyResult<Box<dyn fanorona_env::Age
     registry.create(&parsed, seed).map_err(value_error)
 }
 
-/// The kinds of agents with their options, one line each (what `spec` accepts).
+/// The kinds of agents (what `spec` accepts), one dict each: name, summary, options (a dict
+/// from option name to its usage, e.g. "depth=N (1-64, default 4)", and help), the file
+/// extensions whose bare path names the kind, and the whole help line.
 #[pyfunction]
-pub fn agent_kinds() -> String {
-    fanorona_train::players::registry().help()
+pub fn agent_kinds(py: Python<'_>) -> PyResult<Bound<'_, PyList>> {
+    let kinds = PyList::empty(py);
+    for kind in fanorona_train::players::registry().kinds() {
+        let options = PyDict::new(py);
+        for option in kind.options {
+            let entry = PyDict::new(py);
+            entry.set_item("usage", option.usage())?;
+            entry.set_item("help", option.help)?;
+            options.set_item(option.name, entry)?;
+        }
+        let entry = PyDict::new(py);
+        entry.set_item("name", kind.name)?;
+        entry.set_item("summary", kind.summary)?;
+        entry.set_item("options", options)?;
+        entry.set_item("path_extensions", kind.path_extensions.to_vec())?;
+        entry.set_item("help", kind.help_line())?;
+        kinds.append(entry)?;
+    }
+    Ok(kinds)
 }
 
 /// The position an agent is asked about: a Position, or anything with a `position`
@@ -64,26 +85,31 @@ fn info_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'py, PyD
 
 /// A player built from a specification, e.g. Agent("minimax:depth=4"), Agent("mcts:sims=400"),
 /// Agent("net:path=model.safetensors,sims=200") or Agent("model.safetensors").
-/// `fanorona.agent_kinds()` lists every kind and option.
-#[pyclass(module = "fanorona")]
+/// `fanorona.agent_kinds()` lists every kind and option. Any thread may call it; a call
+/// waits (without the GIL) while another thread's call runs.
+#[pyclass(module = "fanorona", frozen)]
 pub struct Agent {
     inner: Mutex<Box<dyn fanorona_env::Agent<Fanorona>>>,
+    name: String,
 }
 
 #[pymethods]
 impl Agent {
     #[new]
-    #[pyo3(signature = (spec, seed=0))]
-    fn new(spec: &str, seed: u64) -> PyResult<Agent> {
+    #[pyo3(signature = (spec, seed=Whole(0)))]
+    fn new(spec: &str, seed: Whole<u64>) -> PyResult<Agent> {
+        let Whole(seed) = seed;
+        let agent = create_agent(spec, seed)?;
         Ok(Agent {
-            inner: Mutex::new(create_agent(spec, seed)?),
+            name: agent.name(),
+            inner: Mutex::new(agent),
         })
     }
 
     /// The agent's name, e.g. "minimax:depth=4".
     #[getter]
     fn name(&self) -> String {
-        self.inner.lock().expect("not poisoned").name()
+        self.name.clone()
     }
 
     /// Chooses a legal action id (one step) for the side to act in `state`: a Position or an
@@ -96,7 +122,7 @@ impl Agent {
                 "the game is over: there is nothing to choose",
             ));
         }
-        let mut agent = self.inner.lock().expect("not poisoned");
+        let mut agent = lock(py, &self.inner, "agent")?;
         let agent = &mut *agent;
         py.detach(|| agent.act(&game))
             .map_err(|e| PyRuntimeError::new_err(e.to_string()))
@@ -105,16 +131,17 @@ impl Agent {
     /// What the last decision was based on (a dict: value, depth, nodes, time, pv,
     /// centipieces, mate_in), or None for agents that do not search.
     fn last_info<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let info = self.inner.lock().expect("not poisoned").last_info();
+        let info = lock(py, &self.inner, "agent")?.last_info();
         info.map(|i| info_dict(py, &i)).transpose()
     }
 
     /// Forgets the current game (call before a new one).
-    fn reset(&self) {
-        self.inner.lock().expect("not poisoned").reset();
+    fn reset(&self, py: Python<'_>) -> PyResult<()> {
+        lock(py, &self.inner, "agent")?.reset();
+        Ok(())
     }
 
     fn __repr__(&self) -> String {
-        format!("Agent({:?})", self.name())
+        format!("Agent({:?})", self.name)
     }
 }

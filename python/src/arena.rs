@@ -1,4 +1,4 @@
-//! `fanorona.match`: a match between two agents in the arena, its summary as JSON.
+//! `fanorona.match`: a match between two agents in the arena, its summary as a dict.
 
 use fanorona_env::start_position;
 use fanorona_eval::{Match, MatchConfig, Openings, spec_factory};
@@ -6,27 +6,31 @@ use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
 use crate::errors::value_error;
+use crate::index::Whole;
+use crate::json::to_py;
 
 /// Plays `games` games between two agent specifications (colours alternating, each pair of
 /// games from the same opening of `openings` random turns) on `threads` threads, the GIL
-/// released; returns the arena's summary as JSON (`fanorona.match` reads it into a dict).
+/// released; returns the arena's summary as a dict (what `fanorona.match` returns).
 #[pyfunction]
-#[pyo3(signature = (white, black, games=100, threads=2, board=None, rules="", fen=None,
-    openings=4, max_turns=300, seed=1))]
+#[pyo3(signature = (white, black, games=Whole(100), threads=Whole(2), board=None, rules="",
+    fen=None, openings=Whole(4), max_turns=Whole(300), seed=Whole(1)))]
 #[allow(clippy::too_many_arguments)]
-pub fn match_json(
-    py: Python<'_>,
+pub fn match_summary<'py>(
+    py: Python<'py>,
     white: &str,
     black: &str,
-    games: usize,
-    threads: usize,
+    games: Whole<usize>,
+    threads: Whole<usize>,
     board: Option<&str>,
     rules: &str,
     fen: Option<&str>,
-    openings: u32,
-    max_turns: usize,
-    seed: u64,
-) -> PyResult<String> {
+    openings: Whole<u32>,
+    max_turns: Whole<usize>,
+    seed: Whole<u64>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let (Whole(games), Whole(threads), Whole(openings)) = (games, threads, openings);
+    let (Whole(max_turns), Whole(seed)) = (max_turns, seed);
     let registry = fanorona_train::players::registry();
     let first = registry.parse(white).map_err(value_error)?;
     let second = registry.parse(black).map_err(value_error)?;
@@ -53,5 +57,7 @@ pub fn match_json(
                 | fanorona_eval::ArenaError::Agent { .. } => value_error(e),
                 e => PyRuntimeError::new_err(e.to_string()),
             })?;
-    Ok(report.summary_json())
+    let summary: serde_json::Value =
+        serde_json::from_str(&report.summary_json()).map_err(value_error)?;
+    to_py(py, &summary)
 }

@@ -42,44 +42,63 @@ fn describe(array: &Bound<'_, PyUntypedArray>) -> String {
     format!("dtype {} and shape {:?}", array.dtype(), array.shape())
 }
 
-/// Reads `n` actions from a 1-D numpy array of integers (any integer dtype).
-pub fn actions(value: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<usize>> {
-    let expected = format!("a 1-D numpy array of {n} integer actions");
+/// Reads one action per element of `out` from a 1-D numpy array of integers (any integer
+/// dtype; int64 and uint64 arrays are read without a copy).
+pub fn actions(value: &Bound<'_, PyAny>, out: &mut [usize]) -> PyResult<()> {
+    let expected = format!("a 1-D numpy array of {} integer actions", out.len());
     let Ok(array) = value.cast::<PyUntypedArray>() else {
         return Err(PyTypeError::new_err(format!(
             "actions: expected {expected}, got {}",
             value.get_type().name()?
         )));
     };
-    if array.ndim() != 1 || array.len() != n {
+    if array.ndim() != 1 || array.len() != out.len() {
         return Err(PyValueError::new_err(format!(
             "actions: expected {expected}, got {}",
             describe(array)
         )));
     }
-    let kind = array.dtype().kind();
-    if kind != b'i' && kind != b'u' {
-        return Err(PyTypeError::new_err(format!(
+    match array.dtype().kind() {
+        b'u' => match value.cast::<PyArray1<u64>>() {
+            Ok(array) => copy_actions(array, out),
+            Err(_) => copy_actions(
+                &value
+                    .call_method1("astype", ("uint64",))?
+                    .cast_into::<PyArray1<u64>>()?,
+                out,
+            ),
+        },
+        b'i' => match value.cast::<PyArray1<i64>>() {
+            Ok(array) => copy_actions(array, out),
+            Err(_) => copy_actions(
+                &value
+                    .call_method1("astype", ("int64",))?
+                    .cast_into::<PyArray1<i64>>()?,
+                out,
+            ),
+        },
+        _ => Err(PyTypeError::new_err(format!(
             "actions: expected {expected}, got {}",
             describe(array)
-        )));
+        ))),
     }
-    let converted = value
-        .call_method1("astype", ("int64",))?
-        .cast_into::<PyArray1<i64>>()?;
-    let readonly = converted.readonly();
-    readonly
-        .as_array()
-        .iter()
-        .enumerate()
-        .map(|(env, &a)| {
-            usize::try_from(a).map_err(|_| {
-                PyValueError::new_err(format!(
-                    "actions: environment {env} got {a}: expected an action id (not negative)"
-                ))
-            })
-        })
-        .collect()
+}
+
+/// Copies integer actions into `out`; a value that is no action id (negative, or beyond
+/// `usize`) raises ValueError naming its environment and value.
+fn copy_actions<T>(array: &Bound<'_, PyArray1<T>>, out: &mut [usize]) -> PyResult<()>
+where
+    T: Element + Copy + std::fmt::Display + TryInto<usize>,
+{
+    let readonly = array.readonly();
+    for (env, (slot, &a)) in out.iter_mut().zip(readonly.as_array().iter()).enumerate() {
+        *slot = a.try_into().map_err(|_| {
+            PyValueError::new_err(format!(
+                "actions: environment {env} got {a}: expected an action id (not negative)"
+            ))
+        })?;
+    }
+    Ok(())
 }
 
 /// Reads a float32 array of observations shaped `[N, *shape]` (or `shape` alone, one
@@ -123,15 +142,16 @@ pub fn observations(
     Ok((values, batch))
 }
 
-/// Reads a bool mask shaped `[N, num_actions]` (`[num_actions]` when `batch` is `None`).
+/// Reads a mask shaped `[N, num_actions]` (`[num_actions]` when `batch` is `None`): int8 as
+/// the environments give it (non-zero is legal), or bool.
 pub fn mask(
     value: &Bound<'_, PyAny>,
     batch: Option<usize>,
     num_actions: usize,
 ) -> PyResult<Vec<bool>> {
     let shape: Vec<usize> = batch.into_iter().chain([num_actions]).collect();
-    let expected = format!("a bool numpy array shaped {shape:?}");
-    let array = value.cast::<PyArrayDyn<bool>>().map_err(|_| {
+    let expected = format!("an int8 (or bool) numpy array shaped {shape:?}");
+    let wrong_type = || {
         PyTypeError::new_err(format!(
             "mask: expected {expected}, got {}",
             value
@@ -139,12 +159,22 @@ pub fn mask(
                 .map(describe)
                 .unwrap_or_else(|_| "another type".into())
         ))
-    })?;
-    if array.shape() != shape.as_slice() {
+    };
+    let untyped = value.cast::<PyUntypedArray>().map_err(|_| wrong_type())?;
+    if untyped.shape() != shape.as_slice() {
         return Err(PyValueError::new_err(format!(
             "mask: expected {expected}, got shape {:?}",
-            array.shape()
+            untyped.shape()
         )));
     }
+    if let Ok(array) = value.cast::<PyArrayDyn<i8>>() {
+        return Ok(array
+            .readonly()
+            .as_array()
+            .iter()
+            .map(|&m| m != 0)
+            .collect());
+    }
+    let array = value.cast::<PyArrayDyn<bool>>().map_err(|_| wrong_type())?;
     Ok(array.readonly().as_array().iter().copied().collect())
 }

@@ -1,12 +1,14 @@
 //! `fanorona._fanorona.Env`: the two-player environment behind `fanorona.pettingzoo`: one
 //! action at a time, the same player acting through a whole capture chain.
 
+use fanorona_env::fanorona::observation::write_observation_of;
 use fanorona_env::{EnvConfig, Fanorona, Game, start_position};
 use pyo3::prelude::*;
 
 use crate::arrays;
 use crate::errors::value_error;
-use crate::names::color_name;
+use crate::index::{Whole, action_id};
+use crate::names::{color_name, parse_color};
 use crate::position::Position;
 
 /// What a step reports: rewards (white, black), terminated, truncated, and whether the
@@ -20,22 +22,34 @@ pub struct Env {
     env: fanorona_env::Env<Fanorona>,
 }
 
-/// The start state of an environment from the arguments every environment takes.
+/// The turn limit of every environment unless told otherwise: complete turns after which an
+/// episode is truncated (the arena's default game length too).
+pub const DEFAULT_TURN_LIMIT: u32 = 300;
+
+/// The start state of an environment from the arguments every environment takes. A finished
+/// game is refused: an episode needs a first move to play.
 pub fn start_game(fen: Option<&str>, board: Option<&str>, rules: &str) -> PyResult<Fanorona> {
-    Ok(Fanorona::new(
-        start_position(fen, board, rules).map_err(value_error)?,
-    ))
+    let game = Fanorona::new(start_position(fen, board, rules).map_err(value_error)?);
+    match game.outcome() {
+        Some(outcome) => Err(value_error(format!(
+            "the start position {:?} is a finished game ({}): an environment needs a \
+             position where the side to move has a move",
+            game.position().to_fen(),
+            outcome.result_string()
+        ))),
+        None => Ok(game),
+    }
 }
 
 /// The episode settings from the arguments every environment takes.
 pub fn episode_config(
-    turn_limit: Option<u32>,
-    random_opening: u32,
+    turn_limit: Option<Whole<u32>>,
+    random_opening: Whole<u32>,
     mover_frame: bool,
 ) -> EnvConfig {
     EnvConfig {
-        turn_limit,
-        random_opening,
+        turn_limit: turn_limit.map(|limit| limit.0),
+        random_opening: random_opening.0,
         mover_frame,
     }
 }
@@ -43,13 +57,14 @@ pub fn episode_config(
 #[pymethods]
 impl Env {
     #[new]
-    #[pyo3(signature = (board=None, rules="", fen=None, turn_limit=None, random_opening=0))]
+    #[pyo3(signature = (board=None, rules="", fen=None, turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)),
+        random_opening=Whole(0)))]
     fn new(
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        turn_limit: Option<u32>,
-        random_opening: u32,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
     ) -> PyResult<Env> {
         let start = start_game(fen, board, rules)?;
         let config = episode_config(turn_limit, random_opening, false);
@@ -59,14 +74,15 @@ impl Env {
     }
 
     /// Starts an episode; `seed` draws the random opening, if any.
-    #[pyo3(signature = (seed=0))]
-    fn reset(&mut self, seed: u64) {
-        self.env.reset(seed);
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset(&mut self, seed: Whole<u64>) {
+        self.env.reset(seed.0);
     }
 
     /// Plays an action id; returns ((reward_white, reward_black), terminated, truncated,
     /// turn_ended). An illegal action raises ValueError and changes nothing.
-    fn step(&mut self, action: usize) -> PyResult<StepResult> {
+    fn step(&mut self, action: &Bound<'_, PyAny>) -> PyResult<StepResult> {
+        let action = action_id(action, self.env.num_actions())?;
         let step = self.env.step(action).map_err(value_error)?;
         let t = step.transition;
         Ok((
@@ -77,10 +93,28 @@ impl Env {
         ))
     }
 
-    /// The observation, float32 [18, height, width], from the view of the player to act.
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray3<f32>> {
+    /// The observation, float32 [18, height, width], from the side of `agent` ("white" or
+    /// "black"; its pieces on plane 0, the board turned for black), by default of the player
+    /// to act.
+    #[pyo3(signature = (agent=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        agent: Option<&str>,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
         let [p, h, w] = self.env.state().observation_shape();
-        arrays::copy(py, self.env.observation().obs, (p, h, w))
+        let Some(agent) = agent else {
+            return Ok(arrays::copy(py, self.env.observation().obs, (p, h, w)));
+        };
+        let game = self.env.state();
+        let mut obs = vec![0.0; p * h * w];
+        write_observation_of(
+            game.position(),
+            game.occurrences(),
+            parse_color(agent)?,
+            &mut obs,
+        );
+        Ok(arrays::copy(py, &obs, (p, h, w)))
     }
 
     /// The legal-action mask, int8 [num_actions] (all zero once the episode is over).
@@ -138,7 +172,8 @@ impl Env {
     }
 
     /// The notation of an action id.
-    fn action_name(&self, action: usize) -> String {
-        self.env.state().action_name(action)
+    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let action = action_id(action, self.env.num_actions())?;
+        Ok(self.env.state().action_name(action))
     }
 }

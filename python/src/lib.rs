@@ -10,11 +10,15 @@ mod arena;
 mod arrays;
 mod env;
 mod errors;
+mod index;
+mod json;
+mod locks;
 mod names;
 mod policy;
 mod position;
 mod roles;
 mod single_agent;
+mod single_agent_vec;
 mod vec_env;
 
 /// The extension module.
@@ -24,13 +28,15 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // pool may already exist if another extension built it; then it is left as it is.
     let _ = fanorona_env::denormals::build_global_pool(rayon::ThreadPoolBuilder::new());
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("DEFAULT_TURN_LIMIT", env::DEFAULT_TURN_LIMIT)?;
     m.add_class::<position::Position>()?;
     m.add_class::<env::Env>()?;
     m.add_class::<single_agent::SingleAgentEnv>()?;
     m.add_class::<vec_env::VecEnv>()?;
+    m.add_class::<single_agent_vec::SingleAgentVecEnv>()?;
     m.add_class::<agent::Agent>()?;
     m.add_class::<policy::Policy>()?;
-    m.add_function(wrap_pyfunction!(arena::match_json, m)?)?;
+    m.add_function(wrap_pyfunction!(arena::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(agent::agent_kinds, m)?)?;
     m.add_class::<roles::SelfPlayWorker>()?;
     m.add_class::<roles::Learner>()?;

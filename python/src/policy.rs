@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 
 use crate::arrays;
 use crate::errors::value_error;
+use crate::locks::lock;
 
 /// What evaluating returns: logits and values.
 type Outputs<'py> = (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>);
@@ -20,7 +21,8 @@ type Outputs<'py> = (Bound<'py, PyArrayDyn<f32>>, Bound<'py, PyArrayDyn<f32>>);
 /// Observations are float32 `[N, 18, H, W]` (or one `[18, H, W]`) as the environments give them;
 /// the logits are over actions in the frame of the player to act (`VecEnv(mover_frame=True)`
 /// gives masks in that frame), and values are the expected result for that player in [-1, 1].
-#[pyclass(module = "fanorona")]
+/// Any thread may call it; calls run one at a time, waiting without the GIL.
+#[pyclass(module = "fanorona", frozen)]
 pub struct Policy {
     net: Mutex<PolicyValueNet>,
     meta: PolicyMeta,
@@ -40,7 +42,7 @@ impl Policy {
     }
 
     /// Runs the network; returns (logits float32 [N, num_actions], values float32 [N]), or
-    /// ([num_actions], a 0-d value) for one observation. With `mask` (bool, same leading
+    /// ([num_actions], a 0-d value) for one observation. With `mask` (int8 or bool, same leading
     /// shape), illegal actions' logits are -inf. Wrong shapes or dtypes raise
     /// TypeError/ValueError.
     #[pyo3(signature = (obs, mask=None))]
@@ -60,7 +62,7 @@ impl Policy {
         let mut logits = vec![0.0f32; n * num_actions];
         let mut values = vec![0.0f32; n];
         if n > 0 {
-            let net = self.net.lock().expect("not poisoned");
+            let net = lock(py, &self.net, "policy")?;
             let net = &*net;
             py.detach(|| net.infer(&values_in, &mut logits, &mut values));
         }

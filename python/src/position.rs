@@ -4,19 +4,12 @@ use fanorona_env::rules::display::render;
 use fanorona_env::{Fanorona, Game, perft, start_position};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 
 use crate::arrays;
 use crate::errors::value_error;
+use crate::index::{Whole, action_id};
 use crate::names::color_name;
-
-/// A step given as an action id or in notation.
-#[derive(FromPyObject)]
-pub enum StepArg {
-    /// An action id.
-    Id(usize),
-    /// A step in notation (`d3e3W`, `stop`).
-    Text(String),
-}
 
 /// A Fanorona position with the game's history (repetitions, undo).
 ///
@@ -139,13 +132,8 @@ impl Position {
     }
 
     /// The notation of an action id.
-    fn action_name(&self, action: usize) -> PyResult<String> {
-        if action >= self.game.num_actions() {
-            return Err(PyValueError::new_err(format!(
-                "action {action} is out of range: this board has actions 0..{}",
-                self.game.num_actions()
-            )));
-        }
+    fn action_name(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let action = action_id(action, self.game.num_actions())?;
         Ok(self.game.action_name(action))
     }
 
@@ -156,11 +144,14 @@ impl Position {
 
     /// Plays one step (an action id or notation such as "d3e3W" or "stop"). Raises
     /// ValueError, changing nothing, if it is not legal.
-    fn play_step(&mut self, step: StepArg) -> PyResult<()> {
+    fn play_step(&mut self, step: &Bound<'_, PyAny>) -> PyResult<()> {
         self.check_going_on()?;
-        let action = match step {
-            StepArg::Id(id) => id,
-            StepArg::Text(text) => self.game.parse_action(&text).map_err(value_error)?,
+        let action = match step.cast::<PyString>() {
+            Ok(text) => self
+                .game
+                .parse_action(&text.to_cow()?)
+                .map_err(value_error)?,
+            Err(_) => action_id(step, self.game.num_actions())?,
         };
         let before = self.game.clone();
         self.game.apply(action).map_err(value_error)?;
@@ -231,9 +222,12 @@ impl Position {
 
     /// Counts the leaves of the tree of complete turns to `depth` (distinct results once),
     /// as docs/rules.md's reference counts do.
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
-        let position = *self.game.position();
-        py.detach(move || perft(&position, depth))
+    /// The GIL is released while it counts, and the position stays free for other threads.
+    #[pyo3(signature = (depth))]
+    fn perft(this: &Bound<'_, Self>, depth: Whole<u32>) -> PyResult<u64> {
+        let Whole(depth) = depth;
+        let position = *this.try_borrow()?.game.position();
+        Ok(this.py().detach(move || perft(&position, depth)))
     }
 
     /// The observation, float32 [18, height, width], from the view of the side to act.
@@ -244,10 +238,11 @@ impl Position {
         arrays::copy(py, &obs, (p, h, w))
     }
 
-    /// The legal-action mask, bool [num_actions].
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<bool>> {
+    /// The legal-action mask, int8 [num_actions] (1 legal, 0 not).
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray1<i8>> {
         let mut mask = vec![false; self.game.num_actions()];
         self.game.legal_mask(&mut mask);
+        let mask: Vec<i8> = mask.into_iter().map(i8::from).collect();
         arrays::copy(py, &mask, mask.len())
     }
 

@@ -11,6 +11,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
 use crate::errors::value_error;
+use crate::index::Whole;
+use crate::json::to_py;
+use crate::locks::lock;
 
 /// The resolved TOML text of a run configuration: an embedded preset or a TOML file, with
 /// `iterations` (model versions) overriding the run's length when given.
@@ -40,8 +43,9 @@ fn parse_config(text: &str) -> PyResult<RunConfig> {
 
 /// A self-play worker: SelfPlayWorker(config_toml, name); `set_model(bytes, version)`, then
 /// `play_shard(sequence)` returns a shard's bytes (`games_per_iteration` games). Shards are
-/// known by worker name and sequence: a worker that restarts takes a new name.
-#[pyclass(module = "fanorona")]
+/// known by worker name and sequence: a worker that restarts takes a new name. Any thread may
+/// call it; calls run one at a time, waiting without the GIL.
+#[pyclass(module = "fanorona", frozen)]
 pub struct SelfPlayWorker {
     inner: Mutex<WorkerActor>,
 }
@@ -57,8 +61,9 @@ impl SelfPlayWorker {
     }
 
     /// Plays with the model of these policy-file bytes (model `version`) from now on.
-    fn set_model(&self, py: Python<'_>, model: &[u8], version: u64) -> PyResult<()> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+    fn set_model(&self, py: Python<'_>, model: &[u8], version: Whole<u64>) -> PyResult<()> {
+        let Whole(version) = version;
+        let mut actor = lock(py, &self.inner, "SelfPlayWorker")?;
         let actor = &mut *actor;
         py.detach(|| actor.set_model(model, version))
             .map_err(value_error)
@@ -66,13 +71,18 @@ impl SelfPlayWorker {
 
     /// The version of the model it plays with (None before `set_model`).
     #[getter]
-    fn model_version(&self) -> Option<u64> {
-        self.inner.lock().expect("not poisoned").model_version()
+    fn model_version(&self, py: Python<'_>) -> PyResult<Option<u64>> {
+        Ok(lock(py, &self.inner, "SelfPlayWorker")?.model_version())
     }
 
     /// Plays shard `sequence` with the current model; returns its bytes.
-    fn play_shard<'py>(&self, py: Python<'py>, sequence: u64) -> PyResult<Bound<'py, PyBytes>> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+    fn play_shard<'py>(
+        &self,
+        py: Python<'py>,
+        sequence: Whole<u64>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let Whole(sequence) = sequence;
+        let mut actor = lock(py, &self.inner, "SelfPlayWorker")?;
         if actor.model_version().is_none() {
             return Err(value_error("no model yet: call set_model first"));
         }
@@ -88,7 +98,8 @@ impl SelfPlayWorker {
 /// new run or resumes the latest checkpoint (holding the directory's lock) and publishes model
 /// version 0. `ingest(shard)` stores a shard in `games/` and adds it to the replay window;
 /// `train(limit)` takes the learner steps earned; `publish()` makes the next model version.
-#[pyclass(module = "fanorona")]
+/// Any thread may call it; calls run one at a time, waiting without the GIL.
+#[pyclass(module = "fanorona", frozen)]
 pub struct Learner {
     inner: Mutex<LearnerActor>,
 }
@@ -114,46 +125,41 @@ impl Learner {
 
     /// The run's configuration as TOML.
     #[getter]
-    fn config(&self) -> String {
-        self.inner.lock().expect("not poisoned").config().to_toml()
+    fn config(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(lock(py, &self.inner, "Learner")?.config().to_toml())
     }
 
     /// The run's length in model versions (its configuration's `iterations`).
     #[getter]
-    fn iterations(&self) -> u64 {
-        self.inner
-            .lock()
-            .expect("not poisoned")
-            .config()
-            .run
-            .iterations
+    fn iterations(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(lock(py, &self.inner, "Learner")?.config().run.iterations)
     }
 
     /// The latest model version published.
     #[getter]
-    fn model_version(&self) -> u64 {
-        self.inner.lock().expect("not poisoned").model_version()
+    fn model_version(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(lock(py, &self.inner, "Learner")?.model_version())
     }
 
     /// Learner steps taken.
     #[getter]
-    fn step(&self) -> u64 {
-        self.inner.lock().expect("not poisoned").step()
+    fn step(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(lock(py, &self.inner, "Learner")?.step())
     }
 
     /// The latest model version and its policy-file bytes.
-    fn model<'py>(&self, py: Python<'py>) -> (u64, Bound<'py, PyBytes>) {
-        let actor = self.inner.lock().expect("not poisoned");
-        (
+    fn model<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
+        let actor = lock(py, &self.inner, "Learner")?;
+        Ok((
             actor.model_version(),
             PyBytes::new(py, &actor.model_bytes()),
-        )
+        ))
     }
 
     /// Stores shard bytes in the run's `games/` folder and ingests them; returns
     /// {games, positions, staleness, seconds}, or None for a shard consumed before.
     fn ingest<'py>(&self, py: Python<'py>, shard: &[u8]) -> PyResult<Option<Bound<'py, PyDict>>> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+        let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         let ingested = py
             .detach(|| actor.ingest_and_store(shard))
@@ -173,7 +179,7 @@ impl Learner {
     /// Ingests the shards of the run's `games/` folder not consumed yet (after a restart);
     /// returns how many. Damaged shards are skipped.
     fn ingest_stored(&self, py: Python<'_>) -> PyResult<usize> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+        let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         py.detach(|| actor.ingest_stored(|_| {}))
             .map_err(value_error)
@@ -181,26 +187,24 @@ impl Learner {
 
     /// Takes the learner steps earned, at most `limit` and up to the next model version;
     /// returns how many.
-    #[pyo3(signature = (limit=usize::MAX))]
-    fn train(&self, py: Python<'_>, limit: usize) -> PyResult<usize> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+    #[pyo3(signature = (limit=Whole(usize::MAX)))]
+    fn train(&self, py: Python<'_>, limit: Whole<usize>) -> PyResult<usize> {
+        let Whole(limit) = limit;
+        let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         py.detach(|| actor.train_earned(limit)).map_err(value_error)
     }
 
     /// Learner steps still to take before the next model version.
     #[getter]
-    fn steps_to_next_version(&self) -> usize {
-        self.inner
-            .lock()
-            .expect("not poisoned")
-            .steps_to_next_version()
+    fn steps_to_next_version(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(lock(py, &self.inner, "Learner")?.steps_to_next_version())
     }
 
     /// Publishes the next model version (into `models/`, a row of `learner.csv`, a checkpoint
     /// when due); returns (version, policy-file bytes).
     fn publish<'py>(&self, py: Python<'py>) -> PyResult<(u64, Bound<'py, PyBytes>)> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+        let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         let (version, bytes) = py.detach(|| actor.publish()).map_err(value_error)?;
         Ok((version, PyBytes::new(py, &bytes)))
@@ -209,17 +213,27 @@ impl Learner {
     /// Writes a checkpoint now (publishing the steps taken since the last version first);
     /// returns its path.
     fn checkpoint(&self, py: Python<'_>) -> PyResult<PathBuf> {
-        let mut actor = self.inner.lock().expect("not poisoned");
+        let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         py.detach(|| actor.checkpoint()).map_err(value_error)
     }
 
-    /// The `learner.csv` row of the last version this learner published, as JSON (None
+    /// The `learner.csv` row of the last version this learner published, as a dict (None
     /// before the first).
-    fn last_row_json(&self) -> Option<String> {
-        let actor = self.inner.lock().expect("not poisoned");
+    fn last_row<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let actor = lock(py, &self.inner, "Learner")?;
         actor
             .last_row()
-            .map(|row| serde_json::to_string(row).expect("a row serialises"))
+            .map(|row| to_py(py, &serde_json::to_value(row).map_err(value_error)?))
+            .transpose()
+    }
+
+    /// The same row as JSON text (what `fanorona.ray` reads; prefer `last_row`).
+    fn last_row_json(&self, py: Python<'_>) -> PyResult<Option<String>> {
+        let actor = lock(py, &self.inner, "Learner")?;
+        actor
+            .last_row()
+            .map(|row| serde_json::to_string(row).map_err(value_error))
+            .transpose()
     }
 }

@@ -9,8 +9,10 @@ use pyo3::prelude::*;
 
 use crate::agent::create_agent;
 use crate::arrays;
-use crate::env::{episode_config, start_game};
+use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
+use crate::index::{Whole, action_id};
+use crate::locks::lock;
 use crate::names::parse_color;
 use crate::position::Position;
 
@@ -29,11 +31,15 @@ type StepResult<'py> = (
 );
 
 /// One colour's view of a game whose other colour an agent plays; the opponent's actions
-/// happen inside `reset` and `step`.
-#[pyclass(module = "fanorona")]
+/// happen inside `reset` and `step`. Any thread may call it; calls run one at a time, waiting
+/// without the GIL.
+#[pyclass(module = "fanorona", frozen)]
 pub struct SingleAgentEnv {
     inner: Mutex<Inner>,
     shape: [usize; 3],
+    num_actions: usize,
+    /// The opponent's name (the same for every episode).
+    opponent_name: String,
     /// What a reset needs to start over with a freshly seeded opponent.
     start: Fanorona,
     config: EnvConfig,
@@ -54,7 +60,7 @@ fn obs_mask<'py>(py: Python<'py>, shape: [usize; 3], obs: &[f32], mask: &[bool])
 impl SingleAgentEnv {
     #[new]
     #[pyo3(signature = (opponent="random", learner="white", board=None, rules="", fen=None,
-        turn_limit=None, random_opening=0, seed=0))]
+        turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), seed=Whole(0)))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         opponent: &str,
@@ -62,23 +68,23 @@ impl SingleAgentEnv {
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        turn_limit: Option<u32>,
-        random_opening: u32,
-        seed: u64,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
+        seed: Whole<u64>,
     ) -> PyResult<SingleAgentEnv> {
         let learner = parse_color(learner)?;
         let start = start_game(fen, board, rules)?;
         let shape = start.observation_shape();
         let config = episode_config(turn_limit, random_opening, false);
-        let inner = Inner::new(
-            start.clone(),
-            config,
-            create_agent(opponent, seed)?,
-            learner,
-        );
+        let agent = create_agent(opponent, seed.0)?;
+        let opponent_name = agent.name();
+        let num_actions = start.num_actions();
+        let inner = Inner::new(start.clone(), config, agent, learner);
         Ok(SingleAgentEnv {
             inner: Mutex::new(inner),
             shape,
+            num_actions,
+            opponent_name,
             start,
             config,
             learner,
@@ -89,10 +95,11 @@ impl SingleAgentEnv {
     /// Starts an episode (the opponent moves first if it has the first turn) with the
     /// opponent's random choices seeded from `seed` too, so that an episode is determined by
     /// its seed and the learner's actions; returns the learner's observation and int8 mask.
-    #[pyo3(signature = (seed=0))]
-    fn reset<'py>(&self, py: Python<'py>, seed: u64) -> PyResult<ObsMask<'py>> {
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset<'py>(&self, py: Python<'py>, seed: Whole<u64>) -> PyResult<ObsMask<'py>> {
+        let Whole(seed) = seed;
         let opponent = create_agent(&self.opponent, seed)?;
-        let mut inner = self.inner.lock().expect("not poisoned");
+        let mut inner = lock(py, &self.inner, "SingleAgentEnv")?;
         *inner = Inner::new(self.start.clone(), self.config, opponent, self.learner);
         let inner = &mut *inner;
         let observation = py.detach(|| inner.reset(seed)).map_err(value_error)?;
@@ -101,8 +108,9 @@ impl SingleAgentEnv {
 
     /// Plays the learner's action id, then the opponent's replies; returns (observation, mask,
     /// reward, terminated, truncated). An illegal action raises ValueError and changes nothing.
-    fn step<'py>(&self, py: Python<'py>, action: usize) -> PyResult<StepResult<'py>> {
-        let mut inner = self.inner.lock().expect("not poisoned");
+    fn step<'py>(&self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<StepResult<'py>> {
+        let action = action_id(action, self.num_actions)?;
+        let mut inner = lock(py, &self.inner, "SingleAgentEnv")?;
         let inner = &mut *inner;
         let step: SingleAgentStep = py.detach(|| inner.step(action)).map_err(value_error)?;
         let (obs, mask) = obs_mask(py, self.shape, step.obs, step.mask);
@@ -111,21 +119,21 @@ impl SingleAgentEnv {
 
     /// The current position (a copy, without history).
     #[getter]
-    fn position(&self) -> Position {
-        let inner = self.inner.lock().expect("not poisoned");
-        Position::from_game(inner.env().state().clone())
+    fn position(&self, py: Python<'_>) -> PyResult<Position> {
+        let inner = lock(py, &self.inner, "SingleAgentEnv")?;
+        Ok(Position::from_game(inner.env().state().clone()))
     }
 
     /// The opponent's name.
     #[getter]
     fn opponent(&self) -> String {
-        self.inner.lock().expect("not poisoned").opponent().name()
+        self.opponent_name.clone()
     }
 
     /// The size of the action space.
     #[getter]
     fn num_actions(&self) -> usize {
-        self.inner.lock().expect("not poisoned").env().num_actions()
+        self.num_actions
     }
 
     /// The observation's shape: (planes, height, width).

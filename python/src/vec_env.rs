@@ -2,237 +2,274 @@
 //! with observations, masks, rewards and flags in one Rust buffer each that numpy views
 //! without copying.
 
+use std::sync::{Mutex, MutexGuard};
+
 use fanorona_env::{Fanorona, Game};
 use numpy::{PyArray1, PyArray2, PyArray4};
-use pyo3::exceptions::PyIndexError;
 use pyo3::prelude::*;
 
 use crate::arrays;
-use crate::env::{episode_config, start_game};
+use crate::env::{DEFAULT_TURN_LIMIT, episode_config, start_game};
 use crate::errors::value_error;
+use crate::index::{Whole, env_index};
+use crate::locks::lock;
 use crate::position::Position;
 
+/// The most environments one VecEnv holds (about 0.4 GB of buffers on the largest boards).
+pub const MAX_ENVS: usize = 1 << 16;
+
 /// What reset returns: observations and masks.
-type ObsMask<'py> = (Bound<'py, PyArray4<f32>>, Bound<'py, PyArray2<bool>>);
+type ObsMask<'py> = (Bound<'py, PyArray4<f32>>, Bound<'py, PyArray2<i8>>);
 
 /// What a step returns: observations, masks, rewards, terminated, truncated.
 type StepResult<'py> = (
     Bound<'py, PyArray4<f32>>,
-    Bound<'py, PyArray2<bool>>,
+    Bound<'py, PyArray2<i8>>,
     Bound<'py, PyArray2<f32>>,
     Bound<'py, PyArray1<bool>>,
     Bound<'py, PyArray1<bool>>,
 );
 
-/// N environments stepped together, resetting themselves when an episode ends.
-///
-/// VecEnv(num_envs, board=None, rules="", fen=None, seed=0, turn_limit=None,
-/// random_opening=0, mover_frame=False). The arrays it returns (and its properties `obs`,
-/// `mask`, `rewards`, `terminated`, `truncated`, `players`) are read-only views of its own
-/// buffers: they show the new values after every step (copy them to keep old ones).
-#[pyclass(module = "fanorona")]
-pub struct VecEnv {
+/// The environments with the buffers Python reads.
+struct Batch {
     envs: fanorona_env::VecEnv<Fanorona>,
     /// The player to act in each environment: 0 white, 1 black.
     players: Vec<i8>,
-    shape: [usize; 3],
+    /// The actions of the step being played (reused from step to step).
+    actions: Vec<usize>,
 }
 
-impl VecEnv {
+impl Batch {
     /// Copies the players to act into the int8 buffer.
     fn update_players(&mut self) {
         for (out, color) in self.players.iter_mut().zip(self.envs.players()) {
             *out = color.index() as i8;
         }
     }
+}
 
-    /// Checks an environment index.
-    fn check_index(&self, i: usize) -> PyResult<()> {
-        if i >= self.envs.len() {
-            return Err(PyIndexError::new_err(format!(
-                "environment {i} does not exist: there are {} (0..{})",
-                self.envs.len(),
-                self.envs.len()
-            )));
-        }
-        Ok(())
+/// N environments stepped together, resetting themselves when an episode ends.
+///
+/// VecEnv(num_envs, board=None, rules="", fen=None, seed=Whole(0), turn_limit=300,
+/// random_opening=Whole(0), mover_frame=False), with 1 <= num_envs <= 65536. The arrays it returns
+/// (and its properties `obs`, `mask`, `rewards`, `terminated`, `truncated`, `players`) are
+/// read-only views of its own buffers: they show the new values after every step (copy them to
+/// keep old ones). Any thread may call it; calls run one at a time, waiting without the GIL
+/// (while one thread steps, the views another thread holds change under it).
+#[pyclass(module = "fanorona", frozen)]
+pub struct VecEnv {
+    batch: Mutex<Batch>,
+    shape: [usize; 3],
+    num_envs: usize,
+    num_actions: usize,
+}
+
+impl VecEnv {
+    /// Locks the batch.
+    fn batch(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Batch>> {
+        lock(py, &self.batch, "VecEnv")
     }
 }
 
-/// Views of the buffers of `this`.
-fn obs_view<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray4<f32>> {
-    let me = this.borrow();
-    let [p, h, w] = me.shape;
+/// Views of the buffers of `this` (whose batch is `batch`, locked).
+fn obs_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray4<f32>> {
+    let [p, h, w] = this.get().shape;
     // SAFETY: the buffers belong to `this` and are never reallocated (only written in place).
     unsafe {
         arrays::view(
             this.as_any(),
-            me.envs.observations(),
-            (me.envs.len(), p, h, w),
+            batch.envs.observations(),
+            (batch.envs.len(), p, h, w),
         )
     }
 }
 
-fn mask_view<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray2<bool>> {
-    let me = this.borrow();
-    let shape = (me.envs.len(), me.envs.num_actions());
+fn mask_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray2<i8>> {
+    let masks = batch.envs.masks();
+    // SAFETY: a bool is one byte holding 0 or 1, a valid i8, and the slice is the masks'.
+    let masks = unsafe { std::slice::from_raw_parts(masks.as_ptr().cast::<i8>(), masks.len()) };
+    let shape = (batch.envs.len(), batch.envs.num_actions());
     // SAFETY: as in `obs_view`.
-    unsafe { arrays::view(this.as_any(), me.envs.masks(), shape) }
+    unsafe { arrays::view(this.as_any(), masks, shape) }
 }
 
-fn rewards_view<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray2<f32>> {
-    let me = this.borrow();
+fn rewards_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray2<f32>> {
     // SAFETY: as in `obs_view`.
-    unsafe { arrays::view(this.as_any(), me.envs.rewards(), (me.envs.len(), 2)) }
+    unsafe { arrays::view(this.as_any(), batch.envs.rewards(), (batch.envs.len(), 2)) }
 }
 
-fn terminated_view<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray1<bool>> {
-    let me = this.borrow();
+fn terminated_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray1<bool>> {
     // SAFETY: as in `obs_view`.
-    unsafe { arrays::view(this.as_any(), me.envs.terminated(), me.envs.len()) }
+    unsafe { arrays::view(this.as_any(), batch.envs.terminated(), batch.envs.len()) }
 }
 
-fn truncated_view<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray1<bool>> {
-    let me = this.borrow();
+fn truncated_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray1<bool>> {
     // SAFETY: as in `obs_view`.
-    unsafe { arrays::view(this.as_any(), me.envs.truncated(), me.envs.len()) }
+    unsafe { arrays::view(this.as_any(), batch.envs.truncated(), batch.envs.len()) }
+}
+
+fn players_view<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> Bound<'py, PyArray1<i8>> {
+    // SAFETY: as in `obs_view`.
+    unsafe { arrays::view(this.as_any(), &batch.players, batch.players.len()) }
 }
 
 /// The arrays a step returns.
-fn step_result<'py>(this: &Bound<'py, VecEnv>) -> StepResult<'py> {
+fn step_result<'py>(this: &Bound<'py, VecEnv>, batch: &Batch) -> StepResult<'py> {
     (
-        obs_view(this),
-        mask_view(this),
-        rewards_view(this),
-        terminated_view(this),
-        truncated_view(this),
+        obs_view(this, batch),
+        mask_view(this, batch),
+        rewards_view(this, batch),
+        terminated_view(this, batch),
+        truncated_view(this, batch),
     )
 }
 
 #[pymethods]
 impl VecEnv {
+    /// The most environments one VecEnv holds.
+    #[classattr]
+    const MAX_ENVS: usize = MAX_ENVS;
+
     #[new]
-    #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=0, turn_limit=None,
-        random_opening=0, mover_frame=false))]
+    #[pyo3(signature = (num_envs, board=None, rules="", fen=None, seed=Whole(0),
+        turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), mover_frame=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        num_envs: usize,
+        py: Python<'_>,
+        num_envs: &Bound<'_, PyAny>,
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
-        seed: u64,
-        turn_limit: Option<u32>,
-        random_opening: u32,
+        seed: Whole<u64>,
+        turn_limit: Option<Whole<u32>>,
+        random_opening: Whole<u32>,
         mover_frame: bool,
     ) -> PyResult<VecEnv> {
-        if num_envs == 0 {
-            return Err(value_error("num_envs must be at least 1"));
-        }
+        let num_envs = match num_envs.extract::<usize>() {
+            Ok(n) if (1..=MAX_ENVS).contains(&n) => n,
+            _ => {
+                return Err(value_error(format!(
+                    "num_envs {num_envs}: expected an integer from 1 to {MAX_ENVS}"
+                )));
+            }
+        };
         let start = start_game(fen, board, rules)?;
         let shape = start.observation_shape();
+        let num_actions = start.num_actions();
         let config = episode_config(turn_limit, random_opening, mover_frame);
-        let mut envs = VecEnv {
-            envs: fanorona_env::VecEnv::new(start, num_envs, config, seed),
+        let envs = py.detach(|| fanorona_env::VecEnv::new(start, num_envs, config, seed.0));
+        let mut batch = Batch {
+            envs,
             players: vec![0; num_envs],
-            shape,
+            actions: vec![0; num_envs],
         };
-        envs.update_players();
-        Ok(envs)
+        batch.update_players();
+        Ok(VecEnv {
+            batch: Mutex::new(batch),
+            shape,
+            num_envs,
+            num_actions,
+        })
     }
 
     /// Restarts every environment with generators drawn from `seed`; returns (obs, mask).
-    #[pyo3(signature = (seed=0))]
-    fn reset<'py>(this: &Bound<'py, VecEnv>, py: Python<'py>, seed: u64) -> ObsMask<'py> {
-        {
-            let mut me = this.borrow_mut();
-            let envs = &mut me.envs;
-            py.detach(|| envs.reset(seed));
-            me.update_players();
-        }
-        (obs_view(this), mask_view(this))
+    #[pyo3(signature = (seed=Whole(0)))]
+    fn reset<'py>(this: &Bound<'py, VecEnv>, seed: Whole<u64>) -> PyResult<ObsMask<'py>> {
+        let Whole(seed) = seed;
+        let py = this.py();
+        let mut batch = this.get().batch(py)?;
+        let envs = &mut batch.envs;
+        py.detach(|| envs.reset(seed));
+        batch.update_players();
+        Ok((obs_view(this, &batch), mask_view(this, &batch)))
     }
 
     /// Plays one action id per environment (a 1-D integer numpy array of length N); returns
-    /// (obs [N,18,H,W] float32, mask [N,A] bool, rewards [N,2] float32 (white, black),
+    /// (obs [N,18,H,W] float32, mask [N,A] int8, rewards [N,2] float32 (white, black),
     /// terminated [N] bool, truncated [N] bool). Finished episodes restart at once: their
     /// rewards and flags are reported, their obs and mask show the new episode. Nothing
     /// changes if any action is illegal (ValueError) or the array is wrong (TypeError,
     /// ValueError).
     fn step<'py>(
         this: &Bound<'py, VecEnv>,
-        py: Python<'py>,
         actions: &Bound<'py, PyAny>,
     ) -> PyResult<StepResult<'py>> {
-        {
-            let mut me = this.borrow_mut();
-            let actions = arrays::actions(actions, me.envs.len())?;
-            let envs = &mut me.envs;
-            py.detach(|| envs.step(&actions)).map_err(value_error)?;
-            me.update_players();
-        }
-        Ok(step_result(this))
+        let py = this.py();
+        let mut batch = this.get().batch(py)?;
+        let Batch {
+            envs,
+            actions: buffer,
+            ..
+        } = &mut *batch;
+        arrays::actions(actions, buffer)?;
+        py.detach(|| envs.step(buffer)).map_err(value_error)?;
+        batch.update_players();
+        Ok(step_result(this, &batch))
     }
 
     /// Plays a uniformly random legal action in every environment, chosen in Rust from each
     /// environment's seeded generator; returns what `step` returns.
-    fn step_random<'py>(this: &Bound<'py, VecEnv>, py: Python<'py>) -> StepResult<'py> {
-        {
-            let mut me = this.borrow_mut();
-            let envs = &mut me.envs;
-            py.detach(|| envs.step_random());
-            me.update_players();
-        }
-        step_result(this)
+    fn step_random<'py>(this: &Bound<'py, VecEnv>) -> PyResult<StepResult<'py>> {
+        let py = this.py();
+        let mut batch = this.get().batch(py)?;
+        let envs = &mut batch.envs;
+        py.detach(|| envs.step_random());
+        batch.update_players();
+        Ok(step_result(this, &batch))
     }
 
     /// Observations, float32 [N, 18, H, W], each from the view of its player to act.
     #[getter]
-    fn obs<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray4<f32>> {
-        obs_view(this)
+    fn obs<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray4<f32>>> {
+        let batch = this.get().batch(this.py())?;
+        Ok(obs_view(this, &batch))
     }
 
-    /// Legal-action masks, bool [N, num_actions].
+    /// Legal-action masks, int8 [N, num_actions] (1 legal, 0 not).
     #[getter]
-    fn mask<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray2<bool>> {
-        mask_view(this)
+    fn mask<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let batch = this.get().batch(this.py())?;
+        Ok(mask_view(this, &batch))
     }
 
     /// The last step's rewards, float32 [N, 2]: (white, black).
     #[getter]
-    fn rewards<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray2<f32>> {
-        rewards_view(this)
+    fn rewards<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray2<f32>>> {
+        let batch = this.get().batch(this.py())?;
+        Ok(rewards_view(this, &batch))
     }
 
     /// Whether the last step ended each game, bool [N].
     #[getter]
-    fn terminated<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray1<bool>> {
-        terminated_view(this)
+    fn terminated<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let batch = this.get().batch(this.py())?;
+        Ok(terminated_view(this, &batch))
     }
 
     /// Whether the last step hit each environment's turn limit, bool [N].
     #[getter]
-    fn truncated<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray1<bool>> {
-        truncated_view(this)
+    fn truncated<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let batch = this.get().batch(this.py())?;
+        Ok(truncated_view(this, &batch))
     }
 
     /// The player to act in each environment, int8 [N]: 0 white, 1 black.
     #[getter]
-    fn players<'py>(this: &Bound<'py, VecEnv>) -> Bound<'py, PyArray1<i8>> {
-        let me = this.borrow();
-        // SAFETY: as in `obs_view`.
-        unsafe { arrays::view(this.as_any(), &me.players, me.players.len()) }
+    fn players<'py>(this: &Bound<'py, VecEnv>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let batch = this.get().batch(this.py())?;
+        Ok(players_view(this, &batch))
     }
 
     /// The number of environments.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.envs.len()
+        self.num_envs
     }
 
     /// The size of one environment's action space.
     #[getter]
     fn num_actions(&self) -> usize {
-        self.envs.num_actions()
+        self.num_actions
     }
 
     /// The shape of one observation: (planes, height, width).
@@ -242,18 +279,18 @@ impl VecEnv {
     }
 
     /// The legal action ids of environment `i`, increasing.
-    fn legal_actions(&self, i: usize) -> PyResult<Vec<usize>> {
-        self.check_index(i)?;
-        Ok(self.envs.legal_actions(i).to_vec())
+    fn legal_actions(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        let i = env_index(i, self.num_envs)?;
+        Ok(self.batch(py)?.envs.legal_actions(i).to_vec())
     }
 
     /// The position of environment `i` (a copy).
-    fn position(&self, i: usize) -> PyResult<Position> {
-        self.check_index(i)?;
-        Ok(Position::from_game(self.envs.state(i).clone()))
+    fn position(&self, py: Python<'_>, i: &Bound<'_, PyAny>) -> PyResult<Position> {
+        let i = env_index(i, self.num_envs)?;
+        Ok(Position::from_game(self.batch(py)?.envs.state(i).clone()))
     }
 
     fn __len__(&self) -> usize {
-        self.envs.len()
+        self.num_envs
     }
 }

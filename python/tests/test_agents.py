@@ -74,3 +74,9 @@ def test_match_returns_the_arena_summary():
         fanorona.match("random", "nothing")
     with pytest.raises(ValueError, match="game"):
         fanorona.match("random", "random", games=0)
+
+
+def test_match_counts_out_of_range_are_value_errors():
+    for bad in ({"games": -2}, {"threads": -1}, {"seed": -1}, {"max_turns": 2**70}, {"openings": -4}):
+        with pytest.raises(ValueError, match="out of range"):
+            fanorona.match("random", "random", board="3x3", **bad)

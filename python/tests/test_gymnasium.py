@@ -82,3 +82,33 @@ def test_an_illegal_action_loses_by_default():
 def test_an_episode_is_determined_by_its_seed():
     environment = gymnasium.make("fanorona/Fanorona-v0", opponent="random", board="5x5")
     assert run_episode(environment, 11) == run_episode(environment, 11)
+
+
+def test_out_of_range_actions_raise_value_error_when_asked_to():
+    environment = gymnasium.make("fanorona/Fanorona-v0", board="5x3", illegal_action="raise")
+    environment.reset(seed=0)
+    before = environment.unwrapped.position.fen
+    for action in (-1, 10**6, 2**70):
+        with pytest.raises(ValueError, match="out of range"):
+            environment.step(action)
+    assert environment.unwrapped.position.fen == before
+
+
+def test_a_finished_start_is_refused():
+    with pytest.raises(ValueError, match="finished game"):
+        gymnasium.make("fanorona/Fanorona-v0", fen="9/9/9/9/9 w 0 1")
+
+
+def test_action_masks_for_maskable_algorithms():
+    environment = gymnasium.make("fanorona/Fanorona-v0", board="5x3", opponent="greedy")
+    _, info = environment.reset(seed=1)
+    masks = environment.unwrapped.action_masks()
+    assert masks.dtype == np.int8 and np.array_equal(masks, info["action_mask"])
+    assert np.array_equal(masks, environment.unwrapped.position.action_mask())
+    while True:
+        _, _, terminated, truncated, info = environment.step(int(np.flatnonzero(masks)[0]))
+        masks = environment.unwrapped.action_masks()
+        if terminated or truncated:
+            assert not masks.any()
+            break
+        assert np.array_equal(masks, info["action_mask"])

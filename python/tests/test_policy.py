@@ -29,7 +29,7 @@ def test_outputs_equal_the_rust_net_agent(exported_policy):
         info = agent.last_info()
         assert info["value"] == pytest.approx(float(value), abs=1e-5)
         assert action == int(np.argmax(row))
-        assert np.isneginf(row[~position.action_mask()]).all()
+        assert np.isneginf(row[position.action_mask() == 0]).all()
     single_logits, single_value = policy(obs[0])
     assert single_logits.shape == (policy.num_actions,) and single_value.shape == ()
     assert single_value == pytest.approx(values[0], abs=1e-6)
@@ -49,6 +49,8 @@ def test_bad_files_and_arrays_raise(exported_policy, tmp_path):
     with pytest.raises(ValueError, match="shaped"):
         policy(np.zeros((2, 18, 5, 9), dtype=np.float32))
     with pytest.raises(TypeError, match="mask"):
-        policy(obs, np.ones(policy.num_actions, dtype=np.int8))
+        policy(obs, np.ones(policy.num_actions, dtype=np.float32))
+    mask = Position(board="5x3").action_mask()
+    assert np.array_equal(policy(obs, mask)[0], policy(obs, mask.astype(bool))[0])
     with pytest.raises(ValueError, match="mask"):
         policy(obs, np.ones(3, dtype=bool))

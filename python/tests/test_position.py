@@ -122,5 +122,28 @@ def test_text_forms():
 
 def test_version_and_help():
     assert fanorona.__version__
-    assert "minimax" in fanorona.agent_kinds()
+    kinds = {kind["name"]: kind for kind in fanorona.agent_kinds()}
+    assert {"random", "greedy", "minimax", "mcts", "solver", "net"} <= set(kinds)
+    assert kinds["minimax"]["options"]["depth"]["usage"].startswith("depth=N")
+    assert "safetensors" in kinds["net"]["path_extensions"]
     assert "legal" in (Position.legal_steps.__doc__ or "")
+
+
+def test_action_ids_out_of_range_are_value_errors():
+    position = Position(board="5x3")
+    for action in (-1, position.num_actions, 2**70):
+        with pytest.raises(ValueError, match="out of range"):
+            position.play_step(action)
+        with pytest.raises(ValueError, match="out of range"):
+            position.action_name(action)
+    with pytest.raises(TypeError, match="integer"):
+        position.play_step(1.5)
+    assert position.history == []
+    position.play_step(np.int64(position.legal_actions()[0]))
+    assert len(position.history) == 1
+
+
+def test_perft_depth_out_of_range_is_a_value_error():
+    with pytest.raises(ValueError, match="out of range"):
+        Position().perft(-1)
+    assert Position().perft(np.int64(1)) == 5

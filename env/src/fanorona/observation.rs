@@ -118,12 +118,23 @@ pub enum Plane {
 /// turn-start position has occurred: what [`write_observation`] writes out cell by cell, and
 /// what a network whose first layer adds only its non-zero inputs' weights reads directly.
 pub fn observation_planes(pos: &Position, occurrences: u32) -> [Plane; NUM_PLANES] {
+    observation_planes_of(pos, occurrences, pos.side_to_move())
+}
+
+/// The observation of `pos` as `viewer` sees it: [`observation_planes`] with `viewer` in the
+/// mover's place (its pieces on plane 0, the board turned for black, the Vela planes for its
+/// side), whoever is to act; the chain planes show the chain in progress, if any. At
+/// `viewer`'s turn it is the usual observation.
+pub fn observation_planes_of(
+    pos: &Position,
+    occurrences: u32,
+    viewer: Color,
+) -> [Plane; NUM_PLANES] {
     let board = pos.board();
-    let mover = pos.side_to_move();
-    let bits = |set| Plane::Cells(mover_bits(board, mover, set));
+    let bits = |set| Plane::Cells(mover_bits(board, viewer, set));
     let (chain_piece, visited, last_dir) = match pos.chain() {
         Some(chain) => {
-            let dir = match mover {
+            let dir = match viewer {
                 Color::White => chain.last_dir,
                 Color::Black => chain.last_dir.opposite(),
             };
@@ -140,8 +151,8 @@ pub fn observation_planes(pos: &Position, occurrences: u32) -> [Plane; NUM_PLANE
     let vela = pos.vela_active();
     let flag = |on: bool| Plane::Level(if on { 1.0 } else { 0.0 });
     let mut planes = [Plane::Level(0.0); NUM_PLANES];
-    planes[plane::OWN] = bits(pos.pieces(mover));
-    planes[plane::ENEMY] = bits(pos.pieces(mover.other()));
+    planes[plane::OWN] = bits(pos.pieces(viewer));
+    planes[plane::ENEMY] = bits(pos.pieces(viewer.other()));
     planes[plane::CHAIN_PIECE] = bits(chain_piece);
     planes[plane::VISITED] = bits(visited);
     if let Some(dir) = last_dir {
@@ -150,8 +161,8 @@ pub fn observation_planes(pos: &Position, occurrences: u32) -> [Plane; NUM_PLANE
     planes[plane::NO_CAPTURE] = Plane::Level((pos.no_capture_turns() as f32 / limit).min(1.0));
     planes[plane::REPETITION] = Plane::Level(repetition);
     planes[plane::FIRST_TURN] = flag(rules.first_turn_single_capture && pos.turn_number() == 1);
-    planes[plane::VELA_CAPTURE] = flag(vela && rules.vela == Some(mover));
-    planes[plane::VELA_PAIKA] = flag(vela && rules.vela != Some(mover));
+    planes[plane::VELA_CAPTURE] = flag(vela && rules.vela == Some(viewer));
+    planes[plane::VELA_PAIKA] = flag(vela && rules.vela != Some(viewer));
     planes[plane::MANDATORY] = flag(rules.mandatory_continuation);
     planes
 }
@@ -159,13 +170,18 @@ pub fn observation_planes(pos: &Position, occurrences: u32) -> [Plane; NUM_PLANE
 /// Writes the observation of `pos` into `out` (length `NUM_PLANES * points`), given how many
 /// times the current turn-start position has occurred. Every cell is written once.
 pub fn write_observation(pos: &Position, occurrences: u32, out: &mut [f32]) {
+    write_observation_of(pos, occurrences, pos.side_to_move(), out);
+}
+
+/// Writes the observation of `pos` as `viewer` sees it ([`observation_planes_of`]) into `out`.
+pub fn write_observation_of(pos: &Position, occurrences: u32, viewer: Color, out: &mut [f32]) {
     let n = pos.board().points();
     assert_eq!(
         out.len(),
         NUM_PLANES * n,
         "observation buffer has the wrong length"
     );
-    for (plane, cells) in observation_planes(pos, occurrences)
+    for (plane, cells) in observation_planes_of(pos, occurrences, viewer)
         .into_iter()
         .zip(out.chunks_exact_mut(n))
     {
@@ -184,6 +200,25 @@ pub fn direction_plane(dir: Direction) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_side_sees_the_board_from_its_own_side() {
+        // Black in mid-chain: c3 came from d3 moving W.
+        let pos = Position::from_fen("5/5/2B2/5/W4 b 7 3 c3:c3,d3:W").unwrap();
+        let n = pos.board().points();
+        let (mut mover, mut black) = (vec![0.0; NUM_PLANES * n], vec![0.0; NUM_PLANES * n]);
+        write_observation(&pos, 1, &mut mover);
+        write_observation_of(&pos, 1, Color::Black, &mut black);
+        assert_eq!(mover, black, "the side to act sees the usual observation");
+        // White's view is in the absolute frame (cell = point), with its own piece on plane 0.
+        let point = |name: &str| pos.board().parse_point(name).unwrap();
+        let white = observation_planes_of(&pos, 1, Color::White);
+        assert_eq!(white[plane::OWN], Plane::Cells(1 << point("a1")));
+        assert_eq!(white[plane::ENEMY], Plane::Cells(1 << point("c3")));
+        assert_eq!(white[plane::CHAIN_PIECE], Plane::Cells(1 << point("c3")));
+        assert_eq!(white[direction_plane(Direction::W)], Plane::Level(1.0));
+        assert_eq!(white[direction_plane(Direction::E)], Plane::Level(0.0));
+    }
 
     #[test]
     fn planes_follow_the_documented_layout() {

@@ -1,12 +1,15 @@
-"""Fanorona as a PettingZoo ``AECEnv``.
+"""Fanorona as a PettingZoo ``AECEnv``, version 0.
 
-``fanorona.pettingzoo.env(board="9x5", rules="", render_mode=None, turn_limit=None)``
-returns the environment wrapped in PettingZoo's usual checks. Agents are ``"white"`` and
-``"black"``; observations are ``{"observation": float32 [18, H, W], "action_mask": int8 [A]}``
-from the view of the agent to act, with the action ids of the Rust env. Through a capture
-chain the same agent acts again (``agent_selection`` does not change), rewards come at the end
-(+1/-1, a draw 0), a side without a legal move at the start of its turn has lost, and
-``turn_limit`` complete turns truncate the episode.
+``fanorona_v0.env(board="9x5", rules="", fen=None, turn_limit=300, random_opening=0,
+render_mode=None)`` returns the environment wrapped in PettingZoo's usual checks. Agents are
+``"white"`` and ``"black"``; ``observe(agent)`` is ``{"observation": float32 [18, H, W],
+"action_mask": int8 [A]}`` from ``agent``'s own side (its pieces on plane 0, the board turned
+180 degrees for black), with the action ids of the Rust env; the mask is all zero for the
+agent not to act and once the game is over. Through a capture chain the same agent acts again
+(``agent_selection`` does not change), rewards come at the end (+1/-1, a draw 0), a side
+without a legal move at the start of its turn has lost, and ``turn_limit`` complete turns
+truncate the episode (None: no limit). A start position that is already a finished game is
+refused with ValueError.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ._fanorona import Env, Position
+from .._fanorona import DEFAULT_TURN_LIMIT, Env, Position
 
 AGENTS = ("white", "black")
 
@@ -44,7 +47,7 @@ class raw_env(AECEnv):
         board: str = "9x5",
         rules: str = "",
         fen: Optional[str] = None,
-        turn_limit: Optional[int] = None,
+        turn_limit: Optional[int] = DEFAULT_TURN_LIMIT,
         random_opening: int = 0,
         render_mode: Optional[str] = None,
     ) -> None:
@@ -72,6 +75,7 @@ class raw_env(AECEnv):
         )
         self.observation_spaces = {a: space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(num_actions) for a in AGENTS}
+        self._no_actions = np.zeros(num_actions, dtype=np.int8)
         self._clear()
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -103,14 +107,14 @@ class raw_env(AECEnv):
         self.agent_selection = self._game.current_player
 
     def observe(self, agent: str) -> Dict[str, np.ndarray]:
-        """The observation from ``agent``'s view when it is to act; the mask is all zero for
-        the agent not to act."""
-        observation = self._game.observation()
-        if agent == self._game.current_player:
-            mask = self._game.action_mask()
-        else:
-            mask = np.zeros(self._game.num_actions, dtype=np.int8)
-        return {"observation": observation, "action_mask": mask}
+        """The observation from ``agent``'s side; the mask is all zero unless it is to act."""
+        if agent not in AGENTS:
+            raise ValueError(f"agent {agent!r}: expected 'white' or 'black'")
+        to_act = agent == self._game.current_player
+        return {
+            "observation": self._game.observation(agent),
+            "action_mask": self._game.action_mask() if to_act else self._no_actions.copy(),
+        }
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
@@ -120,7 +124,7 @@ class raw_env(AECEnv):
         if action is None:
             raise ValueError(f"{agent} is to act: expected an action id, got None")
         self._cumulative_rewards[agent] = 0.0
-        (white, black), terminated, truncated, _ = self._game.step(int(action))
+        (white, black), terminated, truncated, _ = self._game.step(action)
         self.rewards = {"white": white, "black": black}
         if terminated or truncated:
             for a in AGENTS:

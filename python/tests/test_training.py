@@ -1,0 +1,41 @@
+"""fanorona.training: the roles play, ingest, train and publish; results come back typed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fanorona.training import Learner, SelfPlayWorker, run_config
+
+
+def test_a_version_published_gives_its_row_as_a_dict(tmp_path):
+    config = run_config(preset="tiny", iterations=2)
+    learner = Learner(tmp_path / "run", config)
+    worker = SelfPlayWorker(config, "w1")
+    assert learner.last_row() is None
+    for sequence in range(20):
+        version, model = learner.model()
+        worker.set_model(model, version)
+        learner.ingest(worker.play_shard(sequence))
+        learner.train()
+        if learner.steps_to_next_version == 0:
+            learner.publish()
+            break
+    row = learner.last_row()
+    assert isinstance(row, dict) and row["version"] == learner.model_version == 1
+    assert row == json.loads(learner.last_row_json())
+
+
+def test_counts_out_of_range_are_value_errors(tmp_path):
+    config = run_config(preset="tiny")
+    learner = Learner(tmp_path / "run", config)
+    worker = SelfPlayWorker(config, "w1")
+    version, model = learner.model()
+    with pytest.raises(ValueError, match="out of range"):
+        learner.train(-1)
+    with pytest.raises(ValueError, match="out of range"):
+        worker.set_model(model, -1)
+    worker.set_model(model, version)
+    with pytest.raises(ValueError, match="out of range"):
+        worker.play_shard(2**64)
