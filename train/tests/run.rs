@@ -206,7 +206,7 @@ fn without_checkpoints_old_metrics_are_refused() {
     let err = train(&config, dir, QUIET).unwrap_err();
     let message = err.to_string();
     assert!(
-        message.contains("no checkpoint") && message.contains("--out"),
+        message.contains("no checkpoint") && message.contains("choose another run directory"),
         "{message}"
     );
     assert_eq!(metrics_iterations(dir), [1]);

@@ -376,22 +376,6 @@ mod tests {
     }
 
     #[test]
-    fn a_diverging_student_is_an_error_not_a_network() {
-        // A learning rate this high sends the weights to infinity within a few steps.
-        let diverging = DistillConfig {
-            lr: 1.0,
-            value_weight: 1e30,
-            ..config(1)
-        };
-        let error = distill(&teacher(), &Position::standard(), &diverging, &mut |_| {});
-        assert!(
-            matches!(error, Err(DistillError::NonFiniteLoss { .. })),
-            "{:?}",
-            error.map(|_| ())
-        );
-    }
-
-    #[test]
     fn bad_settings_are_refused_before_any_work() {
         let mut bad = config(0);
         let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();

@@ -523,7 +523,8 @@ mod tests {
             (
                 "parallel_games = 8",
                 "parallel_games = 100000000",
-                "selfplay.parallel_games = 100000000 (the limit is 4096)",
+                "selfplay.parallel_games = 100000000 (the limit is 4096): expected an integer at least 1 \
+                 and at most its limit",
             ),
         ];
         for (old, new, message) in cases {
