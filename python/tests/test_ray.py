@@ -64,36 +64,33 @@ def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tm
         log = []
 
         def drive():
-            try:
-                outcome["run"] = train(PRESET, str(run), actors=2, iterations=100, log=log.append)
-            except Exception as error:  # reported by the assertion below
-                outcome["error"] = error
+            # A low replay ratio makes the run last long enough (many shards a version) for
+            # Ray to restart the killed actor before it ends, however fast the machine.
+            outcome["run"] = train(
+                PRESET, str(run), actors=2, iterations=100, replay_ratio=0.5, log=log.append
+            )
 
         driver = threading.Thread(target=drive)
         driver.start()
         deadline = time.monotonic() + 240
 
-        def wait_until(condition, what):
+        def wait_until(condition):
             while not condition():
-                assert time.monotonic() < deadline, f"still waiting for {what}; log: {log[-20:]}"
+                assert time.monotonic() < deadline, log
                 time.sleep(0.02)
 
         def actor0_names():
             names = shard_names(run) if (run / "games").exists() else []
             return {n.rsplit("-", 1)[0] for n in names if n.startswith("ray0-")}
 
-        wait_until(lambda: len(actor0_names()) == 1, "actor 0's first shard")
+        wait_until(lambda: len(actor0_names()) == 1)
         ray.kill(ray.get_actor(actor_name(0)), no_restart=False)
         # Ray restarts it: its new incarnation plays under a new name.
-        wait_until(
-            lambda: len(actor0_names()) == 2 or not driver.is_alive(),
-            "a shard of actor 0's second incarnation",
-        )
+        wait_until(lambda: len(actor0_names()) == 2 or not driver.is_alive())
         if driver.is_alive():
             ray.kill(ray.get_actor(LEARNER_NAME), no_restart=False)
-        driver.join(timeout=max(deadline - time.monotonic(), 1))
-        assert not driver.is_alive(), f"the driver did not finish; log: {log[-20:]}"
-        assert "run" in outcome, f"the driver failed: {outcome.get('error')!r}; log: {log[-20:]}"
+        driver.join(timeout=240)
+        assert not driver.is_alive(), log
     finally:
         ray.shutdown()
     result = outcome["run"]

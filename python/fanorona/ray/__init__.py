@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 import ray
-from ray.exceptions import GetTimeoutError, RayActorError
+from ray.exceptions import RayActorError
 
 from .._fanorona import Learner, SelfPlayWorker
 
@@ -28,20 +28,13 @@ __all__ = ["RayRun", "train", "LEARNER_NAME", "actor_name"]
 #: The Ray name of the learner actor (in the run's namespace).
 LEARNER_NAME = "fanorona-learner"
 
-#: Seconds a new learner waits for the run directory's lock, which the process of the learner
-#: it replaces may still hold for a moment.
+#: Seconds a restarted learner waits for the run directory's lock, which its killed
+#: predecessor's process may still hold for a moment.
 LOCK_WAIT_S = 30.0
 
-#: Seconds the driver tries to get a working learner back after a failure (replacing it as
-#: often as needed) before it gives up with an error naming the last failure.
-LEARNER_GIVE_UP_S = 180.0
-
-#: Seconds without any self-play shard (every actor failing, or none answering) after which
-#: the driver gives up.
-SELFPLAY_GIVE_UP_S = 600.0
-
-#: Seconds the driver waits for any result before it checks its deadlines again.
-POLL_S = 5.0
+#: Seconds of learner failures without a success after which the driver gives up: a
+#: learner that cannot start again, rather than one that crashed once.
+LEARNER_GIVE_UP_S = 120.0
 
 
 def _open_learner(run_dir: str, config: Optional[str], replay_ratio: float) -> Learner:
@@ -61,11 +54,11 @@ def actor_name(index: int) -> str:
     return f"fanorona-selfplay-{index}"
 
 
-@ray.remote(max_restarts=-1, max_task_retries=0)
+@ray.remote(max_restarts=-1, max_task_retries=-1)
 class SelfPlayActor:
-    """A self-play worker in its own process. Ray restarts it after a crash; the call it was
-    on fails, and the driver asks again. Every incarnation takes a fresh worker name, because
-    the learner knows shards by worker name and sequence number."""
+    """A self-play worker in its own process. Ray restarts it after a crash and runs the call
+    it was on again; every incarnation takes a fresh worker name, because the learner knows
+    shards by worker name and sequence number."""
 
     def __init__(self, config: str, index: int) -> None:
         self.name = f"ray{index}-{uuid.uuid4().hex[:8]}"
@@ -81,12 +74,11 @@ class SelfPlayActor:
         return shard
 
 
-@ray.remote(max_restarts=0, max_task_retries=0)
+@ray.remote(max_restarts=-1, max_task_retries=-1)
 class LearnerActor:
-    """The learner of the run directory. Ray does not restart it: after a crash the driver
-    replaces it (:class:`_Learner`), and the new one resumes from the latest checkpoint and
-    ingests the shards stored since; the driver then sends again the shards whose calls
-    failed (a shard sent twice is ingested once)."""
+    """The learner of the run directory. Ray restarts it after a crash (it resumes from its
+    latest checkpoint and ingests the shards stored since) and runs the call it was on
+    again: a shard sent twice is ingested once."""
 
     def __init__(
         self, run_dir: str, config: Optional[str], replay_ratio: float, target: Optional[int]
@@ -135,55 +127,6 @@ class LearnerActor:
         return str(self.learner.checkpoint())
 
 
-class _Learner:
-    """The driver's handle on the learner actor: starts it, and after a failure replaces it
-    (killing what is left of the old one first, so that two never train in the directory)
-    until one answers, within :data:`LEARNER_GIVE_UP_S`; every wait is bounded."""
-
-    def __init__(
-        self, out: str, config: str, replay_ratio: float, target: Optional[int], gpus: float
-    ) -> None:
-        self._args = (out, config, replay_ratio, target)
-        self._gpus = gpus
-        self.failures = 0
-        self.actor = self._start(time.monotonic() + LEARNER_GIVE_UP_S, retry=False)
-
-    def _start(self, deadline: float, retry: bool = True) -> Any:
-        """A new learner actor, once it answers (it may wait for the lock, resume and train
-        first); with ``retry``, tries again until ``deadline``, else raises the first error (a
-        run that cannot start: a bad configuration or directory)."""
-        last: Optional[BaseException] = None
-        while time.monotonic() < deadline:
-            try:
-                actor = LearnerActor.options(
-                    name=LEARNER_NAME, num_cpus=1, num_gpus=self._gpus
-                ).remote(*self._args)
-            except ValueError as error:  # the old one's name is not released yet
-                last = error
-                time.sleep(0.5)
-                continue
-            try:
-                ray.get(actor.target_version.remote(), timeout=max(deadline - time.monotonic(), 1))
-                return actor
-            except (RayActorError, GetTimeoutError) as error:
-                ray.kill(actor, no_restart=True)
-                if not retry:
-                    raise
-                last = error
-                time.sleep(0.5)
-        raise RuntimeError(
-            f"no learner could be started within {LEARNER_GIVE_UP_S:.0f} s "
-            f"({self.failures} failures so far); the last error: {last}"
-        )
-
-    def replace(self, error: BaseException, log: Callable[[str], None]) -> None:
-        """Replaces the learner after ``error`` (a failed call)."""
-        self.failures += 1
-        log(f"ray: the learner failed ({type(error).__name__}); starting a new one")
-        ray.kill(self.actor, no_restart=True)
-        self.actor = self._start(time.monotonic() + LEARNER_GIVE_UP_S)
-
-
 @dataclass
 class RayRun:
     """What a finished :func:`train` reports."""
@@ -210,17 +153,15 @@ def train(
     """Runs the roles on the connected Ray cluster until the learner has published
     ``iterations`` model versions (default: the run's iterations), then writes a checkpoint.
     ``config`` is the TOML text of the run (:func:`fanorona.run_config`). Shards played when
-    the last version is published are ingested (kept in the window) but trained on no more.
-
-    Failures are recovered within bounds: a self-play actor that crashes is restarted by Ray
-    and asked again; a learner that crashes is replaced (:data:`LEARNER_GIVE_UP_S`); no shard
-    for :data:`SELFPLAY_GIVE_UP_S` is an error. Every error names what was waited for."""
+    the last version is published are ingested (kept in the window) but trained on no more."""
     if actors < 1:
         raise ValueError(f"actors: expected at least 1, got {actors}")
     started = time.monotonic()
-    learner = _Learner(out, config, replay_ratio, iterations, learner_gpus)
-    version, model = ray.get(learner.actor.model.remote(), timeout=LEARNER_GIVE_UP_S)
-    target = ray.get(learner.actor.target_version.remote(), timeout=LEARNER_GIVE_UP_S)
+    learner = LearnerActor.options(name=LEARNER_NAME, num_cpus=1, num_gpus=learner_gpus).remote(
+        out, config, replay_ratio, iterations
+    )
+    version, model = ray.get(learner.model.remote())
+    target = ray.get(learner.target_version.remote())
     model_ref = ray.put(model)
     single_thread = {"env_vars": {"RAYON_NUM_THREADS": "1"}}
     workers = [
@@ -231,25 +172,17 @@ def train(
     ]
     playing = {w.play.remote(version, model_ref): i for i, w in enumerate(workers)}
     learning: Dict[Any, Any] = {}
-    shards = positions = actor_failures = 0
-    last_shard = time.monotonic()
+    shards = positions = actor_failures = learner_failures = 0
+    failing_since: Optional[float] = None
     log(f"ray: {actors} self-play actors, learner at model version {version}, until {target}")
     while version < target or learning:
-        ready, _ = ray.wait(list(playing) + list(learning), num_returns=1, timeout=POLL_S)
-        if not ready:
-            if playing and time.monotonic() - last_shard > SELFPLAY_GIVE_UP_S:
-                raise RuntimeError(
-                    f"no self-play shard for {SELFPLAY_GIVE_UP_S:.0f} s ({actor_failures} actor "
-                    f"failures); waiting for actors {sorted(playing.values())}"
-                )
-            continue
+        ready, _ = ray.wait(list(playing) + list(learning), num_returns=1)
         ref = ready[0]
         if ref in playing:
             index = playing.pop(ref)
             try:
                 shard = ray.get(ref)
-                last_shard = time.monotonic()
-                learning[learner.actor.ingest.remote(shard)] = shard
+                learning[learner.ingest.remote(shard)] = shard
             except RayActorError:
                 actor_failures += 1
                 log(f"ray: self-play actor {index} failed; playing again")
@@ -261,12 +194,20 @@ def train(
         try:
             result = ray.get(ref)
         except RayActorError as error:
-            # Every call in flight to the old learner fails too: send them all again to the
-            # new one, which resumes from its checkpoint and the shards it stored.
-            learner.replace(error, log)
-            resend = [shard, *learning.values()]
-            learning = {learner.actor.ingest.remote(s): s for s in resend}
+            # The learner restarts from its checkpoint and the shards it stored; this shard
+            # may not have been stored: send it again (a shard is never counted twice).
+            learner_failures += 1
+            failing_since = failing_since or time.monotonic()
+            if time.monotonic() - failing_since > LEARNER_GIVE_UP_S:
+                raise RuntimeError(
+                    f"the learner has failed for {LEARNER_GIVE_UP_S:.0f} s without a success "
+                    f"({learner_failures} failures); the last error: {error}"
+                ) from error
+            log(f"ray: the learner failed ({type(error).__name__}); sending the shard again")
+            time.sleep(0.5)
+            learning[learner.ingest.remote(shard)] = shard
             continue
+        failing_since = None
         if result["ingested"] is not None:
             shards += 1
             positions += result["ingested"]["positions"]
@@ -285,17 +226,17 @@ def train(
             for w in workers:
                 ray.kill(w)
             playing.clear()
-    checkpoint = ray.get(learner.actor.checkpoint.remote(), timeout=LEARNER_GIVE_UP_S)
+    checkpoint = ray.get(learner.checkpoint.remote())
     for w in workers:
         ray.kill(w)
-    ray.kill(learner.actor)
+    ray.kill(learner)
     return RayRun(
         out=out,
         version=version,
         shards=shards,
         positions=positions,
         actor_failures=actor_failures,
-        learner_failures=learner.failures,
+        learner_failures=learner_failures,
         seconds=time.monotonic() - started,
         checkpoint=checkpoint,
     )
