@@ -53,13 +53,6 @@ impl Solution {
     /// fastest wins, else the draws, else the slowest losses. `None` as for
     /// [`Solution::turn_values`], or where the side to move has no turn.
     pub fn best_turns(&self, pos: &Position) -> Option<(Value, Vec<Turn>)> {
-        let values = self.turn_values(pos)?;
-        let best = values.iter().map(|&(_, v)| v).max()?;
-        let turns = values
-            .into_iter()
-            .filter(|&(_, v)| v == best)
-            .map(|(t, _)| t)
-            .collect();
-        Some((best, turns))
+        Value::best_turns(self.turn_values(pos)?)
     }
 }

@@ -2,6 +2,8 @@
 
 use std::cmp::Ordering;
 
+use fanorona_env::Turn;
+
 /// The value of a position from the point of view of the side to move, under perfect play:
 /// the winner ends the game as fast as it can, the loser makes it last as long as it can.
 /// Distances count complete turns (of both sides) until the loser has no piece or no move.
@@ -63,6 +65,19 @@ impl Value {
             Value::Draw => (1, 0),
             Value::Loss(n) => (0, n as i32),
         }
+    }
+
+    /// The best of `values` (each turn's value for the side to move) and every turn that
+    /// achieves it: the fastest wins, else the draws, else the slowest losses. `None` for no
+    /// turn.
+    pub fn best_turns(values: Vec<(Turn, Value)>) -> Option<(Value, Vec<Turn>)> {
+        let best = values.iter().map(|&(_, v)| v).max()?;
+        let turns = values
+            .into_iter()
+            .filter(|&(_, v)| v == best)
+            .map(|(t, _)| t)
+            .collect();
+        Some((best, turns))
     }
 }
 

@@ -186,13 +186,6 @@ impl EndgameTables {
     /// fastest wins, else the draws, else the slowest losses. `None` where the tables cannot
     /// answer or the side to move has no turn.
     pub fn best_turns(&self, pos: &Position) -> Option<(Value, Vec<Turn>)> {
-        let values = self.turn_values(pos)?;
-        let best = values.iter().map(|&(_, v)| v).max()?;
-        let turns = values
-            .into_iter()
-            .filter(|&(_, v)| v == best)
-            .map(|(t, _)| t)
-            .collect();
-        Some((best, turns))
+        Value::best_turns(self.turn_values(pos)?)
     }
 }
