@@ -227,13 +227,4 @@ impl Learner {
             .map(|row| to_py(py, &serde_json::to_value(row).map_err(value_error)?))
             .transpose()
     }
-
-    /// The same row as JSON text (what `fanorona.ray` reads; prefer `last_row`).
-    fn last_row_json(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let actor = lock(py, &self.inner, "Learner")?;
-        actor
-            .last_row()
-            .map(|row| serde_json::to_string(row).map_err(value_error))
-            .transpose()
-    }
 }

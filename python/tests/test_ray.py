@@ -1,5 +1,7 @@
-"""fanorona.ray on a real local Ray (no mocks; 4 logical CPUs: one per actor, the learner's, a spare for restarts): a run with two self-play actors and a learner,
-a self-play actor and the learner killed mid-run, a resumed run, a cluster joined by address."""
+"""fanorona.ray on a real local Ray (no mocks; 4 logical CPUs: one per actor, the learner's, a
+spare for restarts): a run with two self-play actors and a learner, a self-play actor and the
+learner killed mid-run, a restarted learner's versions reaching the driver, a stalled run
+stopped with the reason, a resumed run, a cluster joined by address."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import pytest
 import ray
 
 import fanorona
-from fanorona.ray import LEARNER_NAME, _open_learner, actor_name, train
+from fanorona.ray import LEARNER_NAME, LearnerRole, RayRunStalled, _open_learner, actor_name, train
 
 PRESET = fanorona.run_config(preset="tiny")
 
@@ -66,33 +68,48 @@ def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tm
         def drive():
             # A low replay ratio makes the run last long enough (many shards a version) for
             # Ray to restart the killed actor before it ends, however fast the machine.
-            outcome["run"] = train(
-                PRESET, str(run), actors=2, iterations=100, replay_ratio=0.5, log=log.append
-            )
+            try:
+                outcome["run"] = train(
+                    PRESET,
+                    str(run),
+                    actors=2,
+                    iterations=100,
+                    replay_ratio=0.5,
+                    log=log.append,
+                    stall_s=90,
+                )
+            except BaseException as error:  # reported by the assertions below
+                outcome["error"] = error
 
         driver = threading.Thread(target=drive)
         driver.start()
         deadline = time.monotonic() + 240
 
-        def wait_until(condition):
+        def wait_until(condition, what):
             while not condition():
-                assert time.monotonic() < deadline, log
+                assert time.monotonic() < deadline, (
+                    f"waited 240 s for {what}; driver error: {outcome.get('error')!r}; "
+                    f"last log lines: {log[-10:]}"
+                )
                 time.sleep(0.02)
 
         def actor0_names():
             names = shard_names(run) if (run / "games").exists() else []
             return {n.rsplit("-", 1)[0] for n in names if n.startswith("ray0-")}
 
-        wait_until(lambda: len(actor0_names()) == 1)
+        wait_until(lambda: len(actor0_names()) == 1, "actor 0's first shard")
         ray.kill(ray.get_actor(actor_name(0)), no_restart=False)
         # Ray restarts it: its new incarnation plays under a new name.
-        wait_until(lambda: len(actor0_names()) == 2 or not driver.is_alive())
+        wait_until(
+            lambda: len(actor0_names()) == 2 or not driver.is_alive(),
+            "a shard of actor 0's second incarnation",
+        )
         if driver.is_alive():
             ray.kill(ray.get_actor(LEARNER_NAME), no_restart=False)
-        driver.join(timeout=240)
-        assert not driver.is_alive(), log
+        wait_until(lambda: not driver.is_alive(), "the driver to finish after the learner's restart")
     finally:
         ray.shutdown()
+    assert "error" not in outcome, (outcome["error"], log[-10:])
     result = outcome["run"]
     assert result.version == 100
     assert len(actor0_names()) == 2, log
@@ -102,6 +119,36 @@ def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tm
     assert len(names) == len(set(names))
     # Every shard the learner took is a shard on disk, each once.
     assert result.shards <= len(names)
+
+
+def test_versions_a_restarted_learner_publishes_while_starting_reach_the_driver(tmp_path):
+    # A learner killed after storing a shard but before training on it: its successor trains
+    # on that shard while starting, here up to the target version. Its next answer must carry
+    # those versions and the model, or the driver would wait for the target forever.
+    run = tmp_path / "run"
+    worker = fanorona.SelfPlayWorker(PRESET, "w1")
+    killed = fanorona.Learner(run, PRESET, 4.0)
+    version, model = killed.model()
+    worker.set_model(model, version)
+    assert killed.ingest(worker.play_shard(0)) is not None
+    del killed  # its lock goes with it
+    restarted = LearnerRole(str(run), PRESET, 4.0, 2)
+    assert restarted.learner.model_version == 2
+    answer = restarted.ingest(worker.play_shard(1), 0)
+    assert [row["version"] for row in answer["rows"]] == [1, 2]
+    assert answer["version"] == 2 and answer["model"] is not None
+    known = restarted.ingest(worker.play_shard(2), 2)
+    assert known["rows"] == [] and known["model"] is None
+
+
+def test_a_driver_waiting_past_its_bound_says_what_it_waited_for(tmp_path):
+    ray.init(num_cpus=1, include_dashboard=False)
+    try:
+        # One CPU, taken by the learner: no self-play actor can start, nothing answers.
+        with pytest.raises(RayRunStalled, match="waiting for 1 self-play actors"):
+            train(PRESET, str(tmp_path / "run"), actors=1, iterations=3, stall_s=5, log=lambda _: None)
+    finally:
+        ray.shutdown()
 
 
 def test_a_restarted_learner_waits_for_the_lock_its_predecessor_still_holds(tmp_path):

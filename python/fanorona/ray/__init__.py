@@ -12,18 +12,17 @@ resumes where it stopped. The same run directory works with ``fanorona learn``,
 
 from __future__ import annotations
 
-import json
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional
 
 import ray
-from ray.exceptions import RayActorError
+from ray.exceptions import GetTimeoutError, RayActorError
 
 from .._fanorona import Learner, SelfPlayWorker
 
-__all__ = ["RayRun", "train", "LEARNER_NAME", "actor_name"]
+__all__ = ["RayRun", "RayRunStalled", "train", "LEARNER_NAME", "STALL_S", "actor_name"]
 
 #: The Ray name of the learner actor (in the run's namespace).
 LEARNER_NAME = "fanorona-learner"
@@ -35,6 +34,14 @@ LOCK_WAIT_S = 30.0
 #: Seconds of learner failures without a success after which the driver gives up: a
 #: learner that cannot start again, rather than one that crashed once.
 LEARNER_GIVE_UP_S = 120.0
+
+#: Default seconds the driver waits without any shard or learner answer before it gives up
+#: with an error naming what it waited for (see :func:`train`'s ``stall_s``).
+STALL_S = 900.0
+
+
+class RayRunStalled(RuntimeError):
+    """Nothing the driver waited for answered within its bound."""
 
 
 def _open_learner(run_dir: str, config: Optional[str], replay_ratio: float) -> Learner:
@@ -74,11 +81,13 @@ class SelfPlayActor:
         return shard
 
 
-@ray.remote(max_restarts=-1, max_task_retries=-1)
-class LearnerActor:
-    """The learner of the run directory. Ray restarts it after a crash (it resumes from its
-    latest checkpoint and ingests the shards stored since) and runs the call it was on
-    again: a shard sent twice is ingested once."""
+class LearnerRole:
+    """The learner of the run directory, as :data:`LearnerActor` runs it in its own process.
+    Ray restarts the actor after a crash (it resumes from its latest checkpoint and ingests
+    the shards stored since, which may take it to the target version at once) and runs the
+    call it was on again: a shard sent twice is ingested once. Each answer carries the newest
+    model whenever it is newer than the caller's, so versions a restarted learner published
+    while starting are never lost to the driver."""
 
     def __init__(
         self, run_dir: str, config: Optional[str], replay_ratio: float, target: Optional[int]
@@ -86,7 +95,7 @@ class LearnerActor:
         self.learner = _open_learner(run_dir, config, replay_ratio)
         self.target = target if target is not None else self.learner.iterations
         self.learner.ingest_stored()
-        self._train()
+        self.unreported = self._train()
 
     def _train(self) -> List[Dict[str, Any]]:
         """Takes the steps earned, publishing each version completed, up to the target
@@ -96,7 +105,7 @@ class LearnerActor:
             took = self.learner.train()
             if self.learner.steps_to_next_version == 0:
                 self.learner.publish()
-                rows.append(json.loads(self.learner.last_row_json()))
+                rows.append(self.learner.last_row())
             elif took == 0:
                 break
         return rows
@@ -109,22 +118,28 @@ class LearnerActor:
         """(version, policy-file bytes) of the newest model."""
         return self.learner.model()
 
-    def ingest(self, shard: bytes) -> Dict[str, Any]:
-        """Stores and ingests a shard, trains; returns the new versions' rows and the newest
-        model (``model`` is None when no version was published)."""
+    def ingest(self, shard: bytes, known_version: int) -> Dict[str, Any]:
+        """Stores and ingests a shard, trains; returns the rows of the versions published
+        since the last answer and the newest model when it is newer than ``known_version``
+        (else ``model`` is None)."""
         ingested = self.learner.ingest(shard)
-        rows = self._train()
+        rows = self.unreported + self._train()
+        self.unreported = []
         version, model = self.learner.model()
         return {
             "ingested": ingested,
             "rows": rows,
             "version": version,
-            "model": model if rows else None,
+            "model": model if version > known_version else None,
         }
 
     def checkpoint(self) -> str:
         """Writes a checkpoint; returns its path."""
         return str(self.learner.checkpoint())
+
+
+#: The learner as a Ray actor, restarted after a crash, its interrupted call run again.
+LearnerActor = ray.remote(max_restarts=-1, max_task_retries=-1)(LearnerRole)
 
 
 @dataclass
@@ -149,19 +164,34 @@ def train(
     replay_ratio: float = 4.0,
     learner_gpus: float = 0.0,
     log: Callable[[str], None] = print,
+    stall_s: float = STALL_S,
 ) -> RayRun:
     """Runs the roles on the connected Ray cluster until the learner has published
     ``iterations`` model versions (default: the run's iterations), then writes a checkpoint.
     ``config`` is the TOML text of the run (:func:`fanorona.run_config`). Shards played when
-    the last version is published are ingested (kept in the window) but trained on no more."""
+    the last version is published are ingested (kept in the window) but trained on no more.
+
+    Every wait is bounded: when no shard and no learner answer arrives for ``stall_s``
+    seconds (a shard or a learner call slower than that, or a cluster that lost its
+    actors), :class:`RayRunStalled` says what the driver was waiting for; a learner that
+    keeps failing for :data:`LEARNER_GIVE_UP_S` seconds raises RuntimeError."""
     if actors < 1:
         raise ValueError(f"actors: expected at least 1, got {actors}")
+    if not stall_s > 0:
+        raise ValueError(f"stall_s: expected a positive number of seconds, got {stall_s}")
     started = time.monotonic()
     learner = LearnerActor.options(name=LEARNER_NAME, num_cpus=1, num_gpus=learner_gpus).remote(
         out, config, replay_ratio, iterations
     )
-    version, model = ray.get(learner.model.remote())
-    target = ray.get(learner.target_version.remote())
+
+    def get(ref: Any, what: str) -> Any:
+        try:
+            return ray.get(ref, timeout=stall_s)
+        except GetTimeoutError as error:
+            raise RayRunStalled(f"no answer from {what} in {stall_s:.0f} s") from error
+
+    version, model = get(learner.model.remote(), "the learner starting")
+    target = get(learner.target_version.remote(), "the learner")
     model_ref = ray.put(model)
     single_thread = {"env_vars": {"RAYON_NUM_THREADS": "1"}}
     workers = [
@@ -176,13 +206,19 @@ def train(
     failing_since: Optional[float] = None
     log(f"ray: {actors} self-play actors, learner at model version {version}, until {target}")
     while version < target or learning:
-        ready, _ = ray.wait(list(playing) + list(learning), num_returns=1)
+        ready, _ = ray.wait(list(playing) + list(learning), num_returns=1, timeout=stall_s)
+        if not ready:
+            raise RayRunStalled(
+                f"no shard and no learner answer in {stall_s:.0f} s, at model version "
+                f"{version} of {target}: waiting for {len(playing)} self-play actors and "
+                f"{len(learning)} learner calls"
+            )
         ref = ready[0]
         if ref in playing:
             index = playing.pop(ref)
             try:
                 shard = ray.get(ref)
-                learning[learner.ingest.remote(shard)] = shard
+                learning[learner.ingest.remote(shard, version)] = shard
             except RayActorError:
                 actor_failures += 1
                 log(f"ray: self-play actor {index} failed; playing again")
@@ -205,7 +241,7 @@ def train(
                 ) from error
             log(f"ray: the learner failed ({type(error).__name__}); sending the shard again")
             time.sleep(0.5)
-            learning[learner.ingest.remote(shard)] = shard
+            learning[learner.ingest.remote(shard, version)] = shard
             continue
         failing_since = None
         if result["ingested"] is not None:
@@ -226,7 +262,7 @@ def train(
             for w in workers:
                 ray.kill(w)
             playing.clear()
-    checkpoint = ray.get(learner.checkpoint.remote())
+    checkpoint = get(learner.checkpoint.remote(), "the learner writing its checkpoint")
     for w in workers:
         ray.kill(w)
     ray.kill(learner)

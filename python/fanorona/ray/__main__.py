@@ -10,7 +10,7 @@ import sys
 import ray
 
 from .._fanorona import run_config
-from . import train
+from . import STALL_S, RayRunStalled, train
 
 
 def main(argv=None) -> int:
@@ -26,9 +26,17 @@ def main(argv=None) -> int:
     run.add_argument("--iterations", type=int, help="model versions to reach (default: the run's)")
     run.add_argument("--replay-ratio", type=float, default=4.0, help="positions sampled per new position")
     run.add_argument("--learner-gpus", type=float, default=0.0, help="GPUs for the learner actor")
+    run.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=STALL_S,
+        help="seconds without any shard or learner answer before the run stops with an error",
+    )
     args = parser.parse_args(argv)
     if args.actors < 1:
         parser.error(f"--actors: expected at least 1, got {args.actors}")
+    if not args.stall_timeout > 0:
+        parser.error(f"--stall-timeout: expected a positive number of seconds, got {args.stall_timeout}")
     if args.preset is None and args.config is None and not os.path.exists(
         os.path.join(args.out, "config.toml")
     ):
@@ -47,14 +55,19 @@ def main(argv=None) -> int:
         # actor finds room while its old process is cleaned up, whatever the machine has.
         ray.init(num_cpus=args.actors + 2, include_dashboard=False)
     os.makedirs(args.out, exist_ok=True)
-    result = train(
-        config,
-        os.path.abspath(args.out),
-        args.actors,
-        iterations=args.iterations,
-        replay_ratio=args.replay_ratio,
-        learner_gpus=args.learner_gpus,
-    )
+    try:
+        result = train(
+            config,
+            os.path.abspath(args.out),
+            args.actors,
+            iterations=args.iterations,
+            replay_ratio=args.replay_ratio,
+            learner_gpus=args.learner_gpus,
+            stall_s=args.stall_timeout,
+        )
+    except RayRunStalled as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
     print(
         f"done: model version {result.version}, {result.shards} shards, {result.positions} "
         f"positions in {result.seconds:.0f} s ({result.actor_failures} actor and "
