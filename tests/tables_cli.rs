@@ -110,3 +110,87 @@ fn bad_arguments_and_damaged_files_give_clear_errors() {
     fanorona(["tables", "build", "--pieces", "2", "--out", file_as_out])
         .assert_failure("bad --out");
 }
+
+#[test]
+fn the_engine_and_the_set_exam_probe_the_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let out = tables.to_str().unwrap();
+    fanorona(["tables", "build", "--pieces", "3", "--out", out, "--quiet"]).assert_success();
+
+    // The engine: `setoption name Tables` adds them to the agent, a bad folder is refused and
+    // changes nothing, `<empty>` removes them.
+    let script = format!(
+        "setoption name Tables value {out}\nuci\nsetoption name Tables value {out}/none\n\
+         uci\nposition fen 9/9/3B5/9/2W1B4 w\ngo\nsetoption name Tables value <empty>\nuci\n"
+    );
+    let run = common::fanorona_with_stdin(["engine", "--agent", "minimax:depth=2"], script);
+    let lines: Vec<&str> = run.assert_success().lines().collect();
+    let tables_lines: Vec<&&str> = lines
+        .iter()
+        .filter(|l| l.starts_with("option name Tables "))
+        .collect();
+    let with = format!("option name Tables type string default {out}");
+    assert_eq!(tables_lines.len(), 3, "{lines:?}");
+    assert_eq!(*tables_lines[0], with);
+    assert_eq!(*tables_lines[1], with, "a refused folder changes nothing");
+    assert_eq!(
+        *tables_lines[2],
+        "option name Tables type string default <empty>"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error:") && l.contains("not a folder")),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"bestmove c1d1Ad2A"), "{lines:?}");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("id name") && l.contains(&format!("tables={out}"))),
+        "{lines:?}"
+    );
+
+    // The set exam: the two positions of up to 3 pieces are scored exactly (a win kept, a
+    // draw kept), the one of 4 pieces only against its label.
+    let set = dir.path().join("set.txt");
+    std::fs::write(
+        &set,
+        "# fanorona exam set\n# version: 1\n# board: 9x5\n# labeller: by hand\n\
+         9/9/3B5/9/2W1B4 w 0 1 ; 1.0 ; c1d1Ad2A ; 999999\n\
+         W8/9/9/9/8B b 0 1 ; 0.0 ; i1h1 ; 0\n\
+         9/9/3B5/9/2W1BB3 w 0 1 ; 0.5 ; c1d1A ; 100\n",
+    )
+    .unwrap();
+    let exam = |agent: &str| -> serde_json::Value {
+        let run = fanorona([
+            "exam",
+            "--json",
+            "--quiet",
+            "--agent",
+            agent,
+            "--set",
+            set.to_str().unwrap(),
+            "--tables",
+            out,
+        ]);
+        serde_json::from_str(run.assert_success()).expect("a JSON report")
+    };
+    let report = exam("minimax:depth=2");
+    assert_eq!(report["positions"], 3);
+    assert_eq!(report["exact"]["positions"], 2, "{report}");
+    assert_eq!(report["exact"]["wins"], 1);
+    assert_eq!(report["exact"]["draws"], 1);
+    assert_eq!(report["exact"]["keeps_value"], 1.0);
+    fanorona([
+        "exam",
+        "--agent",
+        "greedy",
+        "--set",
+        set.to_str().unwrap(),
+        "--tables",
+        &format!("{out}/none"),
+    ])
+    .assert_failure("bad --tables");
+}

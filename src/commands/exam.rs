@@ -13,10 +13,12 @@ use anyhow::{Context, Result, bail};
 use fanorona_env::{AgentSpec, Board, Position, Registry};
 use fanorona_eval::atomic_write::check_writable_file;
 use fanorona_eval::exam::{
-    ExamReport, SetExamReport, TestSet, ValueError, ValueScore, examine, examine_set, questions,
+    ExamReport, SetExamReport, TestSet, ValueError, ValueScore, exact_turn_values, examine,
+    examine_set, questions,
 };
 use fanorona_eval::minimax::search::{Limits, MAX_DEPTH};
 use fanorona_eval::solver::{Solution, TableSource, shared_solution};
+use fanorona_eval::tables::shared_tables;
 use fanorona_eval::{AgentFactory, spec_factory};
 use fanorona_train::exam::{network_of, value_head};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -62,6 +64,10 @@ pub struct Args {
     /// Examine on this test set (see --make-set) instead of a solved board.
     #[arg(long, conflicts_with = "make_set")]
     pub set: Option<PathBuf>,
+    /// With --set: endgame tables (`fanorona tables build`) that score the positions they
+    /// hold exactly (does the turn keep the exact value; the value head against it).
+    #[arg(long, requires = "set")]
+    pub tables: Option<PathBuf>,
     /// Write a test set to this file: positions from games of the --player agents (every
     /// pair, two to four random opening turns each) on --board (default 9x5), labelled by minimax.
     #[arg(long, conflicts_with = "agent")]
@@ -260,18 +266,34 @@ fn set_exam(
     started: Instant,
 ) -> Result<()> {
     let set = TestSet::read(path)?;
+    let tables = args
+        .tables
+        .as_deref()
+        .map(|dir| shared_tables(dir, set.board))
+        .transpose()
+        .context("bad --tables")?;
     let factory = spec_factory(registry, spec);
     let bar = progress_bar(args, set.positions.len(), "positions examined");
-    let mut report: SetExamReport = examine_set(&factory, &set, args.seed, &bar)?;
+    let mut report: SetExamReport =
+        examine_set(&factory, &set, tables.as_deref(), args.seed, &bar)?;
     bar.finish_and_clear();
     if let Some(net) = network_of(registry, spec)? {
         let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
         let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
         let mut error = ValueError::default();
+        let mut exact = ValueScore::default();
         for (p, v) in set.positions.iter().zip(values) {
             error.add(v, p.value);
+            let truth = tables
+                .as_deref()
+                .and_then(|t| exact_turn_values(t, &p.position))
+                .and_then(|values| values.into_iter().map(|(_, value)| value).max());
+            if let Some(truth) = truth {
+                exact.add(v, truth);
+            }
         }
         report.value_head = Some(error);
+        report.value_head_exact = tables.is_some().then_some(exact);
     }
     let secs = started.elapsed().as_secs_f64();
     if args.json {
@@ -300,6 +322,23 @@ fn set_exam(
             "value head: mean error {:.3} against the labels' values, same side {}",
             error.mean_error().unwrap_or(f64::NAN),
             percent(error.sign_agreement())
+        )?;
+    }
+    if let Some(exact) = &report.exact {
+        outln!(
+            "endgame tables: {} positions held; keeps the exact value in {} of {} won or \
+             drawn, best turn {}",
+            exact.positions,
+            percent(exact.keeps_value()),
+            exact.wins + exact.draws,
+            percent(exact.optimal_share())
+        )?;
+    }
+    if let Some(score) = &report.value_head_exact {
+        outln!(
+            "value head on those: accuracy {}, mean error {:.3} against the exact values",
+            percent(score.accuracy()),
+            score.mean_error().unwrap_or(f64::NAN)
         )?;
     }
     outln!("time: {secs:.1} s")?;

@@ -61,6 +61,28 @@ impl AgentSpec {
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
+
+    /// The same specification with option `key` set to `value` (replacing any value it had,
+    /// else added last), or removed when `value` is `None`.
+    pub fn with_option(&self, key: &str, value: Option<&str>) -> AgentSpec {
+        let key = key.to_ascii_lowercase();
+        let mut options: Vec<(String, String)> = self
+            .options
+            .iter()
+            .filter(|(k, _)| *k != key)
+            .cloned()
+            .collect();
+        if let Some(value) = value {
+            match self.options.iter().position(|(k, _)| *k == key) {
+                Some(at) => options.insert(at, (key, value.to_string())),
+                None => options.push((key, value.to_string())),
+            }
+        }
+        AgentSpec {
+            kind: self.kind.clone(),
+            options,
+        }
+    }
 }
 
 /// Splits a comma-separated list of specifications, e.g. `minimax:depth=2,seed=1,random` into
@@ -104,6 +126,24 @@ impl fmt::Display for AgentSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_option_is_set_in_place_added_last_or_removed() {
+        let spec = AgentSpec::parse("minimax:depth=4,hash=8").unwrap();
+        assert_eq!(
+            spec.with_option("Depth", Some("6")).to_string(),
+            "minimax:depth=6,hash=8"
+        );
+        assert_eq!(
+            spec.with_option("tables", Some("t")).to_string(),
+            "minimax:depth=4,hash=8,tables=t"
+        );
+        assert_eq!(
+            spec.with_option("depth", None).to_string(),
+            "minimax:hash=8"
+        );
+        assert_eq!(spec.with_option("ms", None), spec);
+    }
 
     #[test]
     fn spec_lists_split_where_a_new_kind_starts() {

@@ -7,7 +7,8 @@
 //!   the same solved values ([`value_score`]).
 //! - On boards too large to solve, a fixed set of positions labelled by a deep search
 //!   ([`test_set`]) gives the agreement of the agent's turn with the label's best turn and the
-//!   error of its values ([`set_exam`]).
+//!   error of its values ([`set_exam`]); endgame tables ([`crate::tables`]) score the
+//!   positions they hold exactly.
 //!
 //! The solver's values are those of the game without draw limits. The exam shows each
 //! position to the agent as a fresh game (no history, no-capture counter 0) under the
@@ -25,7 +26,7 @@ pub mod value_score;
 
 pub use error::ExamError;
 pub use sample::{Sampler, Source};
-pub use set_exam::{SetExamReport, examine_set};
+pub use set_exam::{SetExamReport, exact_turn_values, examine_set};
 pub use solved::{ExamReport, Question, Tally, examine, questions};
 pub use test_set::{LabelledPosition, TestSet};
 pub use value_score::{ValueError, ValueScore};

@@ -1,17 +1,21 @@
 //! The exam on a [`TestSet`]: how often the agent's turn is the label's best turn (the same
 //! start, end and captured pieces), and, filled in by the caller for a network, the error of
-//! its value head against the labels' values.
+//! its value head against the labels' values. With endgame tables, the positions they hold
+//! are also scored exactly, as on a solved board: does the turn keep the exact value?
 
-use fanorona_env::{Fanorona, Turn};
+use fanorona_env::{Fanorona, Position, Turn};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use serde_json::json;
 
 use super::error::ExamError;
+use super::solved::Tally;
 use super::test_set::TestSet;
-use super::value_score::{ValueError, share};
+use super::value_score::{ValueError, ValueScore, share};
 use crate::agents::complete_turn::agent_turn;
 use crate::arena::AgentFactory;
+use crate::solver::Value;
+use crate::tables::EndgameTables;
 
 /// Positions one agent answers in a row (one agent per chunk, seeded by its number).
 const CHUNK: usize = 32;
@@ -31,6 +35,12 @@ pub struct SetExamReport {
     pub agreed: u64,
     /// The value head's error against the labels, for an agent with a network.
     pub value_head: Option<ValueError>,
+    /// With endgame tables: the positions they hold, scored exactly (see
+    /// [`exact_turn_values`]).
+    pub exact: Option<Tally>,
+    /// With endgame tables, for an agent with a network: its value head on those positions
+    /// against their exact values (filled in by the caller).
+    pub value_head_exact: Option<ValueScore>,
 }
 
 impl SetExamReport {
@@ -49,20 +59,35 @@ impl SetExamReport {
             "best_turn_agreement": self.agreement(),
             "agreed": self.agreed,
             "value_head": self.value_head.as_ref().map(ValueError::to_json),
+            "exact": self.exact.as_ref().map(Tally::to_json),
+            "value_head_exact": self.value_head_exact.as_ref().map(ValueScore::to_json),
         })
     }
 }
 
+/// The exact value of every turn of `pos` (for the side playing it) from `tables`, where
+/// they hold the position and its value stands under the position's draw limits: `None`
+/// beyond the tables' reach and where the exact distance reaches the no-capture limit (the
+/// limit may turn such a win or loss into a draw).
+pub fn exact_turn_values(tables: &EndgameTables, pos: &Position) -> Option<Vec<(Turn, Value)>> {
+    let values = tables.turn_values(pos)?;
+    let best = values.iter().map(|(_, v)| *v).max()?;
+    let limit = pos.rules().no_capture_limit.unwrap_or(u16::MAX);
+    (best.distance().unwrap_or(0) < limit).then_some(values)
+}
+
 /// Asks the agent of `agent` for a turn in each position of `set` and counts those that
-/// are the label's best turn. Agents are built per chunk of positions with seeds derived
-/// from `seed`; the chunks run in parallel.
+/// are the label's best turn; with `tables`, the positions they hold are also scored
+/// exactly. Agents are built per chunk of positions with seeds derived from `seed`; the
+/// chunks run in parallel.
 pub fn examine_set(
     agent: &AgentFactory,
     set: &TestSet,
+    tables: Option<&EndgameTables>,
     seed: u64,
     progress: &ProgressBar,
 ) -> Result<SetExamReport, ExamError> {
-    let chunks: Vec<Result<(String, u64), ExamError>> = set
+    let chunks: Vec<Result<(String, u64, Tally), ExamError>> = set
         .positions
         .par_chunks(CHUNK)
         .enumerate()
@@ -70,6 +95,7 @@ pub fn examine_set(
             let mut player = agent(seed ^ (chunk as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
                 .map_err(ExamError::Build)?;
             let mut agreed = 0;
+            let mut exact = Tally::default();
             for labelled in positions {
                 player.reset();
                 let mut game = Fanorona::new(labelled.position);
@@ -79,9 +105,17 @@ pub fn examine_set(
                         reason: e.reason,
                     })?;
                 agreed += u64::from(turn.same_result(&labelled.best));
+                if let Some(values) = tables.and_then(|t| exact_turn_values(t, &labelled.position))
+                {
+                    let best = values.iter().map(|(_, v)| *v).max();
+                    let chosen = values.iter().find(|(t, _)| t.same_result(&turn));
+                    if let (Some(best), Some((_, chosen))) = (best, chosen) {
+                        exact.add(best, *chosen);
+                    }
+                }
                 progress.inc(1);
             }
-            Ok((player.name(), agreed))
+            Ok((player.name(), agreed, exact))
         })
         .collect();
     let mut report = SetExamReport {
@@ -91,11 +125,16 @@ pub fn examine_set(
         positions: set.positions.len() as u64,
         agreed: 0,
         value_head: None,
+        exact: tables.map(|_| Tally::default()),
+        value_head_exact: None,
     };
     for chunk in chunks {
-        let (name, agreed) = chunk?;
+        let (name, agreed, exact) = chunk?;
         report.agent = name;
         report.agreed += agreed;
+        if let Some(total) = &mut report.exact {
+            total.merge(&exact);
+        }
     }
     Ok(report)
 }
@@ -136,14 +175,14 @@ mod tests {
                 0,
             ))))
         };
-        let report = examine_set(&same, &set, 1, &hidden).unwrap();
+        let report = examine_set(&same, &set, None, 1, &hidden).unwrap();
         assert_eq!(report.positions, 24);
         assert_eq!(report.agreement(), Some(1.0));
         assert_eq!(report.agent, "minimax:depth=2");
         let random = |seed| -> Result<Box<dyn Agent<Fanorona>>, String> {
             Ok(Box::new(RandomAgent::new(seed)))
         };
-        let report = examine_set(&random, &set, 1, &hidden).unwrap();
+        let report = examine_set(&random, &set, None, 1, &hidden).unwrap();
         assert!(report.agreement().unwrap() < 0.9, "{report:?}");
     }
 }

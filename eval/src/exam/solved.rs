@@ -142,6 +142,17 @@ impl Tally {
         }
     }
 
+    /// Adds the counts of `other`.
+    pub fn merge(&mut self, other: &Tally) {
+        self.positions += other.positions;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        self.kept_wins += other.kept_wins;
+        self.kept_draws += other.kept_draws;
+        self.optimal += other.optimal;
+    }
+
     /// The share of won and drawn positions whose value the chosen turn keeps: the exam's
     /// score. `None` without such positions.
     pub fn keeps_value(&self) -> Option<f64> {

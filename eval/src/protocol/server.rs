@@ -18,6 +18,9 @@ use super::input::read_line;
 use super::output::{Output, error_line};
 use super::search::{BoxedAgent, Search, failure};
 
+/// The value of the Tables option that means no endgame tables.
+const NO_TABLES: &str = "<empty>";
+
 /// An engine session: settings, the current game, the agent, and the search in progress.
 pub struct Server<W: Write + Send + 'static> {
     out: Output<W>,
@@ -176,6 +179,10 @@ impl<W: Write + Send + 'static> Server<W> {
             self.rules
         ))?;
         self.out.send(&format!(
+            "option name Tables type string default {}",
+            self.spec.option("tables").unwrap_or(NO_TABLES)
+        ))?;
+        self.out.send(&format!(
             "option name Seed type spin default {} min 0 max {}",
             self.seed,
             i64::MAX
@@ -192,6 +199,25 @@ impl<W: Write + Send + 'static> Server<W> {
         match name.to_ascii_lowercase().as_str() {
             "agent" => {
                 let spec = self.registry.parse(value).map_err(|e| e.to_string())?;
+                self.agent = Some(
+                    self.registry
+                        .create(&spec, self.seed)
+                        .map_err(|e| e.to_string())?,
+                );
+                self.spec = spec;
+            }
+            "tables" => {
+                let value = value.trim();
+                let dir = (!value.is_empty() && value != NO_TABLES).then_some(value);
+                if let Some(dir) = dir {
+                    if dir.contains(',') {
+                        return Err(format!(
+                            "Tables {}: a folder name with ',' cannot be an agent option",
+                            Excerpt(dir)
+                        ));
+                    }
+                }
+                let spec = self.spec.with_option("tables", dir);
                 self.agent = Some(
                     self.registry
                         .create(&spec, self.seed)
@@ -226,7 +252,7 @@ impl<W: Write + Send + 'static> Server<W> {
             }
             _ => {
                 return Err(format!(
-                    "unknown option {}; options: Agent, Board, Rules, Seed",
+                    "unknown option {}; options: Agent, Board, Rules, Seed, Tables",
                     Excerpt(name)
                 ));
             }
@@ -350,7 +376,7 @@ mod tests {
         let (mut s, out) = server("minimax:depth=2");
         let lines = session(&mut s, &out, "uci\nisready\n");
         assert!(lines[0].starts_with("id name fanorona") && lines[0].contains("minimax:depth=2"));
-        for option in ["Agent", "Board", "Rules", "Seed"] {
+        for option in ["Agent", "Board", "Rules", "Seed", "Tables"] {
             assert!(
                 lines
                     .iter()
