@@ -79,7 +79,7 @@ pub const AB_HASH: OptionDef = OptionDef {
     help: "transposition table size in MB",
 };
 
-/// The `tables` option of alpha-beta kinds.
+/// The `tables` option of the kinds that probe endgame tables.
 pub const AB_TABLES: OptionDef = OptionDef {
     name: "tables",
     value: ValueType::Path,
@@ -221,7 +221,7 @@ fn create_greedy(options: &AgentOptions, seed: u64) -> Built {
     ))))
 }
 
-/// The endgame table folder of an alpha-beta specification, checked to be a folder.
+/// The endgame table folder of a specification's `tables` option, checked to be a folder.
 pub fn tables_dir(options: &AgentOptions) -> Result<Option<PathBuf>, SpecError> {
     let Some(dir) = options.text("tables") else {
         return Ok(None);

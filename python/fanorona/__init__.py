@@ -14,6 +14,8 @@ given another ``turn_limit`` (None: no limit). Every object may be shared by thr
 on one object run one at a time, and a thread waiting for one holds no GIL.
 - :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
 - :class:`Policy`: an exported policy file run on batches of observations.
+- :class:`EndgameTables`: exact values of positions with few pieces (``fanorona tables
+  build``): ``EndgameTables(dir).probe(position)``.
 - :func:`match`: an arena match between two agents.
 - :mod:`fanorona.training`: :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`,
   the training roles, which :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray
@@ -27,6 +29,7 @@ from typing import Any, Dict, Optional
 from ._fanorona import (
     DEFAULT_TURN_LIMIT,
     Agent,
+    EndgameTables,
     Env,
     Learner,
     Policy,
@@ -44,6 +47,7 @@ from ._fanorona import (
 __all__ = [
     "DEFAULT_TURN_LIMIT",
     "Agent",
+    "EndgameTables",
     "Env",
     "Learner",
     "Policy",

@@ -11,6 +11,7 @@ DEFAULT_TURN_LIMIT: int
 __all__ = [
     "Agent",
     "DEFAULT_TURN_LIMIT",
+    "EndgameTables",
     "Env",
     "Learner",
     "Policy",
@@ -286,6 +287,18 @@ class Agent:
     def act(self, state: Any) -> int: ...
     def last_info(self) -> Optional[Dict[str, Any]]: ...
     def reset(self) -> None: ...
+
+@final
+class EndgameTables:
+    """The endgame tables of one board, loaded from a folder (``fanorona tables build``)."""
+
+    def __new__(cls, dir: Union[str, PathLike], board: str = "9x5") -> EndgameTables: ...
+    @property
+    def pieces(self) -> int: ...
+    @property
+    def board(self) -> Tuple[int, int]: ...
+    def probe(self, position: Position) -> Optional[Dict[str, Any]]:
+        """value, distance, best_turns and turns of ``position``, or None beyond the tables."""
 
 @final
 class Policy:

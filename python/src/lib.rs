@@ -19,6 +19,7 @@ mod position;
 mod roles;
 mod single_agent;
 mod single_agent_vec;
+mod tables;
 mod vec_env;
 
 /// The extension module.
@@ -36,6 +37,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<single_agent_vec::SingleAgentVecEnv>()?;
     m.add_class::<agent::Agent>()?;
     m.add_class::<policy::Policy>()?;
+    m.add_class::<tables::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(arena::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(agent::agent_kinds, m)?)?;
     m.add_class::<roles::SelfPlayWorker>()?;

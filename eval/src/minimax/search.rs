@@ -207,16 +207,12 @@ impl<E: StaticEvaluation> Searcher<E> {
     /// hold it and the no-capture limit cannot end the game before its distance.
     #[inline]
     fn table_score(&self, pos: &Position, ply: usize) -> Option<i32> {
-        let value = self.tables.as_ref()?.value(pos)?;
-        let budget = pos.rules().no_capture_limit.map_or(u16::MAX, |limit| {
-            limit.saturating_sub(pos.no_capture_turns())
-        });
-        let score = |n: u16| (n <= budget).then_some(MATE - ply as i32 - i32::from(n));
-        match value {
-            Value::Draw => Some(DRAW),
-            Value::Win(n) => score(n),
-            Value::Loss(n) => score(n).map(|s| -s),
-        }
+        let mate_in = |n: u16| MATE - ply as i32 - i32::from(n);
+        Some(match self.tables.as_ref()?.value_under_limits(pos)? {
+            Value::Draw => DRAW,
+            Value::Win(n) => mate_in(n),
+            Value::Loss(n) => -mate_in(n),
+        })
     }
 
     fn stop_requested(&self) -> bool {

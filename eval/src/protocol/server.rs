@@ -209,13 +209,13 @@ impl<W: Write + Send + 'static> Server<W> {
             "tables" => {
                 let value = value.trim();
                 let dir = (!value.is_empty() && value != NO_TABLES).then_some(value);
-                if let Some(dir) = dir {
-                    if dir.contains(',') {
-                        return Err(format!(
-                            "Tables {}: a folder name with ',' cannot be an agent option",
-                            Excerpt(dir)
-                        ));
-                    }
+                if let Some(dir) = dir
+                    && dir.contains(',')
+                {
+                    return Err(format!(
+                        "Tables {}: a folder name with ',' cannot be an agent option",
+                        Excerpt(dir)
+                    ));
                 }
                 let spec = self.spec.with_option("tables", dir);
                 self.agent = Some(

@@ -8,8 +8,9 @@
 //! under the standard rules without draw limits, as the solver ([`crate::solver`]). Each class
 //! is one CRC-sealed file of one byte a position ([`file`]); [`EndgameTables`] loads a folder
 //! of them into memory and answers probes ([`probe`]); [`shared_tables`] shares them within
-//! the process.
+//! the process; [`TablesFirst`] plays from them wherever they hold the position.
 
+pub mod agent;
 pub mod build;
 pub mod cache;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod file;
 pub mod index;
 pub mod probe;
 
+pub use agent::TablesFirst;
 pub use build::{BuildOptions, ClassReport, build};
 pub use cache::shared_tables;
 pub use error::TablesError;

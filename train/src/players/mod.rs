@@ -1,5 +1,5 @@
 //! Players with a trained network: the network as the search's leaf evaluator (its values
-//! optionally mixed with alpha-beta probes), the `net` agent kind, the `abnet` kind (an
+//! optionally mixed with alpha-beta probes, or made exact by endgame tables), the `net` agent kind, the `abnet` kind (an
 //! alpha-beta over the network's value), the registry of every agent
 //! kind of the project, and the adapter that makes any agent an opponent in burn-rl's
 //! environment.
@@ -10,9 +10,11 @@ mod net_kind;
 mod network_evaluator;
 mod registry;
 mod rl_adapter;
+mod table_leaves;
 
 pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
 pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, load_fanorona_net, network_agent};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;
 pub use rl_adapter::{RlEnv, RlState};
+pub use table_leaves::TableLeaves;

@@ -2,23 +2,28 @@
 //! policy (or a training checkpoint, see [`crate::io::load_policy`]); the agent searches
 //! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
 //! raw policy (the legal action of highest logit). With `lambda > 0` its leaf values are mixed
-//! with alpha-beta probes ([`AlphaBetaMix`]). A checkpoint that keeps a moving average of
+//! with alpha-beta probes ([`AlphaBetaMix`]). With `tables=DIR` it plays the endgame tables'
+//! best turn wherever they hold the position ([`TablesFirst`]) and its search takes their
+//! exact values at the leaves they hold ([`TableLeaves`]). A checkpoint that keeps a moving average of
 //! its weights plays with the average unless `weights=last`. Before each action it checks that
 //! the network was made for the board it is asked to play on.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use fanorona_env::registry::{OptionDefault, SEED, ValueType};
 use fanorona_env::{
     Agent, AgentError, AgentKind, AgentOptions, Fanorona, Game, GameId, OptionDef, SearchInfo,
     SearchLimits, SpecError,
 };
-use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
+use fanorona_eval::kinds::{AB_TABLES, tables_dir};
+use fanorona_eval::tables::{EndgameTables, TablesFirst, shared_tables};
+use fanorona_search::{Budget, Evaluator, MctsAgent, SearchConfig};
 
 use crate::io::{LoadedPolicy, PolicyMeta, load_policy};
 use crate::model::{NetworkConfig, PolicyValueNet};
-use crate::players::NetworkEvaluator;
 use crate::players::alpha_beta_mix::{AlphaBetaMix, LeafProbe};
+use crate::players::{NetworkEvaluator, TableLeaves};
 use fanorona_search::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, MS, SIMS, TEMP, search_budget, search_config,
 };
@@ -90,6 +95,7 @@ pub const NET_KIND: AgentKind = AgentKind {
             default: OptionDefault::Value("200"),
             help: "most nodes of a leaf's alpha-beta search (beyond: the network's value alone)",
         },
+        AB_TABLES,
         SEED,
     ],
     path_extensions: &["safetensors", "ckpt"],
@@ -287,6 +293,7 @@ fn create_net_agent(
 ) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
     let name = options.spec().to_string();
     let (net, meta) = load_fanorona_net(options)?;
+    let tables = tables_dir(options)?;
     let evaluator = NetworkEvaluator::<Fanorona>::new(&net);
     let inner: Box<dyn Agent<Fanorona>> = if options.whole::<u32>("sims") == Some(0) {
         let searching = ["ms", "lambda", "abdepth", "abnodes"];
@@ -301,8 +308,21 @@ fn create_net_agent(
         Box::new(PolicyAgent::new(evaluator, name))
     } else {
         let batch = options.whole("batch").expect("batch has a default");
-        let config = search_config(options, seed);
-        let budget = search_budget(options);
+        let search = MctsSettings {
+            config: search_config(options, seed),
+            budget: search_budget(options),
+            batch,
+            name,
+            tables: match (&tables, meta.game) {
+                (Some(dir), GameId::Fanorona(board)) => Some(shared_tables(dir, board).map_err(
+                    |e| SpecError::Unavailable {
+                        spec: options.spec().to_string(),
+                        reason: e.to_string(),
+                    },
+                )?),
+                _ => None,
+            },
+        };
         let lambda = options.real("lambda").expect("lambda has a default") as f32;
         if lambda > 0.0 {
             let probe = LeafProbe {
@@ -310,17 +330,51 @@ fn create_net_agent(
                 lambda,
                 max_nodes: options.whole("abnodes").expect("abnodes has a default"),
             };
-            let mixed = AlphaBetaMix::new(evaluator, probe);
-            Box::new(MctsAgent::new(config, mixed, batch, name).with_budget(budget))
+            search.agent(AlphaBetaMix::new(evaluator, probe))
         } else {
-            Box::new(MctsAgent::new(config, evaluator, batch, name).with_budget(budget))
+            search.agent(evaluator)
         }
+    };
+    let inner = match tables {
+        Some(dir) => Box::new(TablesFirst::new(inner, dir)),
+        None => inner,
     };
     Ok(Box::new(NetAgent::new(
         inner,
         net.config().clone(),
         meta.game.to_string(),
     )))
+}
+
+/// How a `net` agent searches: the search, its budget, leaves per network call, its name, and
+/// the endgame tables of its leaves.
+struct MctsSettings {
+    config: SearchConfig,
+    budget: Budget,
+    batch: usize,
+    name: String,
+    tables: Option<Arc<EndgameTables>>,
+}
+
+impl MctsSettings {
+    /// The searching agent with leaves valued by `evaluator` (made exact where the tables
+    /// hold them).
+    fn agent<E: Evaluator<Fanorona> + 'static>(self, evaluator: E) -> Box<dyn Agent<Fanorona>> {
+        let MctsSettings {
+            config,
+            budget,
+            batch,
+            name,
+            tables,
+        } = self;
+        match tables {
+            Some(tables) => Box::new(
+                MctsAgent::new(config, TableLeaves::new(evaluator, tables), batch, name)
+                    .with_budget(budget),
+            ),
+            None => Box::new(MctsAgent::new(config, evaluator, batch, name).with_budget(budget)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -363,6 +417,55 @@ pub(crate) mod tests {
         let path = dir.join("agent.safetensors");
         export_policy(&net, &meta, &path).unwrap();
         (path, net)
+    }
+
+    #[test]
+    fn with_tables_a_net_agent_wins_a_won_ending_at_once() {
+        let (path, _) = exported("tables");
+        let tables = tempfile::tempdir().unwrap();
+        let board = Board::standard();
+        fanorona_eval::tables::build(board, 3, tables.path(), &Default::default()).unwrap();
+        let spec = |options: &str| {
+            format!(
+                "net:path={},{options},tables={}",
+                path.display(),
+                tables.path().display()
+            )
+        };
+        // White wins at once only by the whole chain c1d1A d1d2A; the untrained network alone
+        // may stop after the first capture.
+        let won = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
+        for options in ["sims=8,seed=1", "sims=0"] {
+            let mut agent = create(&spec(options)).unwrap();
+            let mut game = won.clone();
+            while !game.is_terminal() && game.current_player() == fanorona_env::Color::White {
+                let action = agent.act(&game).unwrap();
+                game.apply(action).unwrap();
+            }
+            assert_eq!(
+                game.position().pieces(fanorona_env::Color::Black),
+                0,
+                "{options}"
+            );
+            assert_eq!(agent.last_info().unwrap().mate_in, Some(1), "{options}");
+        }
+        let missing = create(&format!(
+            "net:path={},tables=/nonexistent/tables",
+            path.display()
+        ));
+        assert!(missing.err().unwrap().to_string().contains("not a folder"));
+        let empty = tempfile::tempdir().unwrap();
+        let none = create(&format!(
+            "net:path={},tables={}",
+            path.display(),
+            empty.path().display()
+        ));
+        assert!(
+            none.err()
+                .unwrap()
+                .to_string()
+                .contains("no endgame tables")
+        );
     }
 
     #[test]

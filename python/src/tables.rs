@@ -1,0 +1,103 @@
+//! `fanorona.EndgameTables`: the exact value of positions with few pieces, from a folder of
+//! endgame tables (`fanorona tables build`).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use fanorona_env::{Board, Game};
+use fanorona_eval::solver::Value;
+use fanorona_eval::tables::EndgameTables as Tables;
+use fanorona_eval::tables::shared_tables;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::value_error;
+use crate::position::Position;
+
+/// The endgame tables of one board, loaded from a folder.
+///
+/// EndgameTables(dir, board="9x5") loads every class the folder holds for `board` (checked;
+/// a damaged or foreign file is a ValueError). Values are for the side to move under the
+/// standard rules without draw limits, with the distance in turns to the end of the game.
+#[pyclass(module = "fanorona", name = "EndgameTables", frozen)]
+pub struct EndgameTables {
+    tables: Arc<Tables>,
+}
+
+/// A value's name: "win", "draw" or "loss".
+fn value_name(value: Value) -> &'static str {
+    match value {
+        Value::Win(_) => "win",
+        Value::Draw => "draw",
+        Value::Loss(_) => "loss",
+    }
+}
+
+#[pymethods]
+impl EndgameTables {
+    #[new]
+    #[pyo3(signature = (dir, board="9x5"))]
+    fn new(py: Python<'_>, dir: PathBuf, board: &str) -> PyResult<EndgameTables> {
+        let board = Board::parse(board).map_err(value_error)?;
+        let tables = py
+            .detach(|| shared_tables(&dir, board))
+            .map_err(value_error)?;
+        Ok(EndgameTables { tables })
+    }
+
+    /// The most pieces of a position the tables hold.
+    #[getter]
+    fn pieces(&self) -> usize {
+        self.tables.pieces()
+    }
+
+    /// The board size as (width, height).
+    #[getter]
+    fn board(&self) -> (usize, usize) {
+        (self.tables.board().width(), self.tables.board().height())
+    }
+
+    /// The exact value of `position` for its side to move, or None where the tables do not
+    /// hold it (more pieces, another board or rules variant, a finished game): a dict with
+    /// `value` ("win", "draw" or "loss"), `distance` (turns to the end; None for a draw),
+    /// `best_turns` (the fastest wins, else the draws, else the slowest losses) and `turns`
+    /// (every legal turn with the value it keeps for the side playing it).
+    fn probe<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Position,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let game = position.game();
+        let pos = *game.position();
+        if game.is_terminal() {
+            return Ok(None);
+        }
+        let (Some(best), Some(values)) = (self.tables.value(&pos), self.tables.turn_values(&pos))
+        else {
+            return Ok(None);
+        };
+        let best_turns = Value::best_turns(values.clone()).map_or(Vec::new(), |(_, t)| t);
+        let board = pos.board();
+        let out = PyDict::new(py);
+        out.set_item("value", value_name(best))?;
+        out.set_item("distance", best.distance())?;
+        let names: Vec<String> = best_turns.iter().map(|t| t.notation(board)).collect();
+        out.set_item("best_turns", names)?;
+        let turns = PyDict::new(py);
+        for (turn, value) in &values {
+            turns.set_item(turn.notation(board), value_name(*value))?;
+        }
+        out.set_item("turns", turns)?;
+        Ok(Some(out))
+    }
+
+    fn __repr__(&self) -> String {
+        let board = self.tables.board();
+        format!(
+            "EndgameTables(board={}x{}, pieces={})",
+            board.width(),
+            board.height(),
+            self.tables.pieces()
+        )
+    }
+}
