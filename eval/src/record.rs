@@ -103,31 +103,6 @@ pub struct GameRecord {
     pub extra: Vec<(String, String)>,
 }
 
-/// Writes rule settings in the syntax of [`Rules::parse`].
-pub fn rules_text(rules: &Rules) -> String {
-    let limit = |v: Option<String>| v.unwrap_or_else(|| "off".into());
-    let mut parts = vec![
-        format!(
-            "no-capture={}",
-            limit(rules.no_capture_limit.map(|n| n.to_string()))
-        ),
-        format!(
-            "repetition={}",
-            limit(rules.repetition_limit.map(|n| n.to_string()))
-        ),
-    ];
-    if rules.mandatory_continuation {
-        parts.push("mandatory".into());
-    }
-    if rules.first_turn_single_capture {
-        parts.push("first-turn".into());
-    }
-    if let Some(color) = rules.vela {
-        parts.push(format!("vela={color}"));
-    }
-    parts.join(",")
-}
-
 fn escape(value: &str) -> String {
     value.replace('\\', "\\\\").replace('"', "\\\"")
 }
@@ -259,7 +234,7 @@ impl GameRecord {
                 "Board".to_string(),
                 format!("{}x{}", board.width(), board.height()),
             ),
-            ("Rules".to_string(), rules_text(self.start.rules())),
+            ("Rules".to_string(), format!("{:#}", self.start.rules())),
             ("FEN".to_string(), self.start.to_fen()),
         ];
         tags.extend(self.extra.iter().cloned());

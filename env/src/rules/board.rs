@@ -273,11 +273,6 @@ impl Board {
         self.width as usize * self.height as usize
     }
 
-    /// Whether this is the standard 9 x 5 board.
-    pub fn is_standard(&self) -> bool {
-        self.width == 9 && self.height == 5
-    }
-
     /// All points of the board as a bitboard.
     pub fn all(&self) -> u64 {
         self.all

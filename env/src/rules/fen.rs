@@ -100,34 +100,9 @@ impl Position {
     /// The position as FEN (with the chain field only in mid-chain).
     pub fn to_fen(&self) -> String {
         let board = self.board;
-        let mut rows = Vec::with_capacity(board.height());
-        for row in (0..board.height()).rev() {
-            let mut text = String::new();
-            let mut empty = 0;
-            for col in 0..board.width() {
-                match self.piece_at(board.point(col, row)) {
-                    Some(c) => {
-                        if empty > 0 {
-                            text.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        text.push(c.piece_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-            }
-            rows.push(text);
-        }
+        let rows = fen_rows(board, |p| self.piece_at(p));
         let side = if self.side == Color::White { 'w' } else { 'b' };
-        let mut fen = format!(
-            "{} {side} {} {}",
-            rows.join("/"),
-            self.no_capture,
-            self.turn_number
-        );
+        let mut fen = format!("{rows} {side} {} {}", self.no_capture, self.turn_number);
         if let Some(chain) = &self.chain {
             let visited: Vec<String> = Points(chain.visited).map(|p| board.point_name(p)).collect();
             fen.push_str(&format!(
@@ -153,6 +128,33 @@ impl std::str::FromStr for Position {
     fn from_str(s: &str) -> Result<Position, FenError> {
         Position::from_fen(s)
     }
+}
+
+/// The rows of a FEN, the top row first, separated by `/`: a piece as `W` or `B`, a run of
+/// empty points as its length. `piece_at` tells what stands on a point.
+pub(crate) fn fen_rows(board: &Board, piece_at: impl Fn(Point) -> Option<Color>) -> String {
+    let mut rows = Vec::with_capacity(board.height());
+    for row in (0..board.height()).rev() {
+        let mut text = String::new();
+        let mut empty = 0;
+        for col in 0..board.width() {
+            match piece_at(board.point(col, row)) {
+                Some(c) => {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(c.piece_char());
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        rows.push(text);
+    }
+    rows.join("/")
 }
 
 fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {

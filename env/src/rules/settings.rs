@@ -162,11 +162,33 @@ impl Setting {
 }
 
 /// Writes every setting in the form [`Rules::parse`] reads back, e.g.
-/// `no-capture=100,repetition=3,mandatory=off,first-turn=off,vela=off`.
+/// `no-capture=100,repetition=3,mandatory=off,first-turn=off,vela=off`; the alternate form
+/// (`{:#}`, used by game records) names only the rules that are on, e.g.
+/// `no-capture=100,repetition=3,mandatory`.
 impl std::fmt::Display for Rules {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let limit = |l: Option<u32>| l.map_or("off".to_string(), |n| n.to_string());
         let on_off = |b: bool| if b { "on" } else { "off" };
+        if f.alternate() {
+            write!(
+                f,
+                "no-capture={},repetition={}",
+                limit(self.no_capture_limit.map(u32::from)),
+                limit(self.repetition_limit.map(u32::from))
+            )?;
+            for (on, name) in [
+                (self.mandatory_continuation, "mandatory"),
+                (self.first_turn_single_capture, "first-turn"),
+            ] {
+                if on {
+                    write!(f, ",{name}")?;
+                }
+            }
+            if let Some(color) = self.vela {
+                write!(f, ",vela={}", color.name())?;
+            }
+            return Ok(());
+        }
         write!(
             f,
             "no-capture={},repetition={},mandatory={},first-turn={},vela={}",
@@ -198,6 +220,7 @@ mod tests {
         ];
         for rules in all {
             assert_eq!(Rules::parse(&rules.to_string()), Ok(rules), "{rules}");
+            assert_eq!(Rules::parse(&format!("{rules:#}")), Ok(rules), "{rules:#}");
         }
         assert_eq!(
             Rules::default().to_string(),

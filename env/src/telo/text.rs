@@ -7,6 +7,7 @@ use crate::excerpt::Excerpt;
 use crate::game::{ActionError, Game};
 use crate::rules::board::Direction;
 use crate::rules::color::Color;
+use crate::rules::fen::fen_rows;
 
 impl Telo {
     /// Reads the text form, e.g. `W1B/1W1/B2 w 4` (the plies may be left out: then the number
@@ -63,33 +64,13 @@ impl Telo {
 
     /// The text form, e.g. `W1B/1W1/B2 w 4`: rows from the top, the side to move, the plies.
     pub(super) fn text_form(&self) -> String {
-        let mut rows = Vec::with_capacity(3);
-        for rank in (0..3).rev() {
-            let mut row = String::new();
-            let mut empty = 0;
-            for column in 0..3 {
-                let bit = 1 << (rank * 3 + column);
-                let piece = Color::BOTH
-                    .into_iter()
-                    .find(|c| self.pieces[c.index()] & bit != 0);
-                match piece {
-                    Some(c) => {
-                        if empty > 0 {
-                            row.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        row.push(c.piece_char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                row.push_str(&empty.to_string());
-            }
-            rows.push(row);
-        }
+        let rows = fen_rows(self.board(), |p| {
+            Color::BOTH
+                .into_iter()
+                .find(|c| self.pieces[c.index()] & (1 << p) != 0)
+        });
         let side = if self.side == Color::White { 'w' } else { 'b' };
-        format!("{} {side} {}", rows.join("/"), self.plies)
+        format!("{rows} {side} {}", self.plies)
     }
 
     /// The name of `action`: `b2` for a placement, `a1b2` for a move (`#N` out of range).

@@ -10,6 +10,8 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -58,7 +60,12 @@ pub struct EngineAgent {
     info: Option<SearchInfo>,
     /// Set once the program failed; every later call fails with it.
     broken: Option<String>,
+    /// The caller's stop flag ([`SearchLimits::stop`]): once set, the search is sent `stop`.
+    stop: Option<Arc<AtomicBool>>,
 }
+
+/// How often a search waiting for the engine looks at the caller's stop flag.
+const STOP_POLL: Duration = Duration::from_millis(10);
 
 impl EngineAgent {
     /// Starts the program and does the handshake (`uci`/`uciok`, `isready`/`readyok`).
@@ -101,6 +108,7 @@ impl EngineAgent {
             next: 0,
             info: None,
             broken: None,
+            stop: None,
         };
         agent.send("uci")?;
         agent.wait_for("uciok", agent.config.timeout)?;
@@ -266,8 +274,9 @@ impl EngineAgent {
             Instant::now() + self.config.timeout + self.config.movetime.unwrap_or_default();
         self.info = None;
         let mut complaint = String::new();
+        let mut stop_sent = false;
         loop {
-            let line = self.read_line(deadline)?;
+            let line = self.read_search_line(deadline, &mut stop_sent)?;
             let mut words = line.split_whitespace();
             match words.next() {
                 Some("bestmove") => {
@@ -282,6 +291,35 @@ impl EngineAgent {
                     }
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// The next line of a search, waiting until `deadline`; once the caller's stop flag is
+    /// set, the engine is sent `stop` (once) and its answer awaited.
+    fn read_search_line(
+        &mut self,
+        deadline: Instant,
+        stop_sent: &mut bool,
+    ) -> Result<String, AgentError> {
+        loop {
+            let Some(stop) = self.stop.clone().filter(|_| !*stop_sent) else {
+                return self.read_line(deadline);
+            };
+            if stop.load(Ordering::Relaxed) {
+                self.send("stop")?;
+                *stop_sent = true;
+                continue;
+            }
+            let slice = (Instant::now() + STOP_POLL).min(deadline);
+            match self
+                .lines
+                .recv_timeout(slice.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout) if Instant::now() < deadline => {}
+                // The deadline passed or the engine closed its output: said as always.
+                Err(_) => return self.read_line(deadline),
             }
         }
     }
@@ -330,8 +368,10 @@ impl Agent<Fanorona> for EngineAgent {
         self.info = None;
     }
 
-    /// Limits given replace the configured `go` limits (the stop flag is not passed on).
+    /// Limits given replace the configured `go` limits; the stop flag, when set during a
+    /// search, sends the engine `stop`.
     fn set_limits(&mut self, limits: &SearchLimits) {
+        self.stop = limits.stop.clone();
         if limits.movetime.is_some() || limits.depth.is_some() || limits.nodes.is_some() {
             self.config.movetime = limits.movetime;
             self.config.depth = limits.depth;
@@ -388,6 +428,37 @@ mod tests {
             .err()
             .unwrap();
         assert!(e.reason.contains("no answer within 500 ms"), "{e}");
+    }
+
+    #[test]
+    fn the_callers_stop_flag_is_passed_on_as_stop() {
+        // A script that answers `go` only when told `stop` (with a move that is refused).
+        let script = "while read l; do case $l in uci) echo uciok;; isready) echo readyok;; \
+                      stop) echo bestmove a1a2;; quit) exit;; esac; done";
+        let mut slow = config("sh", &["-c", script]);
+        slow.timeout = Duration::from_secs(20);
+        let mut agent = EngineAgent::spawn("sh", slow).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        agent.set_limits(&SearchLimits {
+            stop: Some(Arc::clone(&stop)),
+            ..SearchLimits::default()
+        });
+        let setter = {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                stop.store(true, Ordering::Relaxed);
+            })
+        };
+        let started = Instant::now();
+        let err = agent.act(&Fanorona::standard()).unwrap_err();
+        setter.join().unwrap();
+        assert!(err.reason.contains("illegal move"), "{err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]

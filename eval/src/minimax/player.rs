@@ -80,11 +80,6 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
         self.searcher.set_tables(Some(tables));
         Ok(())
     }
-
-    /// The result of the last search.
-    pub fn last_result(&self) -> Option<&MinimaxResult> {
-        self.last.as_ref()
-    }
 }
 
 /// The search limits for a caller's `limits`: any of depth, time and nodes given replaces the

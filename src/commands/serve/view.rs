@@ -3,7 +3,6 @@
 //! outcome and the agent's evaluation.
 
 use fanorona_env::{Board, Color, Direction, Game, Point, Step, StepKind};
-use fanorona_eval::record::rules_text;
 use serde::Serialize;
 
 use super::session::{AgentReport, Player, Session};
@@ -137,7 +136,7 @@ impl GameView {
             height: board.height(),
             lines: lines(board),
             fen: pos.to_fen(),
-            rules: rules_text(pos.rules()),
+            rules: format!("{:#}", pos.rules()),
             rows: (0..board.height())
                 .rev()
                 .map(|row| {
