@@ -286,6 +286,13 @@ impl AgentPolicy {
         Ok(choice)
     }
 
+    /// Whether the kind of `choice` takes the option `name` (e.g. `depth`).
+    pub fn takes(&self, choice: &AgentChoice, name: &str) -> bool {
+        self.registry
+            .kind(&choice.spec.kind)
+            .is_some_and(|k| k.option(name).is_some())
+    }
+
     /// Builds a checked agent, seeded with `seed` unless it gives `seed=S`; the error names
     /// no server file.
     pub fn build(
