@@ -439,10 +439,14 @@ async fn a_game_by_keyboard_and_an_analysis_board_in_headless_chromium() {
     let three = "document.querySelectorAll('#analysis-iterations li').length >= 3";
     page.wait_for("three iterations", three).await;
     let verdict = page.text("analysis-verdict").await;
-    assert!(
-        verdict.contains("depth 3") || verdict.contains("depth 4"),
-        "{verdict}"
-    );
+    let depth: u32 = verdict
+        .split("(depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {verdict:?}"));
+    assert!(depth >= 3, "{verdict}");
+    assert!(verdict.contains("white's expected score"), "{verdict}");
     let best = page.text("analysis-line").await;
     assert!(best.starts_with("best line: "), "{best}");
     let depths = page
@@ -452,6 +456,10 @@ async fn a_game_by_keyboard_and_an_analysis_board_in_headless_chromium() {
         )
         .await;
     assert_eq!(depths, json!(["3", "2", "1"]), "deepest first");
+    // The board and the analysis in one view for the screenshot: the new-game form folded.
+    page.client.set_window_size(1200, 900).await.unwrap();
+    page.js("document.getElementById('newgame').open = false; window.scrollTo(0, 0); return true")
+        .await;
     page.screenshot("serve-analysis.png").await;
     // One turn back: the start position is shown and analysed afresh.
     page.click("#line-back").await;
