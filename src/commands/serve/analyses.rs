@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Json;
 use axum::body::{Body, Bytes};
@@ -43,14 +43,23 @@ pub struct Analyses {
     places: Arc<Semaphore>,
     max: usize,
     cap: Duration,
-    live: Arc<Mutex<HashMap<String, Arc<AtomicBool>>>>,
+    live: Arc<Mutex<HashMap<String, Arc<Stop>>>>,
 }
 
-/// A live analysis's place: its stop flag is listed under its id until it is dropped.
+/// How a live analysis is told to stop.
+#[derive(Default)]
+struct Stop {
+    /// Set to stop it, by anyone (a request, the client gone, the time cap).
+    flag: Arc<AtomicBool>,
+    /// Set when a request stopped it.
+    requested: AtomicBool,
+}
+
+/// A live analysis's place: its [`Stop`] is listed under its id until it is dropped.
 struct Ticket {
     id: String,
-    stop: Arc<AtomicBool>,
-    live: Arc<Mutex<HashMap<String, Arc<AtomicBool>>>>,
+    stop: Arc<Stop>,
+    live: Arc<Mutex<HashMap<String, Arc<Stop>>>>,
     _place: OwnedSemaphorePermit,
 }
 
@@ -87,7 +96,7 @@ impl Analyses {
             )
         })?;
         let id = format!("{:016x}", rand::random::<u64>());
-        let stop = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(Stop::default());
         lock(&self.live).insert(id.clone(), stop.clone());
         Ok(Ticket {
             id,
@@ -101,7 +110,10 @@ impl Analyses {
     fn stop(&self, id: &str) -> bool {
         lock(&self.live)
             .get(id)
-            .map(|stop| stop.store(true, Ordering::Relaxed))
+            .map(|stop| {
+                stop.requested.store(true, Ordering::Relaxed);
+                stop.flag.store(true, Ordering::Relaxed);
+            })
             .is_some()
     }
 }
@@ -181,34 +193,34 @@ pub async fn start(
     tokio::spawn(keep_alive(events.downgrade()));
     let stream = EventStream {
         queue,
-        _stop: StopOnDrop(ticket.stop.clone()),
+        _stop: StopOnDrop(ticket.stop.flag.clone()),
     };
     let worker = state.clone();
     let cap = analyses.cap;
     tokio::spawn(async move {
-        let started = Instant::now();
-        let stop = ticket.stop.clone();
         let sender = events.clone();
         let builder = worker.clone();
         let ended = worker
             .thinkers
-            .run_until(stop.clone(), cap, move |stop| {
-                let mut agent = match builder.agents.build(&choice, 0) {
-                    Ok(agent) => agent,
-                    Err(e) => return End::Failed(e.to_string()),
-                };
-                analyse(&mut *agent, &game, deepening, &stop, |iteration| {
-                    sender.blocking_send(event("iteration", &iteration)).is_ok()
-                })
+            .run_until(ticket.stop.flag.clone(), cap, move |stop| {
+                match builder.agents.build(&choice, 0) {
+                    Ok(mut agent) => analyse(&mut *agent, &game, deepening, &stop, |iteration| {
+                        sender.blocking_send(event("iteration", &iteration)).is_ok()
+                    }),
+                    Err(e) => End::Failed(e.to_string()),
+                }
             })
             .await
             .unwrap_or_else(|lost| End::Failed(lost.to_string()));
+        // Stopped by neither a request nor the client (who hears nothing then): the cap.
         let (reason, message) = match ended {
-            End::Stopped if started.elapsed() >= cap => (
+            End::Stopped if ticket.stop.requested.load(Ordering::Relaxed) => {
+                ("stopped", "stopped by a request".to_string())
+            }
+            End::Stopped => (
                 "time",
                 format!("stopped at the server's cap of {} ms", cap.as_millis()),
             ),
-            End::Stopped => ("stopped", "stopped".to_string()),
             End::Complete => (
                 "complete",
                 "a forced result or the deepest search: deeper tells no more".to_string(),
@@ -306,8 +318,10 @@ mod tests {
         let analyses = Analyses::new(1, Duration::from_secs(1));
         let ticket = analyses.begin().unwrap();
         assert!(analyses.begin().is_err());
+        assert!(!ticket.stop.requested.load(Ordering::Relaxed));
         assert!(analyses.stop(&ticket.id));
-        assert!(ticket.stop.load(Ordering::Relaxed));
+        assert!(ticket.stop.flag.load(Ordering::Relaxed));
+        assert!(ticket.stop.requested.load(Ordering::Relaxed));
         let id = ticket.id.clone();
         drop(ticket);
         assert!(!analyses.stop(&id));

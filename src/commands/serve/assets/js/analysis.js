@@ -5,7 +5,7 @@
 // position a new game can be played against any agent.
 import { following, state } from "./state.js";
 import { answer, api, clearError, showError } from "./api.js";
-import { onShow, redraw, startGame } from "./play.js";
+import { redraw, startGame } from "./play.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -204,7 +204,7 @@ export function initAnalysis() {
     clearError();
     startGame({ fen: view.fen, rules: view.rules, agent: $("agent").value.trim() || undefined, side: view.side_to_move }, "play");
   });
-  onShow(() => {
+  document.addEventListener("game-shown", () => {
     showLine();
     const key = `${state.game.id} ${state.game.fen}`;
     if (following() && key !== state.gameKey && state.analysis) restart();

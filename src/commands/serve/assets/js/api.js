@@ -1,18 +1,13 @@
 // Talking to the server: JSON requests, whose refusals become errors carrying the server's
 // message, the count of requests under way, and the one place errors are shown.
 import { state } from "./state.js";
+import { refreshButtons } from "./panel.js";
 
-const busyListeners = [];
-
-// Calls `listener` whenever the count of requests and animations under way changes.
-export function onBusyChange(listener) {
-  busyListeners.push(listener);
-}
-
+// Counts requests and animations under way; buttons are usable only when there are none.
 export function setBusy(delta) {
   state.busy += delta;
   document.body.dataset.busy = state.busy > 0 ? "1" : "0";
-  for (const listener of busyListeners) listener();
+  if (state.game) refreshButtons();
 }
 
 // Sends a request; returns the answer's JSON, or throws an Error with the server's message.

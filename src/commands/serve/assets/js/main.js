@@ -1,9 +1,8 @@
 // The page of `fanorona serve`: wires the modules to the page. No framework and no build
 // step; everything the rules decide comes from the server.
 import { state } from "./state.js";
-import { api, onBusyChange, showError } from "./api.js";
+import { api, showError } from "./api.js";
 import { initKeys } from "./keys.js";
-import { refreshButtons } from "./panel.js";
 import { advance, cancelChoice, choose, newGame, pointChosen, stopChain, undo } from "./play.js";
 import { initAnalysis } from "./analysis.js";
 
@@ -25,7 +24,6 @@ async function offerAgents() {
 }
 
 async function init() {
-  onBusyChange(() => { if (state.game) refreshButtons(); });
   document.body.dataset.mode = $("mode").value;
   $("mode").addEventListener("change", () => { document.body.dataset.mode = $("mode").value; });
   // A FEN gives its own board: the selector then shows the game's size and is not used.

@@ -8,12 +8,6 @@ import { showPanel } from "./panel.js";
 const STEP_MS = 260;
 const $ = (id) => document.getElementById(id);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const showListeners = [];
-
-// Calls `listener` after each new state of the game is shown.
-export function onShow(listener) {
-  showListeners.push(listener);
-}
 
 // Draws the board and the panel from the state.
 export function redraw() {
@@ -21,7 +15,8 @@ export function redraw() {
   showPanel();
 }
 
-// Shows a new state of the game (and the board follows it unless it shows another position).
+// Shows a new state of the game (and the board follows it unless it shows another
+// position); then the document gets a `game-shown` event.
 export function show(game) {
   state.game = game;
   if (following()) state.view = game;
@@ -29,7 +24,7 @@ export function show(game) {
   state.choosing = null;
   syncBoardSize(game);
   redraw();
-  for (const listener of showListeners) listener();
+  document.dispatchEvent(new CustomEvent("game-shown"));
 }
 
 // The board selector shows the size of the game's board.
