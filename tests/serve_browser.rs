@@ -471,6 +471,20 @@ async fn a_game_by_keyboard_and_an_analysis_board_in_headless_chromium() {
     assert_eq!(page.pieces().await.len(), 44);
     assert!(page.text("status").await.starts_with("analysis board"));
     page.wait_for("its analysis", three).await;
+    // A click on the move goes back to the game after it, then to the start again.
+    page.click("#moves .move[data-ply='1']").await;
+    page.wait_for(
+        "the game again",
+        "document.getElementById('line-game').hidden && \
+         document.getElementById('status').textContent === 'black to move'",
+    )
+    .await;
+    page.click("#line-first").await;
+    page.wait_for(
+        "the start again",
+        "document.getElementById('line-ply').textContent === 'game: after 0 of 1 turns'",
+    )
+    .await;
     // Play from here against an agent: the board follows the new game again.
     page.set("agent", "random").await;
     page.click("#play-here").await;

@@ -1,8 +1,8 @@
 // The analysis board: steps through a line of turns (the game's, or a pasted FEN or move
-// list), shows each position on the board, and has an agent analyse the position shown in
-// the background: each deeper iteration the server streams (server-sent events) updates
-// the value bar, the verdict, the depth and the best line, until stopped. From any
-// position a new game can be played against any agent.
+// list; by the buttons, or a click on a move), shows each position on the board, and has an
+// agent analyse the position shown in the background: each deeper iteration the server
+// streams (server-sent events) updates the value bar, the verdict, the depth and the best
+// line, until stopped. From any position a new game can be played against any agent.
 import { following, state } from "./state.js";
 import { answer, api, clearError, showError } from "./api.js";
 import { redraw, startGame } from "./play.js";
@@ -160,28 +160,34 @@ async function start() {
   }
 }
 
-// Stops the analysis running and waits for its end.
-async function stop() {
+// Stops the analysis running and waits for its end (or for the end of the one stopping).
+function stop() {
   const running = state.analysis;
-  if (!running) return;
+  if (!running) return state.stopping;
   state.analysis = null;
-  if (running.id) {
-    try {
-      await api("POST", `/api/analysis/${running.id}/stop`);
-    } catch {
-      running.abort.abort(); // it had ended already
+  state.stopping = (async () => {
+    if (running.id) {
+      try {
+        await api("POST", `/api/analysis/${running.id}/stop`);
+      } catch {
+        running.abort.abort(); // it had ended already
+      }
+    } else {
+      running.abort.abort();
     }
-  } else {
-    running.abort.abort();
-  }
-  await running.done;
-  document.body.dataset.analysis = "stopped";
-  $("analyse").textContent = "analyse";
+    await running.done;
+    document.body.dataset.analysis = "stopped";
+    $("analyse").textContent = "analyse";
+  })();
+  return state.stopping;
 }
 
-// Analyses the position shown afresh.
+// Analyses the position shown afresh, once the analysis before has ended (so that it never
+// takes a second place on the server); of restarts asked meanwhile, the last one starts.
 async function restart() {
+  const run = ++state.analysisRuns;
   await stop();
+  if (run !== state.analysisRuns) return;
   $("analysis-end").textContent = "";
   start();
 }
@@ -193,9 +199,15 @@ export function initAnalysis() {
   $("line-last").addEventListener("click", () => stepTo(line().moves.length));
   $("line-game").addEventListener("click", () => { state.line = null; stepTo(state.game.moves.length); });
   $("line-form").addEventListener("submit", loadLine);
+  $("moves").addEventListener("click", (event) => {
+    const ply = event.target.dataset.ply;
+    if (!ply || !state.game) return;
+    state.line = null;
+    stepTo(Number(ply));
+  });
   $("analyse").addEventListener("click", () => {
     if (state.analysis) stop();
-    else { $("analysis-end").textContent = ""; start(); }
+    else restart();
   });
   $("play-here").addEventListener("click", () => {
     const view = state.view;

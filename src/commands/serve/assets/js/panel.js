@@ -49,12 +49,17 @@ export function showPanel() {
   const view = state.view;
   const moves = $("moves");
   moves.textContent = "";
-  const all = game.moves.slice();
-  if (game.current_steps.length) all.push(game.current_steps.join(" ") + " …");
-  for (const m of all) {
-    const li = document.createElement("li");
-    li.textContent = m;
-    moves.appendChild(li);
+  // Each finished turn a button: the analysis board shows the position after it.
+  game.moves.forEach((m, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "move";
+    button.textContent = m;
+    button.dataset.ply = i + 1;
+    moves.appendChild(document.createElement("li")).appendChild(button);
+  });
+  if (game.current_steps.length) {
+    moves.appendChild(document.createElement("li")).textContent = game.current_steps.join(" ") + " …";
   }
   moves.scrollTop = moves.scrollHeight;
   $("fen-out").value = view.fen;

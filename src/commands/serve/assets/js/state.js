@@ -15,6 +15,8 @@ export const state = {
   line: null,        // the analysis board's pasted line { fen, rules, moves }; null: the game's
   ply: null,         // the turns of the line shown; null: the game as it is now
   analysis: null,    // the analysis running: { id, done, abort }
+  stopping: null,    // the end of the analysis being stopped (a promise)
+  analysisRuns: 0,   // analyses asked for, to start only the last one asked
   gameKey: null,     // the game and position last shown, to re-analyse when it moves
 };
 
