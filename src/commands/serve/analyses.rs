@@ -6,37 +6,26 @@
 //! Events, each `event: NAME` and `data: JSON`: `start` (`id`, `fen`, `side_to_move`,
 //! `agent`, `cap_ms`), then one `iteration` per completed iteration (see
 //! [`super::analysis::Iteration`]), then `end` (`reason`: `stopped`, `time`, `complete` or
-//! `failed`, and a `message`). A comment line keeps a quiet stream alive.
+//! `failed`, and a `message`).
 
 use std::collections::HashMap;
-use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use axum::Json;
-use axum::body::{Body, Bytes};
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use fanorona_env::Game;
-use hyper::body::Frame;
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::analysis::{Deepening, End, analyse};
 use super::api::{ApiError, AppState};
+use super::events::{self, event};
 use super::position::PositionQuery;
-
-/// How often a quiet stream gets a comment, so that a client gone is noticed.
-const KEEP_ALIVE: Duration = Duration::from_secs(2);
-
-/// Events waiting to be sent on one stream.
-const QUEUED_EVENTS: usize = 16;
 
 /// The live analyses and their limits.
 pub struct Analyses {
@@ -118,12 +107,6 @@ impl Analyses {
     }
 }
 
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> ApiError {
-        ApiError::bad_request(rejection.body_text())
-    }
-}
-
 /// `GET /api/analysis`'s query: the position and the agent.
 #[derive(Debug, Deserialize)]
 pub struct AnalysisQuery {
@@ -179,7 +162,7 @@ pub async fn start(
     };
     let analyses = &state.analyses;
     let ticket = analyses.begin()?;
-    let (events, queue) = mpsc::channel(QUEUED_EVENTS);
+    let (events, body) = events::stream(ticket.stop.flag.clone());
     let first = Start {
         id: &ticket.id,
         fen: game.position().to_fen(),
@@ -190,11 +173,6 @@ pub async fn start(
     events
         .try_send(event("start", &first))
         .expect("the queue has room for the first event");
-    tokio::spawn(keep_alive(events.downgrade()));
-    let stream = EventStream {
-        queue,
-        _stop: StopOnDrop(ticket.stop.flag.clone()),
-    };
     let worker = state.clone();
     let cap = analyses.cap;
     tokio::spawn(async move {
@@ -238,7 +216,7 @@ pub async fn start(
             (header::CONTENT_TYPE, "text/event-stream"),
             (header::CACHE_CONTROL, "no-cache"),
         ],
-        Body::new(stream),
+        body,
     )
         .into_response())
 }
@@ -255,58 +233,6 @@ pub async fn stop(
         ));
     }
     Ok(Json(serde_json::json!({ "stopped": id })))
-}
-
-/// One server-sent event: its name and its data as JSON on one line.
-fn event(name: &str, data: &impl Serialize) -> Bytes {
-    let json = serde_json::to_string(data).expect("an event serializes");
-    Bytes::from(format!("event: {name}\ndata: {json}\n\n"))
-}
-
-/// Sends a comment every [`KEEP_ALIVE`] while the analysis runs.
-async fn keep_alive(events: mpsc::WeakSender<Bytes>) {
-    loop {
-        tokio::time::sleep(KEEP_ALIVE).await;
-        let Some(events) = events.upgrade() else {
-            return;
-        };
-        if events
-            .send(Bytes::from_static(b": keep-alive\n\n"))
-            .await
-            .is_err()
-        {
-            return;
-        }
-    }
-}
-
-/// Sets its flag when dropped: the stream's end (the client gone) stops the analysis.
-struct StopOnDrop(Arc<AtomicBool>);
-
-impl Drop for StopOnDrop {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
-
-/// The response body: the queued events, until the analysis has sent its last.
-struct EventStream {
-    queue: mpsc::Receiver<Bytes>,
-    _stop: StopOnDrop,
-}
-
-impl hyper::body::Body for EventStream {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.queue
-            .poll_recv(cx)
-            .map(|bytes| bytes.map(|b| Ok(Frame::data(b))))
-    }
 }
 
 #[cfg(test)]
@@ -326,7 +252,5 @@ mod tests {
         drop(ticket);
         assert!(!analyses.stop(&id));
         assert!(analyses.begin().is_ok());
-        let text = event("end", &serde_json::json!({"reason": "stopped"}));
-        assert_eq!(&text[..], b"event: end\ndata: {\"reason\":\"stopped\"}\n\n");
     }
 }

@@ -85,6 +85,12 @@ impl From<SessionError> for ApiError {
     }
 }
 
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> ApiError {
+        ApiError::bad_request(rejection.body_text())
+    }
+}
+
 /// A JSON body, its rejections answered as [`ApiError`]s.
 type Body<T> = Result<Json<T>, JsonRejection>;
 

@@ -7,6 +7,7 @@ mod analyses;
 mod analysis;
 mod api;
 mod assets;
+mod events;
 mod guard;
 mod listen;
 mod position;

@@ -14,18 +14,18 @@ use super::session::{Player, Session};
 #[derive(Debug, Default, Deserialize)]
 pub struct PositionQuery {
     /// The start position; default the board's start.
-    pub fen: Option<String>,
+    fen: Option<String>,
     /// `WxH`; default 9x5 (or the FEN's board).
-    pub board: Option<String>,
+    board: Option<String>,
     /// Rule settings in `--rules` syntax.
     #[serde(default)]
-    pub rules: String,
+    rules: String,
     /// Whole turns played from the start, in notation, separated by spaces.
     #[serde(default)]
-    pub moves: String,
+    moves: String,
     /// Any other parameter, refused.
     #[serde(flatten)]
-    pub unknown: BTreeMap<String, String>,
+    unknown: BTreeMap<String, String>,
 }
 
 impl PositionQuery {
