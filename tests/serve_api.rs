@@ -305,9 +305,35 @@ fn the_page_and_its_assets_are_served() {
     let page = server.get("/");
     assert_eq!(page.status, 200);
     let html = page.body.as_str().unwrap();
-    assert!(html.contains("<svg id=\"board\"") && html.contains("/app.js"));
-    let script = server.get("/app.js");
-    assert!(script.body.as_str().unwrap().contains("/api/games"));
+    assert!(html.contains("<svg id=\"board\"") && html.contains("src=\"/js/main.js\""));
+    // Every module the script imports, from main.js on, is served.
+    let mut modules = vec!["main.js".to_string()];
+    let mut served = Vec::new();
+    while let Some(name) = modules.pop() {
+        if served.contains(&name) {
+            continue;
+        }
+        let script = server.get(&format!("/js/{name}")).ok();
+        let text = script.as_str().unwrap().to_string();
+        for import in text.split("from \"./").skip(1) {
+            modules.push(import.split('"').next().unwrap().to_string());
+        }
+        served.push(name);
+    }
+    served.sort();
+    let expected = [
+        "analysis.js",
+        "api.js",
+        "board.js",
+        "keys.js",
+        "main.js",
+        "panel.js",
+        "play.js",
+        "points.js",
+        "state.js",
+    ];
+    assert_eq!(served, expected);
+    server.get("/js/nope.js").refused(404, "no script");
     assert_eq!(server.get("/style.css").status, 200);
     server.get("/missing").refused(404, "nothing at /missing");
 }

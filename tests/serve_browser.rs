@@ -1,7 +1,9 @@
 //! The page of `fanorona serve` in a real browser: headless Chromium driven through
 //! chromedriver (WebDriver, fantoccini) plays a short game by clicking (a capture chain with
 //! an approach-or-withdrawal choice, undo, the result shown) and watches two agents play; the
-//! agents on offer are listed strongest first.
+//! agents on offer are listed strongest first. Another game is played by keyboard only, each
+//! point read out by its label, and the analysis board shows ever deeper evaluations of a
+//! position, steps back through the game and plays on from there.
 //! Needs Debian's chromium and chromium-driver: `scripts/ensure-chromium` installs them.
 //! With `FANORONA_SCREENSHOTS=1` the screenshots are saved under docs/ (for the README).
 
@@ -13,6 +15,8 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::server::{CHAIN_FEN, Server};
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 
@@ -170,6 +174,40 @@ impl Page {
         self.js(&script).await;
     }
 
+    /// Presses `keys` one after the other, as a person at the keyboard, then waits until the
+    /// page is idle.
+    async fn press(&self, keys: &[char]) {
+        let mut actions = KeyActions::new("keyboard".into());
+        for &value in keys {
+            actions = actions
+                .then(KeyAction::Down { value })
+                .then(KeyAction::Up { value });
+        }
+        self.client.perform_actions(actions).await.unwrap();
+        self.client.release_actions().await.unwrap();
+        self.wait_for(&format!("the keys {keys:?}"), "true").await;
+    }
+
+    /// Presses Shift+Tab: the focus goes to the element before.
+    async fn shift_tab(&self) {
+        let (shift, tab) = (Key::Shift.into(), Key::Tab.into());
+        let actions = KeyActions::new("keyboard".into())
+            .then(KeyAction::Down { value: shift })
+            .then(KeyAction::Down { value: tab })
+            .then(KeyAction::Up { value: tab })
+            .then(KeyAction::Up { value: shift });
+        self.client.perform_actions(actions).await.unwrap();
+        self.client.release_actions().await.unwrap();
+    }
+
+    /// The label a screen reader reads for the focused element.
+    async fn focused(&self) -> String {
+        let label = self
+            .js("return document.activeElement.getAttribute('aria-label')")
+            .await;
+        label.as_str().unwrap_or_default().to_string()
+    }
+
     async fn screenshot(&self, name: &str) {
         let png = self.client.screenshot().await.expect("a screenshot");
         assert_eq!(&png[1..4], b"PNG");
@@ -297,5 +335,172 @@ async fn a_game_by_clicks_and_two_agents_watched_in_headless_chromium() {
     let fits = "const r = document.getElementById('board').getBoundingClientRect(); \
                 return r.width > 200 && r.right <= document.documentElement.clientWidth";
     assert_eq!(page.js(fits).await, json!(true));
+    page.client.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_by_keyboard_and_an_analysis_board_in_headless_chromium() {
+    let server = Server::start(&["--agent", "random"]);
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let page = Page {
+        client: browser(&driver, profile.path()).await,
+    };
+    page.client.goto(&server.url).await.unwrap();
+    page.wait_for(
+        "the first game",
+        "document.getElementById('fen-out').value !== ''",
+    )
+    .await;
+    // A refused request is shown, not swallowed.
+    page.set("fen-in", "not a fen").await;
+    page.click("#start").await;
+    page.wait_for(
+        "the error",
+        "document.getElementById('error').textContent !== ''",
+    )
+    .await;
+    assert!(
+        page.text("error").await.contains("FEN"),
+        "{}",
+        page.text("error").await
+    );
+
+    // The 5x3 chain against random, by keyboard only: Tab to the board, arrows and Enter.
+    page.set("fen-in", CHAIN_FEN).await;
+    page.click("#start").await;
+    page.wait_for(
+        "the 5x3 game",
+        "document.querySelectorAll('[data-piece]').length === 6",
+    )
+    .await;
+    assert_eq!(page.text("error").await, "");
+    let size = page
+        .js("return document.getElementById('board-size').value")
+        .await;
+    assert_eq!(
+        size,
+        json!("5x3"),
+        "the board selector shows the FEN's board"
+    );
+    // From the start button back to the board, whose first piece to move has the focus.
+    let mut tabs = 0;
+    while !page.focused().await.starts_with("b1") {
+        page.shift_tab().await;
+        tabs += 1;
+        assert!(tabs < 40, "Shift+Tab never reaches the board");
+    }
+    assert_eq!(page.focused().await, "b1, white piece, can move");
+    page.press(&[Key::Enter.into()]).await;
+    assert_eq!(page.focused().await, "b1, white piece, can move, selected");
+    page.press(&[Key::Right.into()]).await;
+    assert_eq!(page.focused().await, "c1, empty, move here");
+    page.press(&[' ']).await;
+    // Both captures are possible: A chooses approach (W would choose withdrawal).
+    assert!(page.text("status").await.contains("approach (A)"));
+    page.press(&[Key::Right.into()]).await;
+    assert_eq!(
+        page.focused().await,
+        "d1, black piece, captured by approach"
+    );
+    page.press(&['a']).await;
+    assert_eq!(page.pieces().await, ["Ba1", "Ba2", "Bc3", "Wc1"]);
+    assert!(page.text("status").await.contains("capture chain with c1"));
+    // The chain from c1 (the focus on d1): to c2, to b2, to c3, each by arrows and Enter.
+    let (up, left, right) = (Key::Up.into(), Key::Left.into(), Key::Right.into());
+    let enter = Key::Enter.into();
+    page.press(&[left, up, enter]).await;
+    page.press(&[left, enter]).await;
+    page.press(&[up, right, enter]).await;
+    assert_eq!(page.pieces().await, ["Wc3"]);
+    assert!(page.text("result").await.starts_with("1-0"));
+    assert_eq!(page.text("moves").await, "b1c1Ac2Ab2Ac3W");
+
+    // The analysis board: two people on 9x5, one turn, then the position analysed.
+    page.set("fen-in", "").await;
+    page.set("mode", "people").await;
+    page.set("board-size", "9x5").await;
+    page.click("#start").await;
+    page.wait_for(
+        "the 9x5 game",
+        "document.querySelectorAll('[data-piece]').length === 44",
+    )
+    .await;
+    page.click_point("d3").await;
+    page.click_point("e3").await;
+    page.click("#choose-approach").await;
+    page.wait_for(
+        "the first turn",
+        "document.getElementById('moves').textContent === 'd3e3A'",
+    )
+    .await;
+    page.set("analysis-agent", "minimax").await;
+    page.click("#analyse").await;
+    let three = "document.querySelectorAll('#analysis-iterations li').length >= 3";
+    page.wait_for("three iterations", three).await;
+    let verdict = page.text("analysis-verdict").await;
+    let depth: u32 = verdict
+        .split("(depth ")
+        .nth(1)
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no depth in {verdict:?}"));
+    assert!(depth >= 3, "{verdict}");
+    assert!(verdict.contains("white's expected score"), "{verdict}");
+    let best = page.text("analysis-line").await;
+    assert!(best.starts_with("best line: "), "{best}");
+    let depths = page
+        .js(
+            "return [...document.querySelectorAll('#analysis-iterations li')]\
+             .slice(-3).map(li => li.dataset.iteration)",
+        )
+        .await;
+    assert_eq!(depths, json!(["3", "2", "1"]), "deepest first");
+    // The board and the analysis in one view for the screenshot: the new-game form folded.
+    page.client.set_window_size(1200, 900).await.unwrap();
+    page.js("document.getElementById('newgame').open = false; window.scrollTo(0, 0); return true")
+        .await;
+    page.screenshot("serve-analysis.png").await;
+    // One turn back: the start position is shown and analysed afresh.
+    page.click("#line-back").await;
+    page.wait_for(
+        "the start position",
+        "document.getElementById('line-ply').textContent === 'game: after 0 of 1 turns'",
+    )
+    .await;
+    assert_eq!(page.pieces().await.len(), 44);
+    assert!(page.text("status").await.starts_with("analysis board"));
+    page.wait_for("its analysis", three).await;
+    // A click on the move goes back to the game after it, then to the start again.
+    page.click("#moves .move[data-ply='1']").await;
+    page.wait_for(
+        "the game again",
+        "document.getElementById('line-game').hidden && \
+         document.getElementById('status').textContent === 'black to move'",
+    )
+    .await;
+    page.click("#line-first").await;
+    page.wait_for(
+        "the start again",
+        "document.getElementById('line-ply').textContent === 'game: after 0 of 1 turns'",
+    )
+    .await;
+    // Play from here against an agent: the board follows the new game again.
+    page.set("agent", "random").await;
+    page.click("#play-here").await;
+    page.wait_for(
+        "the game from here",
+        "document.getElementById('line-game').hidden && \
+         document.getElementById('status').textContent === 'white to move'",
+    )
+    .await;
+    assert_eq!(page.text("moves").await, "");
+    page.click("#analyse").await;
+    page.wait_for(
+        "the analysis stopped",
+        "document.getElementById('analysis-end').textContent.includes('stopped')",
+    )
+    .await;
+    assert_eq!(page.text("error").await, "");
     page.client.close().await.unwrap();
 }

@@ -233,14 +233,24 @@ impl AgentPolicy {
         Ok(policy)
     }
 
-    /// What the page offers.
+    /// What the page offers: the allowed kinds, strongest first (those of unknown strength
+    /// last, in the allow-list's order).
     pub fn menu(&self) -> AgentMenu {
+        let mut kinds: Vec<_> = self
+            .allowed
+            .iter()
+            .filter_map(|k| self.registry.kind(k))
+            .collect();
+        kinds.sort_by_key(|k| {
+            STRENGTH
+                .iter()
+                .position(|(name, _)| *name == k.name)
+                .unwrap_or(STRENGTH.len())
+        });
         AgentMenu {
             default_agent: self.default_agent.name.clone(),
-            kinds: self
-                .allowed
-                .iter()
-                .filter_map(|k| self.registry.kind(k))
+            kinds: kinds
+                .into_iter()
                 .map(|k| KindView {
                     name: k.name.to_string(),
                     summary: k.summary.to_string(),
@@ -284,6 +294,13 @@ impl AgentPolicy {
             });
         }
         Ok(choice)
+    }
+
+    /// Whether the kind of `choice` takes the option `name` (e.g. `depth`).
+    pub fn takes(&self, choice: &AgentChoice, name: &str) -> bool {
+        self.registry
+            .kind(&choice.spec.kind)
+            .is_some_and(|k| k.option(name).is_some())
     }
 
     /// Builds a checked agent, seeded with `seed` unless it gives `seed=S`; the error names
@@ -508,6 +525,10 @@ mod tests {
         assert_eq!(kinds, expected);
         assert!(menu.kinds.iter().all(|k| !k.strength.is_empty()));
         assert_eq!(menu.policy, shipped);
+        // An allow-list in any order is offered strongest first.
+        let menu = policy(Some("random,mcts,minimax,greedy")).menu();
+        let kinds: Vec<&str> = menu.kinds.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(kinds, ["minimax", "greedy", "random", "mcts"]);
         let e = AgentPolicy::new(fanorona_train::players::registry(), "random", Some("foo"));
         assert!(
             e.err()

@@ -1,13 +1,13 @@
-//! The JSON API: create a game, read it, play steps or turns, let the agent play, undo, and
-//! download the record. Every refusal is a 4xx with `{"error": "..."}` and changes nothing.
+//! The JSON API: create a game, read it, play steps or turns, let the agent play, undo,
+//! download the record, read any position, and analyse one (see [`super::analyses`]). Every refusal is a 4xx with `{"error": "..."}` and changes nothing.
 //! Reads never wait for an agent: an agent thinks on a copy of the game, on the thinkers'
 //! pool, holding no lock, and the game is locked only to hand its turn out and back.
 
 use std::sync::{Arc, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use axum::extract::rejection::JsonRejection;
-use axum::extract::{Path, State};
+use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
@@ -18,8 +18,10 @@ use fanorona_eval::agent_turn;
 use serde::Deserialize;
 
 use super::agents::{AgentMenu, AgentPolicy};
+use super::analyses::{self, Analyses};
 use super::assets;
 use super::guard::guard;
+use super::position::PositionQuery;
 use super::session::{AgentJob, AgentMove, Player, Session, SessionError, StepInput};
 use super::store::{SharedSession, Store};
 use super::think::Thinkers;
@@ -33,6 +35,8 @@ pub struct AppState {
     pub store: Store,
     /// Where agents are built and think.
     pub thinkers: Thinkers,
+    /// The analyses running.
+    pub analyses: Analyses,
 }
 
 /// A refused request: its status and what is wrong.
@@ -81,6 +85,12 @@ impl From<SessionError> for ApiError {
     }
 }
 
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> ApiError {
+        ApiError::bad_request(rejection.body_text())
+    }
+}
+
 /// A JSON body, its rejections answered as [`ApiError`]s.
 type Body<T> = Result<Json<T>, JsonRejection>;
 
@@ -89,9 +99,12 @@ type Body<T> = Result<Json<T>, JsonRejection>;
 pub fn router(state: Arc<AppState>, read_timeout: Duration) -> Router {
     Router::new()
         .route("/", get(assets::index))
-        .route("/app.js", get(assets::script))
+        .route("/js/{module}", get(assets::module))
         .route("/style.css", get(assets::style))
         .route("/api/agents", get(agents))
+        .route("/api/position", get(position))
+        .route("/api/analysis", get(analyses::start))
+        .route("/api/analysis/{id}/stop", post(analyses::stop))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/steps", post(step))
@@ -106,6 +119,15 @@ pub fn router(state: Arc<AppState>, read_timeout: Duration) -> Router {
 /// `GET /api/agents`: the agents on offer.
 async fn agents(State(state): State<Arc<AppState>>) -> Json<AgentMenu> {
     Json(state.agents.menu())
+}
+
+/// `GET /api/position`: the position after some turns from a start, as a game's state
+/// (with its id empty).
+async fn position(
+    query: Result<Query<PositionQuery>, QueryRejection>,
+) -> Result<Json<GameView>, ApiError> {
+    let Query(query) = query?;
+    Ok(Json(GameView::of("", &query.replay()?)))
 }
 
 /// `POST /api/games`: a new game.

@@ -1,12 +1,16 @@
-//! `fanorona serve`: play in the browser. One page (board in SVG, evaluation, moves, undo,
-//! new game, FEN, record download, a watch mode for two agents) and the JSON API behind it,
-//! on axum and tokio.
+//! `fanorona serve`: play in the browser. One page (board in SVG, played by mouse or
+//! keyboard, evaluation, moves, undo, new game, FEN, record download, a watch mode for two
+//! agents, an analysis board) and the JSON API behind it, on axum and tokio.
 
 mod agents;
+mod analyses;
+mod analysis;
 mod api;
 mod assets;
+mod events;
 mod guard;
 mod listen;
+mod position;
 mod session;
 mod store;
 mod think;
@@ -22,6 +26,7 @@ use anyhow::{Context, Result};
 use crate::commands::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 use crate::output::{logln, outln};
 use agents::AgentPolicy;
+use analyses::Analyses;
 use api::AppState;
 use listen::ConnectionLimits;
 use store::Store;
@@ -52,6 +57,13 @@ pub struct Args {
     /// Agents thinking at once (the others wait) [default: one per core, at most 16].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=think::MAX_THINKERS as u64))]
     pub thinkers: Option<u64>,
+    /// Analyses running at once, each holding a thinker while it runs; 0 turns analysis
+    /// off [default: half the thinkers, at least one].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=think::MAX_THINKERS as u64))]
+    pub max_analyses: Option<u64>,
+    /// The longest one analysis may run, in milliseconds.
+    #[arg(long, default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
+    pub analysis_ms: u64,
     /// Connections served at once (lowered to fit the limit of open files); one more is
     /// answered 503.
     #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..=10_000))]
@@ -76,6 +88,9 @@ pub fn run(args: Args) -> Result<()> {
         Some(count) => Thinkers::new(count as usize, think),
         None => Thinkers::per_core(think),
     };
+    let max_analyses = args
+        .max_analyses
+        .map_or((thinkers.count() / 2).max(1), |n| n as usize);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .max_blocking_threads(thinkers.count())
@@ -85,6 +100,7 @@ pub fn run(args: Args) -> Result<()> {
         agents,
         store: Store::new(args.max_games as usize),
         thinkers,
+        analyses: Analyses::new(max_analyses, Duration::from_millis(args.analysis_ms)),
     });
     let mut max_connections = args.max_connections;
     if let Some(fit) = listen::connections_that_fit()

@@ -143,6 +143,11 @@ impl Session {
         &self.game
     }
 
+    /// The start position.
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
     /// Who plays `side`.
     pub fn player(&self, side: Color) -> &Player {
         &self.players[side.index()]

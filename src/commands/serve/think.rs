@@ -52,17 +52,26 @@ impl Thinkers {
         &self,
         work: impl FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
     ) -> Result<T, Lost> {
+        self.run_until(Arc::new(AtomicBool::new(false)), self.think, work)
+            .await
+    }
+
+    /// [`Thinkers::run`] with the flag `stop`, which others may set too, set after `cap`.
+    pub async fn run_until<T: Send + 'static>(
+        &self,
+        stop: Arc<AtomicBool>,
+        cap: Duration,
+        work: impl FnOnce(Arc<AtomicBool>) -> T + Send + 'static,
+    ) -> Result<T, Lost> {
         let _place = self
             .places
             .acquire()
             .await
             .map_err(|e| Lost(e.to_string()))?;
-        let stop = Arc::new(AtomicBool::new(false));
         let timer = {
             let stop = stop.clone();
-            let think = self.think;
             tokio::spawn(async move {
-                tokio::time::sleep(think).await;
+                tokio::time::sleep(cap).await;
                 stop.store(true, Ordering::Relaxed);
             })
         };

@@ -22,6 +22,8 @@ pub struct GameView {
     pub lines: Vec<[usize; 4]>,
     /// The position in FEN (a chain in progress in its fifth field).
     pub fen: String,
+    /// The start position in FEN (the moves are played from it).
+    pub start: String,
     /// The rule settings, in `--rules` syntax.
     pub rules: String,
     /// The rows from the top (highest rank) down: `W`, `B` or `.` per point.
@@ -136,6 +138,7 @@ impl GameView {
             height: board.height(),
             lines: lines(board),
             fen: pos.to_fen(),
+            start: session.start().to_fen(),
             rules: format!("{:#}", pos.rules()),
             rows: (0..board.height())
                 .rev()

@@ -1,0 +1,249 @@
+//! The analysis sessions: `GET /api/analysis` starts one on a position and streams its
+//! iterations as server-sent events; `POST /api/analysis/{id}/stop` stops it, and so does
+//! the client going away or the time cap. At most a fixed number run at once (one more is
+//! answered 503), each on a place of the thinkers' pool.
+//!
+//! Events, each `event: NAME` and `data: JSON`: `start` (`id`, `fen`, `side_to_move`,
+//! `agent`, `cap_ms`), then one `iteration` per completed iteration (see
+//! [`super::analysis::Iteration`]), then `end` (`reason`: `stopped`, `time`, `complete` or
+//! `failed`, and a `message`).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::Json;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use fanorona_env::Game;
+use serde::{Deserialize, Serialize};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::analysis::{Deepening, End, analyse};
+use super::api::{ApiError, AppState};
+use super::events::{self, event};
+use super::position::PositionQuery;
+
+/// The live analyses and their limits.
+pub struct Analyses {
+    places: Arc<Semaphore>,
+    max: usize,
+    cap: Duration,
+    live: Arc<Mutex<HashMap<String, Arc<Stop>>>>,
+}
+
+/// How a live analysis is told to stop.
+#[derive(Default)]
+struct Stop {
+    /// Set to stop it, by anyone (a request, the client gone, the time cap).
+    flag: Arc<AtomicBool>,
+    /// Set when a request stopped it.
+    requested: AtomicBool,
+}
+
+/// A live analysis's place: its [`Stop`] is listed under its id until it is dropped.
+struct Ticket {
+    id: String,
+    stop: Arc<Stop>,
+    live: Arc<Mutex<HashMap<String, Arc<Stop>>>>,
+    _place: OwnedSemaphorePermit,
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        lock(&self.live).remove(&self.id);
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Analyses {
+    /// At most `max` analyses at once (0: none), each stopped after `cap`.
+    pub fn new(max: usize, cap: Duration) -> Analyses {
+        Analyses {
+            places: Arc::new(Semaphore::new(max)),
+            max,
+            cap,
+            live: Arc::default(),
+        }
+    }
+
+    /// A place for a new analysis, or a 503 when all are taken.
+    fn begin(&self) -> Result<Ticket, ApiError> {
+        let place = self.places.clone().try_acquire_owned().map_err(|_| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "this server runs at most {} analyses at once; stop one or try again later",
+                    self.max
+                ),
+            )
+        })?;
+        let id = format!("{:016x}", rand::random::<u64>());
+        let stop = Arc::new(Stop::default());
+        lock(&self.live).insert(id.clone(), stop.clone());
+        Ok(Ticket {
+            id,
+            stop,
+            live: self.live.clone(),
+            _place: place,
+        })
+    }
+
+    /// Stops the analysis `id`; whether it was live.
+    fn stop(&self, id: &str) -> bool {
+        lock(&self.live)
+            .get(id)
+            .map(|stop| {
+                stop.requested.store(true, Ordering::Relaxed);
+                stop.flag.store(true, Ordering::Relaxed);
+            })
+            .is_some()
+    }
+}
+
+/// `GET /api/analysis`'s query: the position and the agent.
+#[derive(Debug, Deserialize)]
+pub struct AnalysisQuery {
+    /// The position.
+    #[serde(flatten)]
+    position: PositionQuery,
+    /// The agent that analyses (default: the server's); it must search.
+    agent: Option<String>,
+}
+
+/// The `start` event.
+#[derive(Serialize)]
+struct Start<'a> {
+    id: &'a str,
+    fen: String,
+    side_to_move: String,
+    agent: &'a str,
+    cap_ms: u128,
+}
+
+/// `GET /api/analysis`: checks the position and the agent, then streams the analysis.
+pub async fn start(
+    State(state): State<Arc<AppState>>,
+    query: Result<Query<AnalysisQuery>, QueryRejection>,
+) -> Result<Response, ApiError> {
+    let Query(query) = query?;
+    let session = query.position.replay()?;
+    let game = session.game().clone();
+    if let Some(outcome) = game.outcome() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            format!("the game is over ({outcome}): nothing to analyse"),
+        ));
+    }
+    let agents = &state.agents;
+    let text = query
+        .agent
+        .as_deref()
+        .unwrap_or(&agents.default_agent().name);
+    let choice = agents
+        .check(text, game.position())
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let deepening = if agents.takes(&choice, "depth") {
+        Deepening::Depth
+    } else if agents.takes(&choice, "sims") {
+        Deepening::Simulations
+    } else {
+        return Err(ApiError::bad_request(format!(
+            "agent {:?} does not search, so it cannot analyse; choose one that does \
+             (e.g. minimax)",
+            choice.name
+        )));
+    };
+    let analyses = &state.analyses;
+    let ticket = analyses.begin()?;
+    let (events, sse) = events::stream(ticket.stop.flag.clone());
+    let first = Start {
+        id: &ticket.id,
+        fen: game.position().to_fen(),
+        side_to_move: game.current_player().to_string(),
+        agent: &choice.name,
+        cap_ms: analyses.cap.as_millis(),
+    };
+    events
+        .try_send(event("start", &first))
+        .expect("the queue has room for the first event");
+    let worker = state.clone();
+    let cap = analyses.cap;
+    tokio::spawn(async move {
+        let sender = events.clone();
+        let builder = worker.clone();
+        let ended = worker
+            .thinkers
+            .run_until(ticket.stop.flag.clone(), cap, move |stop| {
+                match builder.agents.build(&choice, 0) {
+                    Ok(mut agent) => analyse(&mut *agent, &game, deepening, &stop, |iteration| {
+                        sender.blocking_send(event("iteration", &iteration)).is_ok()
+                    }),
+                    Err(e) => End::Failed(e.to_string()),
+                }
+            })
+            .await
+            .unwrap_or_else(|lost| End::Failed(lost.to_string()));
+        // Stopped by neither a request nor the client (who hears nothing then): the cap.
+        let (reason, message) = match ended {
+            End::Stopped if ticket.stop.requested.load(Ordering::Relaxed) => {
+                ("stopped", "stopped by a request".to_string())
+            }
+            End::Stopped => (
+                "time",
+                format!("stopped at the server's cap of {} ms", cap.as_millis()),
+            ),
+            End::Complete => (
+                "complete",
+                "a forced result or the deepest search: deeper tells no more".to_string(),
+            ),
+            End::Failed(reason) => ("failed", reason),
+        };
+        let end = serde_json::json!({ "reason": reason, "message": message });
+        // The place is free before the client hears of the end, so that it may start the
+        // next analysis at once; the client may be gone, with nothing to tell then.
+        drop(ticket);
+        let _ = events.send(event("end", &end)).await;
+    });
+    Ok(sse.into_response())
+}
+
+/// `POST /api/analysis/{id}/stop`: stops a live analysis (its stream then ends).
+pub async fn stop(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    if !state.analyses.stop(&id) {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no analysis {id:?} is running"),
+        ));
+    }
+    Ok(Json(serde_json::json!({ "stopped": id })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_are_counted_and_a_stop_reaches_the_live_analysis() {
+        let analyses = Analyses::new(1, Duration::from_secs(1));
+        let ticket = analyses.begin().unwrap();
+        assert!(analyses.begin().is_err());
+        assert!(!ticket.stop.requested.load(Ordering::Relaxed));
+        assert!(analyses.stop(&ticket.id));
+        assert!(ticket.stop.flag.load(Ordering::Relaxed));
+        assert!(ticket.stop.requested.load(Ordering::Relaxed));
+        let id = ticket.id.clone();
+        drop(ticket);
+        assert!(!analyses.stop(&id));
+        assert!(analyses.begin().is_ok());
+    }
+}

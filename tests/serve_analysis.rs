@@ -1,0 +1,207 @@
+//! The analysis board's API of `fanorona serve` over HTTP: a position named by a start and
+//! turns, an analysis streamed as server-sent events (ever deeper iterations with a value and
+//! a best line), stopped by a request, by the client going away or by the time cap; the
+//! number of analyses capped; bad requests refused in JSON.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read};
+use std::time::{Duration, Instant};
+
+use common::server::{CHAIN_FEN, Server};
+use serde_json::{Value, json};
+
+/// An analysis's event stream, read as it comes.
+struct Events {
+    lines: BufReader<Box<dyn Read + Send>>,
+}
+
+impl Events {
+    /// Opens `GET path` as a stream; `Err` with the status and JSON body if it is refused.
+    fn open(server: &Server, path: &str) -> Result<Events, (u16, Value)> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let response = agent
+            .get(format!("{}{path}", server.url))
+            .call()
+            .expect("the server answers");
+        let status = response.status().as_u16();
+        if status != 200 {
+            let text = response.into_body().read_to_string().unwrap();
+            return Err((status, serde_json::from_str(&text).expect("a JSON error")));
+        }
+        let content_type = response.headers()["content-type"].to_str().unwrap();
+        assert_eq!(content_type, "text/event-stream");
+        let reader: Box<dyn Read + Send> = Box::new(response.into_body().into_reader());
+        Ok(Events {
+            lines: BufReader::new(reader),
+        })
+    }
+
+    /// The next event's name and data (comments skipped); `None` at the stream's end.
+    fn next(&mut self) -> Option<(String, Value)> {
+        let (mut name, mut data) = (None, String::new());
+        loop {
+            let mut line = String::new();
+            if self.lines.read_line(&mut line).expect("read the stream") == 0 {
+                return None;
+            }
+            let line = line.trim_end_matches('\n');
+            if let Some(n) = line.strip_prefix("event: ") {
+                name = Some(n.to_string());
+            } else if let Some(d) = line.strip_prefix("data: ") {
+                data.push_str(d);
+            } else if line.is_empty()
+                && let Some(name) = name.take()
+            {
+                return Some((name, serde_json::from_str(&data).expect("JSON data")));
+            }
+        }
+    }
+
+    /// The next event, which must be called `name`; its data.
+    #[track_caller]
+    fn expect(&mut self, name: &str) -> Value {
+        let (got, data) = self.next().expect("another event");
+        assert_eq!(got, name, "{data}");
+        data
+    }
+}
+
+#[test]
+fn an_analysis_streams_deeper_iterations_and_stops_on_request_or_when_the_client_goes() {
+    let server = Server::start(&["--agent", "minimax", "--max-analyses", "1"]);
+    let mut events = Events::open(&server, "/api/analysis?agent=minimax").unwrap();
+    let start = events.expect("start");
+    assert_eq!(start["side_to_move"], "white");
+    assert_eq!(start["agent"], "minimax");
+    let id = start["id"].as_str().unwrap().to_string();
+    // At least three successive evaluations of the position, each a turn deeper, each with
+    // a value and a best line as long as its depth.
+    for depth in 1..=3 {
+        let it = events.expect("iteration");
+        assert_eq!(it["depth"], depth, "{it}");
+        let value = it["white_value"].as_f64().unwrap();
+        assert!((-1.0..=1.0).contains(&value), "{it}");
+        assert_eq!(it["pv"].as_array().unwrap().len(), depth as usize, "{it}");
+        assert!(!it["verdict"].as_str().unwrap().is_empty());
+    }
+    // One analysis at a time here: a second is refused while this one runs.
+    let (status, body) = Events::open(&server, "/api/analysis").err().unwrap();
+    assert_eq!(status, 503);
+    assert!(
+        body["error"].as_str().unwrap().contains("at most 1"),
+        "{body}"
+    );
+    // Stopped by a request: the stream ends with `end`, and the place is free at once.
+    server
+        .post(&format!("/api/analysis/{id}/stop"), json!({}))
+        .ok();
+    let end = loop {
+        let (name, data) = events.next().expect("the end event");
+        if name == "end" {
+            break data;
+        }
+        assert_eq!(name, "iteration");
+    };
+    assert_eq!(end["reason"], "stopped", "{end}");
+    assert!(events.next().is_none(), "the stream ends after `end`");
+    server
+        .post(&format!("/api/analysis/{id}/stop"), json!({}))
+        .refused(404, "no analysis");
+    // Stopped by the client going away: the place is free again within a few seconds.
+    let mut events = Events::open(&server, "/api/analysis?agent=minimax").unwrap();
+    events.expect("start");
+    drop(events);
+    let left = Instant::now();
+    let mut again = loop {
+        match Events::open(&server, "/api/analysis?agent=minimax") {
+            Ok(events) => break events,
+            Err((503, _)) => {
+                assert!(left.elapsed() < Duration::from_secs(10), "never freed");
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            Err(other) => panic!("{other:?}"),
+        }
+    };
+    again.expect("start");
+}
+
+#[test]
+fn a_forced_win_completes_the_analysis_and_the_time_cap_ends_it() {
+    let server = Server::start(&["--agent", "minimax", "--analysis-ms", "500"]);
+    let fen = CHAIN_FEN.replace(' ', "%20");
+    let mut events = Events::open(&server, &format!("/api/analysis?fen={fen}")).unwrap();
+    assert_eq!(events.expect("start")["fen"], CHAIN_FEN);
+    let it = events.expect("iteration");
+    assert_eq!(it["mate_in"], 1);
+    assert_eq!(it["verdict"], "white wins in 1");
+    assert_eq!(it["pv"], json!(["b1c1Ac2Ab2Ac3W"]));
+    assert_eq!(events.expect("end")["reason"], "complete");
+    // The standard position is never finished: the cap ends it, after some iterations.
+    let started = Instant::now();
+    let mut events = Events::open(&server, "/api/analysis?agent=minimax").unwrap();
+    events.expect("start");
+    let mut iterations = 0;
+    let end = loop {
+        let (name, data) = events.next().expect("the end event");
+        if name == "end" {
+            break data;
+        }
+        iterations += 1;
+    };
+    assert_eq!(end["reason"], "time", "{end}");
+    assert!(iterations >= 1);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn positions_are_replayed_and_bad_analysis_requests_are_refused_in_json() {
+    let server = Server::start(&["--agent", "minimax"]);
+    let fen = CHAIN_FEN.replace(' ', "%20");
+    let position = server
+        .get(&format!("/api/position?fen={fen}&moves=b1c1A"))
+        .ok();
+    assert_eq!(position["start"], CHAIN_FEN);
+    assert_eq!(position["moves"], json!(["b1c1A"]));
+    assert_eq!(position["side_to_move"], "black");
+    assert_eq!(position["rows"], json!(["..B..", "B....", "B.W.."]));
+    server
+        .get(&format!("/api/position?fen={fen}&moves=b1c1A%20a1a2"))
+        .refused(400, "move 2 (\"a1a2\")");
+    let refused = |path: &str, status: u16, text: &str| match Events::open(&server, path) {
+        Ok(_) => panic!("{path} was not refused"),
+        Err((got, body)) => {
+            assert_eq!(got, status, "{path}: {body}");
+            let message = body["error"].as_str().unwrap();
+            assert!(message.contains(text), "{path}: {message:?}");
+        }
+    };
+    refused("/api/analysis?agent=random", 400, "does not search");
+    refused("/api/analysis?agent=engine:cmd=sh", 400, "not allowed");
+    refused(
+        "/api/analysis?colour=white",
+        400,
+        "unknown parameter \"colour\"",
+    );
+    refused("/api/analysis?board=4x4", 400, "");
+    refused(
+        &format!("/api/analysis?fen={fen}&moves=b1c1Ac2Ab2Ac3W"),
+        409,
+        "the game is over",
+    );
+    server
+        .post("/api/analysis/nope/stop", json!({}))
+        .refused(404, "no analysis \"nope\"");
+    let off = Server::start(&["--agent", "minimax", "--max-analyses", "0"]);
+    match Events::open(&off, "/api/analysis") {
+        Err((503, body)) => assert!(body["error"].as_str().unwrap().contains("at most 0")),
+        other => panic!("{:?}", other.err()),
+    }
+}
