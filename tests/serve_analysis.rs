@@ -205,3 +205,44 @@ fn positions_are_replayed_and_bad_analysis_requests_are_refused_in_json() {
         other => panic!("{:?}", other.err()),
     }
 }
+
+#[test]
+fn with_endgame_tables_the_analysis_knows_a_long_win_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().to_str().unwrap();
+    common::fanorona([
+        "tables", "build", "--pieces", "3", "--out", tables, "--quiet",
+    ])
+    .assert_success();
+    // Black to move loses in 6 turns (white wins in 3 of its own): too deep for the first
+    // iterations without tables.
+    let fen = "9/9/9/W8/1W1B5%20b";
+    let first = |args: &[&str]| {
+        let server = Server::start(args);
+        let path = format!("/api/analysis?fen={fen}&agent=minimax");
+        let mut events = Events::open(&server, &path).unwrap();
+        events.expect("start");
+        events.expect("iteration")
+    };
+    let with = first(&["--agent", "minimax", "--tables", tables]);
+    assert_eq!(with["mate_in"], -3, "{with}");
+    assert!(
+        with["verdict"]
+            .as_str()
+            .unwrap()
+            .contains("white wins in 3"),
+        "{with}"
+    );
+    let without = first(&["--agent", "minimax"]);
+    assert!(without["mate_in"].is_null(), "{without}");
+    // A folder without the standard board's tables is refused at the start.
+    let empty = tempfile::tempdir().unwrap();
+    common::fanorona([
+        "serve",
+        "--tables",
+        empty.path().to_str().unwrap(),
+        "--addr",
+        "127.0.0.1:0",
+    ])
+    .assert_failure("bad --tables");
+}

@@ -6,7 +6,8 @@
 
 use std::path::Path;
 
-use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry};
+use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position, Registry};
+use fanorona_eval::tables::shared_tables;
 use fanorona_train::io::load_policy;
 use fanorona_train::model::NetworkConfig;
 use serde::Serialize;
@@ -129,6 +130,8 @@ pub struct AgentPolicy {
     default_agent: AgentChoice,
     /// The network files, by the kind that plays them.
     networks: Vec<ServerNetwork>,
+    /// The endgame table folder given to the kinds that probe tables (`--tables`).
+    tables: Option<String>,
 }
 
 /// One agent kind on offer.
@@ -228,9 +231,28 @@ impl AgentPolicy {
                 spec: spec.clone(),
             },
             networks,
+            tables: None,
         };
         policy.default_agent.spec = policy.with_server_file(spec);
         Ok(policy)
+    }
+
+    /// The same policy giving the endgame tables of the folder `dir` (if any) to every agent
+    /// of a kind that probes them, on the boards the folder holds. The folder must hold the
+    /// standard board's tables.
+    pub fn with_tables(mut self, dir: Option<&Path>) -> anyhow::Result<AgentPolicy> {
+        let Some(dir) = dir else {
+            return Ok(self);
+        };
+        shared_tables(dir, Board::standard())?;
+        let text = dir.to_str().filter(|t| !t.contains(',')).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{}: the folder's name must be UTF-8 without ','",
+                dir.display()
+            )
+        })?;
+        self.tables = Some(text.to_string());
+        Ok(self)
     }
 
     /// What the page offers: the allowed kinds, strongest first (those of unknown strength
@@ -283,6 +305,13 @@ impl AgentPolicy {
                 spec: self.with_server_file(spec),
             }
         };
+        let mut choice = choice;
+        if let Some(dir) = &self.tables
+            && self.takes(&choice, "tables")
+            && shared_tables(Path::new(dir), start.board()).is_ok()
+        {
+            choice.spec = choice.spec.with_option("tables", Some(dir));
+        }
         if let Some(network) = self.networks.iter().find(|n| n.kind == choice.spec.kind)
             && !network.config.fits(&Fanorona::new(*start))
         {
@@ -320,9 +349,13 @@ impl AgentPolicy {
 
     /// `message` with every server file replaced by its kind's name.
     pub fn without_paths(&self, message: &str) -> String {
-        self.networks.iter().fold(message.to_string(), |text, n| {
+        let text = self.networks.iter().fold(message.to_string(), |text, n| {
             text.replace(&n.path, &format!("(the server's {} network)", n.kind))
-        })
+        });
+        match &self.tables {
+            Some(dir) => text.replace(dir.as_str(), "(the server's tables)"),
+            None => text,
+        }
     }
 
     /// `spec` with the server's file for its kind, if it plays one.

@@ -18,6 +18,7 @@ mod trace;
 mod view;
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -48,6 +49,10 @@ pub struct Args {
     /// random, the network kinds when their model is known].
     #[arg(long)]
     pub allow_agents: Option<String>,
+    /// A folder of endgame tables (fanorona tables build): every agent of a kind that probes
+    /// them (minimax, abnet, net) plays and analyses with them, on boards the folder holds.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
     /// Games kept at once; a new game evicts the oldest.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub max_games: u64,
@@ -82,7 +87,9 @@ pub fn run(args: Args) -> Result<()> {
         &agent,
         args.allow_agents.as_deref(),
     )
-    .context("bad --agent or --allow-agents")?;
+    .context("bad --agent or --allow-agents")?
+    .with_tables(args.tables.as_deref())
+    .context("bad --tables")?;
     let think = Duration::from_millis(args.think_ms);
     let thinkers = match args.thinkers {
         Some(count) => Thinkers::new(count as usize, think),
