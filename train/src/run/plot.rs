@@ -9,6 +9,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
 use crate::run::{CurvePoint, MetricsRow};
@@ -86,6 +87,8 @@ struct Panel {
     title: &'static str,
     x_name: &'static str,
     curves: Vec<Curve>,
+    /// Whether the x-axis is logarithmic (points at x <= 0 are then left out).
+    log_x: bool,
 }
 
 /// The x of a row on panels over learner steps.
@@ -101,6 +104,7 @@ fn iteration(r: &MetricsRow) -> f64 {
 /// The total, policy and value losses over learner steps.
 fn losses_panel(rows: &[MetricsRow]) -> Panel {
     Panel {
+        log_x: false,
         title: "losses",
         x_name: "learner step",
         curves: vec![
@@ -114,6 +118,7 @@ fn losses_panel(rows: &[MetricsRow]) -> Panel {
 /// The policy entropy over learner steps.
 fn entropy_panel(rows: &[MetricsRow]) -> Panel {
     Panel {
+        log_x: false,
         title: "policy entropy",
         x_name: "learner step",
         curves: vec![Curve::new("entropy", MAGENTA, rows, step, |r| {
@@ -125,6 +130,7 @@ fn entropy_panel(rows: &[MetricsRow]) -> Panel {
 /// The scores against minimax of depths 1 and 2 over iterations.
 fn minimax_panel(rows: &[MetricsRow]) -> Panel {
     Panel {
+        log_x: false,
         title: "score vs minimax",
         x_name: "iteration",
         curves: vec![
@@ -137,6 +143,7 @@ fn minimax_panel(rows: &[MetricsRow]) -> Panel {
 /// The self-play speed over iterations.
 fn speed_panel(rows: &[MetricsRow]) -> Panel {
     Panel {
+        log_x: false,
         title: "self-play positions/s",
         x_name: "iteration",
         curves: vec![Curve::new("positions/s", GREEN, rows, iteration, |r| {
@@ -218,8 +225,9 @@ pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), Pl
     }
     let panel = Panel {
         title: "rating (Elo) against training time",
-        x_name: "core hours",
+        x_name: "core hours (log scale)",
         curves,
+        log_x: true,
     };
     draw_png(path, (1024, 640), |root, text| {
         draw_panel(root, panel, text)
@@ -230,19 +238,67 @@ pub fn plot_learning_curves(points: &[CurvePoint], path: &Path) -> Result<(), Pl
 /// caption, axis name and legend.
 fn draw_panel(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
-    panel: Panel,
+    mut panel: Panel,
     text: bool,
 ) -> Result<(), String> {
+    if panel.log_x {
+        for c in &mut panel.curves {
+            c.points.retain(|p| p.0 > 0.0);
+            c.intervals.retain(|i| i.0 > 0.0);
+        }
+    }
+    let xs = || {
+        panel
+            .curves
+            .iter()
+            .flat_map(|c| c.points.iter().map(|p| p.0))
+    };
+    let y = range(panel.curves.iter().flat_map(|c| {
+        let ends = c.intervals.iter().flat_map(|i| [i.2, i.3]);
+        c.points.iter().map(|p| p.1).chain(ends)
+    }));
+    if panel.log_x {
+        let x = log_range(xs());
+        draw_on(area, panel, x.log_scale(), y, text)
+    } else {
+        let x = range(xs());
+        draw_on(area, panel, x, y, text)
+    }
+}
+
+/// The range of positive `values`, a quarter of a decade wider on each side (0.1 to 1 when
+/// there is none).
+fn log_range(values: impl Iterator<Item = f64>) -> Range<f64> {
+    let (lo, hi) = values
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    if lo > hi {
+        return 0.1..1.0;
+    }
+    let pad = 10f64.powf(0.25);
+    lo / pad..hi * pad
+}
+
+/// [`draw_panel`] on the x coordinate `x` (linear or logarithmic).
+fn draw_on<X>(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    panel: Panel,
+    x: X,
+    y: Range<f64>,
+    text: bool,
+) -> Result<(), String>
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+{
     let Panel {
         title,
         x_name,
         curves,
+        ..
     } = panel;
-    let x = range(curves.iter().flat_map(|c| c.points.iter().map(|p| p.0)));
-    let y = range(curves.iter().flat_map(|c| {
-        let ends = c.intervals.iter().flat_map(|i| [i.2, i.3]);
-        c.points.iter().map(|p| p.1).chain(ends)
-    }));
     let mut builder = ChartBuilder::on(area);
     builder.margin(12);
     if text {
@@ -318,6 +374,14 @@ mod tests {
     }
 
     #[test]
+    fn a_logarithmic_range_spans_the_positive_values_a_quarter_decade_wider() {
+        let r = log_range([0.0, -1.0, 0.5, 2.0, f64::NAN].into_iter());
+        let pad = 10f64.powf(0.25);
+        assert!((r.start - 0.5 / pad).abs() < 1e-12 && (r.end - 2.0 * pad).abs() < 1e-12);
+        assert_eq!(log_range([0.0].into_iter()), 0.1..1.0);
+    }
+
+    #[test]
     fn a_png_of_ratings_against_time_is_written() {
         let point = |run: &str, hours: f64, rating: f64| CurvePoint {
             run: run.into(),
@@ -331,7 +395,9 @@ mod tests {
             high: Some(rating + 90.0),
             games: 40,
         };
+        // The axis is logarithmic: a checkpoint at no training time is left out.
         let points = [
+            point("runs/a", 0.0, 0.0),
             point("runs/a", 0.5, 100.0),
             point("runs/a", 1.0, 250.0),
             point("runs/b", 0.2, 20.0),
