@@ -210,3 +210,15 @@ def test_mcts_bot_plays_full_games_against_our_agents():
         scores.append(returns[i % 2])
     # 100 simulations a step beat random and greedy on 5x5 at least in most games.
     assert sum(scores) > 0, scores
+
+
+def test_mcts_bot_plays_a_full_game_on_the_standard_board():
+    game = load()
+    rng = np.random.RandomState(2)
+    bot = mcts.MCTSBot(game, 2.0, 50, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    state = game.new_initial_state()
+    returns = evaluate_bots.evaluate_bots(state, [fo.AgentBot("greedy", seed=2), bot], rng)
+    assert state.is_terminal() and sum(returns) == 0.0
+    position = state.position
+    assert position.is_over or state.truncated
+    assert len(position.history) == len(state.history())
