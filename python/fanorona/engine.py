@@ -50,8 +50,8 @@ class Engine:
                 ]
             if command == "isready":
                 return ["readyok"]
-            if command == "ucinewgame":
-                return []
+            if command in ("ucinewgame", "stop"):
+                return []  # a search here has always answered before the next line is read
             if command == "setoption":
                 self._set_option(words)
                 return []

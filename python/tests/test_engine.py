@@ -43,6 +43,7 @@ def test_positions_with_moves_and_errors():
     finished.handle("position fen 3/1W1/3 b 0 1")
     assert finished.handle("go") == ["bestmove (none)"]
     assert engine.handle("position startpos moves a1a1")[0].startswith("info string error:")
+    assert engine.handle("stop") == [] and engine.handle("ucinewgame") == []
     assert engine.handle("bogus")[0].startswith("info string error:")
     assert engine.handle("setoption name Board value 4x4")[0].startswith("info string error:")
 
