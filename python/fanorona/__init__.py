@@ -7,6 +7,10 @@
   :mod:`fanorona.vector` its ``VectorEnv``: ``gymnasium.make_vec("fanorona/Fanorona-v0",
   num_envs=N)``.
 - :class:`VecEnv`: N games stepped together in Rust, zero-copy numpy views.
+- :mod:`fanorona.openspiel`: ``import fanorona.openspiel`` registers the OpenSpiel game
+  ``python_fanorona`` (needs ``open_spiel``).
+- :mod:`fanorona.engine`: any Python step chooser served over the engine protocol, so the
+  arena (:func:`match`, ``engine:cmd=...``) plays it.
 
 Every legal-action mask is int8 (1 legal, 0 not), as PettingZoo and Gymnasium use; every
 environment truncates episodes after :data:`DEFAULT_TURN_LIMIT` (300) complete turns unless

@@ -1,5 +1,6 @@
 //! `fanorona.Position`: a game in progress with its history, for analysis and scripting.
 
+use fanorona_env::fanorona::observation::write_observation_of;
 use fanorona_env::rules::display::render;
 use fanorona_env::{Fanorona, Game, perft, start_position};
 use pyo3::exceptions::PyValueError;
@@ -9,7 +10,7 @@ use pyo3::types::PyString;
 use crate::arrays;
 use crate::errors::value_error;
 use crate::index::{Whole, action_id};
-use crate::names::color_name;
+use crate::names::{color_name, parse_color};
 
 /// A Fanorona position with the game's history (repetitions, undo).
 ///
@@ -230,12 +231,26 @@ impl Position {
         Ok(this.py().detach(move || perft(&position, depth)))
     }
 
-    /// The observation, float32 [18, height, width], from the view of the side to act.
-    fn observation<'py>(&self, py: Python<'py>) -> Bound<'py, numpy::PyArray3<f32>> {
+    /// The observation, float32 [18, height, width], from the view of the side to act, or of
+    /// `player` ("white" or "black"; its pieces on plane 0, the board turned for black).
+    #[pyo3(signature = (player=None))]
+    fn observation<'py>(
+        &self,
+        py: Python<'py>,
+        player: Option<&str>,
+    ) -> PyResult<Bound<'py, numpy::PyArray3<f32>>> {
         let [p, h, w] = self.game.observation_shape();
         let mut obs = vec![0.0; p * h * w];
-        self.game.write_observation(&mut obs);
-        arrays::copy(py, &obs, (p, h, w))
+        match player {
+            None => self.game.write_observation(&mut obs),
+            Some(player) => write_observation_of(
+                self.game.position(),
+                self.game.occurrences(),
+                parse_color(player)?,
+                &mut obs,
+            ),
+        }
+        Ok(arrays::copy(py, &obs, (p, h, w)))
     }
 
     /// The legal-action mask, int8 [num_actions] (1 legal, 0 not).

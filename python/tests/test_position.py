@@ -147,3 +147,21 @@ def test_perft_depth_out_of_range_is_a_value_error():
     with pytest.raises(ValueError, match="out of range"):
         Position().perft(-1)
     assert Position().perft(np.int64(1)) == 5
+
+
+def test_observation_of_either_player():
+    # observation(colour) is that player's view, as the PettingZoo env's per-agent observe:
+    # the mover's equals observation(); the other side's is the mover's board turned 180
+    # degrees with the piece planes swapped.
+    env = fanorona.Env(board="9x5", turn_limit=None)
+    rng = np.random.default_rng(4)
+    while not env.is_done:
+        position = env.position
+        mover = position.side_to_move
+        other = "black" if mover == "white" else "white"
+        assert np.array_equal(position.observation(mover), position.observation())
+        assert np.array_equal(position.observation(other), env.observation(other))
+        assert np.array_equal(position.observation(other)[0], position.observation()[1][::-1, ::-1])
+        env.step(int(rng.choice(env.legal_actions())))
+    with pytest.raises(ValueError, match="red"):
+        fanorona.Position().observation("red")
