@@ -1,10 +1,12 @@
-"""The type stubs of the extension match it: mypy's stubtest (skipped where mypy is missing;
-.ci/run installs it)."""
+"""The type stubs of the extension match it (mypy's stubtest) and the package's Python passes
+its linter (ruff, with python/pyproject.toml's settings); each skipped where its tool is
+missing (.ci/run installs both)."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,19 @@ def test_stubtest_finds_no_difference(tmp_path):
         capture_output=True,
         text=True,
         cwd=tmp_path,  # the installed package, never the source folder
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
+
+
+def test_ruff_finds_nothing_to_fix():
+    pytest.importorskip("ruff")
+    package = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", str(package)],
+        capture_output=True,
+        text=True,
+        cwd=package,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout[-5000:] + done.stderr[-2000:]
