@@ -47,14 +47,14 @@ def run_config(
     preset: Optional[str] = None,
     path: Optional[Union[str, PathLike[str]]] = None,
     iterations: Optional[int] = None,
-) -> str:
-    """The resolved TOML text of a run configuration (a preset or a file)."""
+) -> Dict[str, Any]:
+    """A resolved run configuration (a preset or a file) as a dict of its sections."""
 
 @final
 class SelfPlayWorker:
     """A self-play worker: model bytes in, shard bytes out."""
 
-    def __new__(cls, config: str, name: str) -> SelfPlayWorker: ...
+    def __new__(cls, config: Union[Dict[str, Any], str], name: str) -> SelfPlayWorker: ...
     def set_model(self, model: bytes, version: int) -> None: ...
     @property
     def model_version(self) -> Optional[int]: ...
@@ -65,10 +65,13 @@ class Learner:
     """The learner of a run directory: shard bytes in, model versions out."""
 
     def __new__(
-        cls, run_dir: Union[str, PathLike[str]], config: Optional[str] = None, replay_ratio: float = ...
+        cls,
+        run_dir: Union[str, PathLike[str]],
+        config: Optional[Union[Dict[str, Any], str]] = None,
+        replay_ratio: float = ...,
     ) -> Learner: ...
     @property
-    def config(self) -> str: ...
+    def config(self) -> Dict[str, Any]: ...
     @property
     def iterations(self) -> int: ...
     @property

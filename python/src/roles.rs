@@ -8,22 +8,24 @@ use std::sync::Mutex;
 use fanorona_train::roles::actors::{DEFAULT_REPLAY_RATIO, LearnerActor, WorkerActor};
 use fanorona_train::run::RunConfig;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict, PyString};
 
 use crate::errors::value_error;
 use crate::index::Whole;
-use crate::json::to_py;
+use crate::json::{from_py, to_py};
 use crate::locks::lock;
 
-/// The resolved TOML text of a run configuration: an embedded preset or a TOML file, with
-/// `iterations` (model versions) overriding the run's length when given.
+/// A resolved run configuration as a dict (the sections and keys of the TOML file): an
+/// embedded preset or a TOML file, with `iterations` (model versions) overriding the run's
+/// length when given.
 #[pyfunction]
 #[pyo3(signature = (preset=None, path=None, iterations=None))]
-pub fn run_config(
+pub fn run_config<'py>(
+    py: Python<'py>,
     preset: Option<&str>,
     path: Option<PathBuf>,
     iterations: Option<u64>,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyAny>> {
     let mut config = match (preset, path) {
         (Some(name), None) => RunConfig::preset(name).map_err(value_error)?,
         (None, Some(path)) => RunConfig::load(&path).map_err(value_error)?,
@@ -33,15 +35,27 @@ pub fn run_config(
         config.run.iterations = iterations;
         config.validate().map_err(value_error)?;
     }
-    Ok(config.to_toml())
+    config_dict(py, &config)
 }
 
-/// Reads a run configuration from its TOML text.
-fn parse_config(text: &str) -> PyResult<RunConfig> {
-    RunConfig::from_toml(text, "the run configuration").map_err(value_error)
+/// A run configuration as a dict.
+fn config_dict<'py>(py: Python<'py>, config: &RunConfig) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &serde_json::to_value(config).map_err(value_error)?)
 }
 
-/// A self-play worker: SelfPlayWorker(config_toml, name); `set_model(bytes, version)`, then
+/// Reads a run configuration given as a dict (as `run_config` returns it) or as TOML text;
+/// either is checked as a configuration file is.
+fn parse_config(config: &Bound<'_, PyAny>) -> PyResult<RunConfig> {
+    if let Ok(text) = config.cast::<PyString>() {
+        return RunConfig::from_toml(&text.to_cow()?, "the run configuration").map_err(value_error);
+    }
+    let parsed: RunConfig = serde_json::from_value(from_py(config)?)
+        .map_err(|e| value_error(format!("the run configuration: {e}")))?;
+    parsed.validate().map_err(value_error)?;
+    Ok(parsed)
+}
+
+/// A self-play worker: SelfPlayWorker(config, name) (a dict of `run_config`, or TOML text); `set_model(bytes, version)`, then
 /// `play_shard(sequence)` returns a shard's bytes (`games_per_iteration` games). Shards are
 /// known by worker name and sequence: a worker that restarts takes a new name. Any thread may
 /// call it; calls run one at a time, waiting without the GIL.
@@ -53,7 +67,7 @@ pub struct SelfPlayWorker {
 #[pymethods]
 impl SelfPlayWorker {
     #[new]
-    fn new(config: &str, name: &str) -> PyResult<SelfPlayWorker> {
+    fn new(config: &Bound<'_, PyAny>, name: &str) -> PyResult<SelfPlayWorker> {
         let actor = WorkerActor::new(parse_config(config)?, name).map_err(value_error)?;
         Ok(SelfPlayWorker {
             inner: Mutex::new(actor),
@@ -94,7 +108,7 @@ impl SelfPlayWorker {
     }
 }
 
-/// The learner of a run directory: Learner(run_dir, config_toml=None, replay_ratio=4.0) opens a
+/// The learner of a run directory: Learner(run_dir, config=None, replay_ratio=4.0) (config: a dict of `run_config`, or TOML text) opens a
 /// new run or resumes the latest checkpoint (holding the directory's lock) and publishes model
 /// version 0. `ingest(shard)` stores a shard in `games/` and adds it to the replay window;
 /// `train(limit)` takes the learner steps earned; `publish()` makes the next model version.
@@ -111,7 +125,7 @@ impl Learner {
     fn new(
         py: Python<'_>,
         run_dir: PathBuf,
-        config: Option<&str>,
+        config: Option<&Bound<'_, PyAny>>,
         replay_ratio: f64,
     ) -> PyResult<Learner> {
         let config = config.map(parse_config).transpose()?;
@@ -123,10 +137,11 @@ impl Learner {
         })
     }
 
-    /// The run's configuration as TOML.
+    /// The run's configuration as a dict.
     #[getter]
-    fn config(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(lock(py, &self.inner, "Learner")?.config().to_toml())
+    fn config<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let config = lock(py, &self.inner, "Learner")?.config().clone();
+        config_dict(py, &config)
     }
 
     /// The run's length in model versions (its configuration's `iterations`).

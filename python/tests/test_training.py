@@ -41,3 +41,23 @@ def test_counts_out_of_range_are_value_errors(tmp_path):
     worker.set_model(model, version)
     with pytest.raises(ValueError, match="out of range"):
         worker.play_shard(2**64)
+
+
+def test_a_run_configuration_is_a_dict_edited_and_given_back(tmp_path):
+    config = run_config(preset="tiny", iterations=2)
+    assert isinstance(config, dict)
+    assert config["run"]["iterations"] == 2 and config["game"]["board"] == "5x3"
+    config["selfplay"]["games_per_iteration"] = 4
+    learner = Learner(tmp_path / "run", config)
+    assert learner.config == config
+    # The run directory keeps it as TOML, which reads back the same.
+    toml_text = (tmp_path / "run" / "config.toml").read_text(encoding="utf-8")
+    assert "games_per_iteration = 4" in toml_text
+    assert SelfPlayWorker(toml_text, "w1") is not None
+    bad = dict(config, selfplay=dict(config["selfplay"], games_per_iteration=0))
+    with pytest.raises(ValueError, match="games_per_iteration"):
+        SelfPlayWorker(bad, "w2")
+    with pytest.raises(ValueError, match="unknown field"):
+        SelfPlayWorker(dict(config, colour="red"), "w3")
+    with pytest.raises(TypeError, match="expected a dict"):
+        SelfPlayWorker(dict(config, game=object()), "w4")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Union
 
 import ray
 from ray.exceptions import GetTimeoutError, RayActorError
@@ -23,6 +23,9 @@ from ray.exceptions import GetTimeoutError, RayActorError
 from .._fanorona import Learner, SelfPlayWorker
 
 __all__ = ["RayRun", "RayRunStalled", "train", "LEARNER_NAME", "STALL_S", "actor_name"]
+
+#: A run configuration: the dict of :func:`fanorona.run_config`, or TOML text.
+RunConfig = Union[Dict[str, Any], str]
 
 #: The Ray name of the learner actor (in the run's namespace).
 LEARNER_NAME = "fanorona-learner"
@@ -44,7 +47,7 @@ class RayRunStalled(RuntimeError):
     """Nothing the driver waited for answered within its bound."""
 
 
-def _open_learner(run_dir: str, config: Optional[str], replay_ratio: float) -> Learner:
+def _open_learner(run_dir: str, config: Optional[RunConfig], replay_ratio: float) -> Learner:
     """The run directory's learner, waiting up to :data:`LOCK_WAIT_S` for its lock."""
     deadline = time.monotonic() + LOCK_WAIT_S
     while True:
@@ -67,7 +70,7 @@ class SelfPlayActor:
     it was on again; every incarnation takes a fresh worker name, because the learner knows
     shards by worker name and sequence number."""
 
-    def __init__(self, config: str, index: int) -> None:
+    def __init__(self, config: RunConfig, index: int) -> None:
         self.name = f"ray{index}-{uuid.uuid4().hex[:8]}"
         self.worker = SelfPlayWorker(config, self.name)
         self.sequence = 0
@@ -90,7 +93,7 @@ class LearnerRole:
     while starting are never lost to the driver."""
 
     def __init__(
-        self, run_dir: str, config: Optional[str], replay_ratio: float, target: Optional[int]
+        self, run_dir: str, config: Optional[RunConfig], replay_ratio: float, target: Optional[int]
     ) -> None:
         self.learner = _open_learner(run_dir, config, replay_ratio)
         self.target = target if target is not None else self.learner.iterations
@@ -157,7 +160,7 @@ class RayRun:
 
 
 def train(
-    config: str,
+    config: RunConfig,
     out: str,
     actors: int,
     iterations: Optional[int] = None,
@@ -168,7 +171,8 @@ def train(
 ) -> RayRun:
     """Runs the roles on the connected Ray cluster until the learner has published
     ``iterations`` model versions (default: the run's iterations), then writes a checkpoint.
-    ``config`` is the TOML text of the run (:func:`fanorona.run_config`). Shards played when
+    ``config`` is the run's configuration (the dict of :func:`fanorona.run_config`, or TOML
+    text). Shards played when
     the last version is published are ingested (kept in the window) but trained on no more.
 
     Every wait is bounded: when no shard and no learner answer arrives for ``stall_s``
