@@ -231,6 +231,30 @@ fn a_distilled_student_is_written_with_its_metrics_and_plays_as_abnet() {
     assert!(!other.exists());
     // Nor is it overwritten by the metrics; settings that would break the student are refused.
     let other_text = other.to_str().unwrap();
+    // Endgame tables give exact value targets where they reach; a folder without the
+    // teacher's board is refused before anything is written.
+    let tables = dir.path().join("tables");
+    let tables_text = tables.to_str().unwrap();
+    distill(other_text, &["--tables", tables_text]).assert_failure("bad --tables");
+    assert!(!other.exists());
+    fanorona([
+        "tables",
+        "build",
+        "--pieces",
+        "3",
+        "--out",
+        tables_text,
+        "--quiet",
+    ])
+    .assert_success();
+    let out = distill(other_text, &["--tables", tables_text]);
+    out.assert_success();
+    assert!(
+        out.stderr.contains("of them valued exactly by the tables"),
+        "{}",
+        out.stderr
+    );
+    std::fs::remove_file(&other).unwrap();
     distill(other_text, &["--metrics", teacher.to_str().unwrap()])
         .assert_failure("is the teacher, the student or a file of a training run");
     assert_eq!(std::fs::read(&teacher).unwrap(), before);

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{GameId, Position};
+use fanorona_eval::tables::shared_tables;
 use fanorona_train::distill::{DistillConfig, LeafSampling, Progress, distill};
 use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
 use fanorona_train::run::is_run_file;
@@ -65,6 +66,10 @@ pub struct Args {
     /// OUT with the extension `.metrics.jsonl`.
     #[arg(long)]
     pub metrics: Option<PathBuf>,
+    /// Endgame tables (fanorona tables build): the value target of a position they hold is
+    /// its exact value (+1, 0, -1) instead of the teacher's.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
 }
 
 /// Runs the command.
@@ -101,6 +106,12 @@ pub fn run(args: Args) -> Result<()> {
             teacher.meta.game
         );
     };
+    let tables = args
+        .tables
+        .as_deref()
+        .map(|dir| shared_tables(dir, board))
+        .transpose()
+        .context("bad --tables")?;
     let metrics_path = args
         .metrics
         .clone()
@@ -143,13 +154,22 @@ pub fn run(args: Args) -> Result<()> {
     };
     let student = distill(
         &teacher.net,
+        tables.as_deref(),
         &Position::initial(board),
         &config,
         &mut |progress| match progress {
-            Progress::Sampled { train, held_out } => {
+            Progress::Sampled {
+                train,
+                held_out,
+                exact,
+            } => {
+                let exact = match &tables {
+                    Some(_) => format!(" ({exact} of them valued exactly by the tables)"),
+                    None => String::new(),
+                };
                 say(
                     &bar,
-                    format!("{train} training and {held_out} held-out positions"),
+                    format!("{train} training and {held_out} held-out positions{exact}"),
                 );
             }
             Progress::Step { loss, total } => {

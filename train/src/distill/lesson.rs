@@ -1,17 +1,31 @@
 //! A minibatch of the teacher's answers: for each position its observation, its legal mask,
 //! the teacher's policy (softmax of its logits over the legal actions) as the policy target
-//! and the teacher's value as the value target.
+//! and the teacher's value as the value target, or the exact value where endgame tables hold
+//! the position.
 
 use fanorona_env::{Fanorona, Game, Position};
+use fanorona_eval::solver::Value;
+use fanorona_eval::tables::EndgameTables;
 use fanorona_search::legal_softmax;
 
 use crate::model::PolicyValueNet;
 use crate::replay::Batch;
 
-/// Fills `batch` with the positions `positions` labelled by `teacher` (an inference copy);
-/// `logits` is scratch space.
+/// The exact value target of `pos` from `tables` (+1 a win, 0 a draw, -1 a loss for the side
+/// to move), where they hold it within its draw limits.
+pub fn exact_value(tables: &EndgameTables, pos: &Position) -> Option<f32> {
+    tables.value_under_limits(pos).map(|value| match value {
+        Value::Win(_) => 1.0,
+        Value::Draw => 0.0,
+        Value::Loss(_) => -1.0,
+    })
+}
+
+/// Fills `batch` with the positions `positions` labelled by `teacher` (an inference copy),
+/// their values made exact where `tables` hold them; `logits` is scratch space.
 pub fn lesson(
     teacher: &PolicyValueNet,
+    tables: Option<&EndgameTables>,
     positions: &[Position],
     batch: &mut Batch,
     logits: &mut Vec<f32>,
@@ -25,6 +39,13 @@ pub fn lesson(
     }
     logits.resize(positions.len() * a, 0.0);
     teacher.infer(&batch.observations, logits, &mut batch.values);
+    if let Some(tables) = tables {
+        for (pos, value) in positions.iter().zip(batch.values.iter_mut()) {
+            if let Some(exact) = exact_value(tables, pos) {
+                *value = exact;
+            }
+        }
+    }
     let (mut actions, mut probabilities) = (Vec::new(), Vec::new());
     for (i, pos) in positions.iter().enumerate() {
         Fanorona::new(*pos).legal_actions(&mut actions);
@@ -43,6 +64,8 @@ mod tests {
     use crate::model::{Architecture, NetworkConfig};
     use burn::module::Module;
     use burn::tensor::Device;
+    use fanorona_env::Board;
+    use fanorona_eval::tables::{BuildOptions, build};
 
     #[test]
     fn targets_are_the_teachers_outputs_on_the_legal_actions() {
@@ -56,7 +79,7 @@ mod tests {
             pos
         }];
         let (mut batch, mut logits) = (Batch::default(), Vec::new());
-        lesson(&teacher, &positions, &mut batch, &mut logits);
+        lesson(&teacher, None, &positions, &mut batch, &mut logits);
         let a = config.num_actions;
         assert_eq!(batch.size, 2);
         let mut legal = Vec::new();
@@ -82,5 +105,33 @@ mod tests {
             let mask = &batch.mask[i * a..(i + 1) * a];
             assert_eq!(mask.iter().sum::<f32>() as usize, legal.len());
         }
+    }
+
+    #[test]
+    fn positions_the_tables_hold_get_their_exact_value_as_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tables, _) =
+            build(Board::standard(), 3, dir.path(), &BuildOptions::default()).unwrap();
+        let game = Fanorona::standard();
+        let config = NetworkConfig::for_game(&game, Architecture::mlp(&[16]));
+        let teacher = config.init_seeded(&Device::flex(), 5).unwrap().valid();
+        // White to move wins, black to move loses, two lone pieces draw, the opening is the
+        // teacher's.
+        let positions = ["9/9/3B5/9/2W1B4 w", "9/9/9/1W7/WB7 b", "W8/9/9/9/8B b"]
+            .map(|fen| Position::from_fen(fen).unwrap())
+            .to_vec()
+            .into_iter()
+            .chain([Position::standard()])
+            .collect::<Vec<_>>();
+        let (mut batch, mut logits) = (Batch::default(), Vec::new());
+        lesson(&teacher, None, &positions, &mut batch, &mut logits);
+        let taught = batch.values.clone();
+        lesson(&teacher, Some(&tables), &positions, &mut batch, &mut logits);
+        assert_eq!(&batch.values[..3], [1.0, -1.0, 0.0]);
+        assert_eq!(batch.values[3], taught[3]);
+        assert!(
+            taught[..3] != batch.values[..3],
+            "the untrained teacher already knew"
+        );
     }
 }

@@ -9,17 +9,19 @@
 //! The loss is the learner's ([`Learner`]): cross-entropy against the teacher's policy over
 //! the legal actions plus `value_weight` times the squared error against the teacher's
 //! value, with Adam and a warm-up-cosine learning rate. The labels are computed batch by batch
-//! ([`lesson`]), so only the positions are kept in memory.
+//! ([`lesson`]), so only the positions are kept in memory. With endgame tables, the value
+//! target of a position they hold is its exact value instead of the teacher's.
 
 mod leaves;
 mod lesson;
 
 pub use leaves::{LeafSampling, sample_leaves};
-pub use lesson::lesson;
+pub use lesson::{exact_value, lesson};
 
 use burn::tensor::Device;
 use fanorona_env::Position;
 use fanorona_eval::minimax::player::LARGEST_LOGIT;
+use fanorona_eval::tables::EndgameTables;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
@@ -159,6 +161,8 @@ pub enum Progress {
         train: usize,
         /// Held-out positions.
         held_out: usize,
+        /// Training positions whose value target is exact (held by the endgame tables).
+        exact: usize,
     },
     /// A learner step was taken (of `total`).
     Step {
@@ -196,6 +200,7 @@ pub struct EpochReport {
 /// stage, step and epoch.
 pub fn distill(
     teacher: &PolicyValueNet,
+    tables: Option<&EndgameTables>,
     start: &Position,
     config: &DistillConfig,
     progress: &mut dyn FnMut(Progress),
@@ -214,9 +219,16 @@ pub fn distill(
         return Err(DistillError::NoPositions);
     }
     let held_out = positions.split_off(config.positions);
+    let exact = tables.map_or(0, |t| {
+        positions
+            .iter()
+            .filter(|p| exact_value(t, p).is_some())
+            .count()
+    });
     progress(Progress::Sampled {
         train: positions.len(),
         held_out: held_out.len(),
+        exact,
     });
 
     let steps_per_epoch = positions.len().div_ceil(config.batch_size) as u64;
@@ -238,7 +250,7 @@ pub fn distill(
     for epoch in 1..=config.epochs {
         positions.shuffle(&mut rng);
         for chunk in positions.chunks(config.batch_size) {
-            lesson(teacher, chunk, &mut batch, &mut logits);
+            lesson(teacher, tables, chunk, &mut batch, &mut logits);
             let loss = learner.train_step(&batch);
             if let Some((which, value)) = loss.non_finite() {
                 return Err(DistillError::NonFiniteLoss {
@@ -249,7 +261,7 @@ pub fn distill(
             }
             progress(Progress::Step { loss, total });
         }
-        let report = compare(teacher, &learner, &held_out, config.batch_size);
+        let report = compare(teacher, tables, &learner, &held_out, config.batch_size);
         progress(Progress::Epoch(EpochReport {
             epoch,
             step: learner.step(),
@@ -259,9 +271,11 @@ pub fn distill(
     Ok(learner.inference_network())
 }
 
-/// The student's errors against the teacher on `positions` (epoch and step left at 0).
+/// The student's errors against the teacher (its values made exact where `tables` hold the
+/// position) on `positions` (epoch and step left at 0).
 fn compare(
     teacher: &PolicyValueNet,
+    tables: Option<&EndgameTables>,
     learner: &Learner,
     positions: &[Position],
     batch_size: usize,
@@ -272,7 +286,7 @@ fn compare(
     let (mut abs, mut squares, mut max) = (0.0f64, 0.0f64, 0.0f32);
     let (mut logit_abs, mut policy_loss) = (0.0f64, 0.0f64);
     for chunk in positions.chunks(batch_size) {
-        lesson(teacher, chunk, &mut batch, &mut logits);
+        lesson(teacher, tables, chunk, &mut batch, &mut logits);
         policy.resize(batch.policy.len(), 0.0);
         values.resize(batch.size, 0.0);
         student.infer(&batch.observations, &mut policy, &mut values);
@@ -345,6 +359,7 @@ mod tests {
         let mut steps = 0;
         let student = distill(
             &teacher,
+            None,
             &Position::standard(),
             &config(4),
             &mut |p| match p {
@@ -353,7 +368,11 @@ mod tests {
                     steps += 1;
                     assert_eq!(total, 32);
                 }
-                Progress::Sampled { train, held_out } => assert_eq!((train, held_out), (512, 128)),
+                Progress::Sampled {
+                    train,
+                    held_out,
+                    exact,
+                } => assert_eq!((train, held_out, exact), (512, 128, 0)),
             },
         )
         .unwrap();
@@ -378,17 +397,20 @@ mod tests {
     #[test]
     fn bad_settings_are_refused_before_any_work() {
         let mut bad = config(0);
-        let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        let error =
+            distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
         assert_eq!(error.to_string(), "epochs must be at least 1 (got 0)");
         bad = config(1);
         bad.sampling.keep = 1.5;
-        let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        let error =
+            distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
         assert!(matches!(error, DistillError::Keep(_)), "{error}");
         bad = DistillConfig {
             hidden: vec![],
             ..config(1)
         };
-        let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        let error =
+            distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
         assert!(error.to_string().contains("hidden layer"), "{error}");
         for (bad, what) in [
             (
@@ -427,17 +449,19 @@ mod tests {
                 "batch size",
             ),
         ] {
-            let error = distill(&teacher(), &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+            let error =
+                distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
             assert!(error.to_string().starts_with(what), "{error}");
         }
         let huge = DistillConfig {
             hidden: vec![100_000_000],
             ..config(1)
         };
-        let error = distill(&teacher(), &Position::standard(), &huge, &mut |_| {}).unwrap_err();
+        let error =
+            distill(&teacher(), None, &Position::standard(), &huge, &mut |_| {}).unwrap_err();
         assert!(error.to_string().contains("above the limit"), "{error}");
         let lost = Position::from_fen("B8/9/9/9/9 w").unwrap();
-        let error = distill(&teacher(), &lost, &config(1), &mut |_| {}).unwrap_err();
+        let error = distill(&teacher(), None, &lost, &config(1), &mut |_| {}).unwrap_err();
         assert!(matches!(error, DistillError::NoPositions), "{error}");
     }
 }
