@@ -23,8 +23,8 @@ pub use arena::elo::Tally;
 pub use arena::opening::{Opening, OpeningError, Openings};
 pub use arena::sprt::{Sprt, SprtDecision};
 pub use arena::{
-    AgentFactory, ArenaError, Forfeit, GameResult, Match, MatchConfig, MatchReport, PlayedGame,
-    Seat, check_out_dir, play_game, spec_factory,
+    AgentFactory, ArenaError, Built, Forfeit, GameResult, Match, MatchConfig, MatchReport,
+    PlayedGame, Seat, check_out_dir, play_game, spec_factory,
 };
 pub use kinds::{register, registry};
 pub use minimax::player::MinimaxChooser;

@@ -24,8 +24,8 @@ fn config(games: usize, threads: usize) -> MatchConfig {
 fn run(first: &str, second: &str, config: MatchConfig) -> MatchReport {
     let first = AgentSpec::parse(first).unwrap();
     let second = AgentSpec::parse(second).unwrap();
-    let f1 = |seed| registry().create(&first, seed).map_err(|e| e.to_string());
-    let f2 = |seed| registry().create(&second, seed).map_err(|e| e.to_string());
+    let f1 = |seed| registry().create(&first, seed);
+    let f2 = |seed| registry().create(&second, seed);
     Match::new(config, &f1, &f2).run().unwrap()
 }
 
@@ -97,7 +97,7 @@ impl Agent<Fanorona> for Cheater {
 fn an_illegal_action_forfeits() {
     let random = AgentSpec::parse("random").unwrap();
     let f1 = |_| Ok(Box::new(Cheater) as Box<dyn Agent<Fanorona>>);
-    let f2 = |seed| registry().create(&random, seed).map_err(|e| e.to_string());
+    let f2 = |seed| registry().create(&random, seed);
     let report = Match::new(config(2, 1), &f1, &f2).run().unwrap();
     assert_eq!(report.tally.losses, 2);
     for g in &report.games {
@@ -173,7 +173,7 @@ fn writes_summary_metrics_and_records() {
 #[test]
 fn impossible_settings_are_refused() {
     let random = AgentSpec::parse("random").unwrap();
-    let f = |seed| registry().create(&random, seed).map_err(|e| e.to_string());
+    let f = |seed| registry().create(&random, seed);
     let e = Match::new(config(0, 1), &f, &f).run().unwrap_err();
     assert!(e.to_string().contains("at least one game"), "{e}");
     let e = Match::new(config(2, 0), &f, &f).run().unwrap_err();

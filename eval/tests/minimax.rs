@@ -339,8 +339,8 @@ fn node_and_time_limits_stop_the_search() {
 fn match_score(first: &str, second: &str, games: usize) -> f64 {
     let first = AgentSpec::parse(first).unwrap();
     let second = AgentSpec::parse(second).unwrap();
-    let f1 = |seed| registry().create(&first, seed).map_err(|e| e.to_string());
-    let f2 = |seed| registry().create(&second, seed).map_err(|e| e.to_string());
+    let f1 = |seed| registry().create(&first, seed);
+    let f2 = |seed| registry().create(&second, seed);
     let config = MatchConfig {
         games,
         threads: 2,

@@ -5,7 +5,8 @@
 
 use std::sync::OnceLock;
 
-use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, Registry, SpecError};
+use fanorona_env::{AgentSpec, Board, Fanorona, Game, Position, Registry, SpecError};
+use fanorona_eval::Built;
 use fanorona_eval::exam::{TestSet, ValueError, examine_set};
 use fanorona_search::Evaluator;
 use indicatif::ProgressBar;
@@ -49,7 +50,7 @@ pub fn builtin_set_exam(net: &PolicyValueNet) -> Result<Option<SetScores>, Strin
     for (labelled, value) in set.positions.iter().zip(values) {
         error.add(value, labelled.value);
     }
-    let raw_policy = |_seed| -> Result<Box<dyn Agent<Fanorona>>, String> {
+    let raw_policy = |_seed| -> Built {
         Ok(Box::new(PolicyAgent::new(
             NetworkEvaluator::<Fanorona>::new(net),
             "network".into(),

@@ -1,5 +1,7 @@
 //! Why a match cannot be played or its results cannot be written.
 
+use fanorona_env::SpecError;
+
 /// A match that cannot be played.
 #[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
@@ -9,7 +11,7 @@ pub enum ArenaError {
         /// `first` or `second`.
         which: &'static str,
         /// Why.
-        reason: String,
+        reason: SpecError,
     },
     /// Impossible settings.
     #[error("bad match settings: {0}")]

@@ -14,4 +14,4 @@ pub use error::ArenaError;
 pub use game::{Forfeit, GameResult, PlayedGame, Seat, play_game};
 pub use output::check_out_dir;
 pub use report::MatchReport;
-pub use runner::{AgentFactory, Match, MatchConfig, spec_factory};
+pub use runner::{AgentFactory, Built, Match, MatchConfig, spec_factory};

@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use fanorona_env::denormals;
-use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry};
+use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry, SpecError};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::elo::Tally;
@@ -19,16 +19,20 @@ use super::opening::Openings;
 use super::report::MatchReport;
 use super::sprt::{Sprt, SprtDecision};
 
+/// An agent built for one game, or why it cannot be (the registry's refusal of its
+/// specification).
+pub type Built = Result<Box<dyn Agent<Fanorona>>, SpecError>;
+
 /// Builds an agent for one game from a seed.
-pub type AgentFactory<'a> = dyn Fn(u64) -> Result<Box<dyn Agent<Fanorona>>, String> + Sync + 'a;
+pub type AgentFactory<'a> = dyn Fn(u64) -> Built + Sync + 'a;
 
 /// The factory of the agent `spec` describes: each game's agent is built by `registry` with
 /// the game's seed.
 pub fn spec_factory<'a>(
     registry: &'a Registry,
     spec: &'a AgentSpec,
-) -> impl Fn(u64) -> Result<Box<dyn Agent<Fanorona>>, String> + Sync + 'a {
-    move |seed| registry.create(spec, seed).map_err(|e| e.to_string())
+) -> impl Fn(u64) -> Built + Sync + 'a {
+    move |seed| registry.create(spec, seed)
 }
 
 /// How a match is played.

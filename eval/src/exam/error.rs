@@ -1,5 +1,7 @@
 //! Why an exam cannot be taken.
 
+use fanorona_env::SpecError;
+
 /// An exam that cannot be set or taken.
 #[derive(Debug, thiserror::Error)]
 pub enum ExamError {
@@ -8,7 +10,7 @@ pub enum ExamError {
     Settings(String),
     /// An agent could not be built.
     #[error("cannot create an agent: {0}")]
-    Build(String),
+    Build(SpecError),
     /// An agent failed to choose a turn.
     #[error("agent {agent}: {reason}")]
     Agent {

@@ -164,9 +164,10 @@ impl<'a> Sampler<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fanorona_env::{Board, RandomAgent};
+    use crate::arena::Built;
+    use fanorona_env::{Board, RandomAgent, SpecError};
 
-    fn random(seed: u64) -> Result<Box<dyn Agent<Fanorona>>, String> {
+    fn random(seed: u64) -> Built {
         Ok(Box::new(RandomAgent::new(seed)))
     }
 
@@ -210,8 +211,12 @@ mod tests {
 
     #[test]
     fn a_failing_agent_is_an_error() {
-        let broken =
-            |_: u64| -> Result<Box<dyn Agent<Fanorona>>, String> { Err("no such network".into()) };
+        let broken = |_: u64| -> Built {
+            Err(SpecError::Unavailable {
+                spec: "net:path=missing".into(),
+                reason: "no such network".into(),
+            })
+        };
         let start = Position::initial(Board::new(3, 3).unwrap());
         let sampler = Sampler::new(start, vec![(&broken, &broken)], 0, 1, 1);
         let e = sampler

@@ -142,10 +142,11 @@ pub fn examine_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::Built;
     use crate::exam::test_set::label;
     use crate::minimax::search::Limits;
     use crate::{MinimaxChooser, TurnAgent};
-    use fanorona_env::{Agent, Board, Position, RandomAgent};
+    use fanorona_env::{Board, Position, RandomAgent};
 
     #[test]
     fn the_labeller_agrees_with_itself_and_random_play_less() {
@@ -167,7 +168,7 @@ mod tests {
             sources: "random games".into(),
             positions: label(&positions, Limits::depth(2), &hidden).unwrap(),
         };
-        let same = |_| -> Result<Box<dyn Agent<Fanorona>>, String> {
+        let same = |_| -> Built {
             Ok(Box::new(TurnAgent::new(MinimaxChooser::new(
                 "minimax:depth=2",
                 Limits::depth(2),
@@ -179,9 +180,7 @@ mod tests {
         assert_eq!(report.positions, 24);
         assert_eq!(report.agreement(), Some(1.0));
         assert_eq!(report.agent, "minimax:depth=2");
-        let random = |seed| -> Result<Box<dyn Agent<Fanorona>>, String> {
-            Ok(Box::new(RandomAgent::new(seed)))
-        };
+        let random = |seed| -> Built { Ok(Box::new(RandomAgent::new(seed))) };
         let report = examine_set(&random, &set, None, 1, &hidden).unwrap();
         assert!(report.agreement().unwrap() < 0.9, "{report:?}");
     }

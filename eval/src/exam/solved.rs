@@ -13,7 +13,7 @@ use super::error::ExamError;
 use super::sample::{Sampler, Source};
 use super::value_score::{ValueScore, share};
 use crate::agents::complete_turn::agent_turn;
-use crate::arena::AgentFactory;
+use crate::arena::{AgentFactory, Built};
 use crate::solver::{Solution, Value};
 
 /// Random turns that open each of the agent's own games (1 to 3), so that they differ.
@@ -68,9 +68,7 @@ pub fn questions(
     }
     let start = Position::initial(solution.board());
     let limit = start.rules().no_capture_limit.unwrap_or(u16::MAX);
-    let random = |seed: u64| -> Result<Box<dyn Agent<Fanorona>>, String> {
-        Ok(Box::new(RandomAgent::new(seed)))
-    };
+    let random = |seed: u64| -> Built { Ok(Box::new(RandomAgent::new(seed))) };
     let own = Sampler::new(start, vec![(agent, agent)], OPENING_PLIES, PER_GAME, seed);
     let played = Sampler::new(
         start,
@@ -340,15 +338,9 @@ mod tests {
     #[test]
     fn the_solver_keeps_every_value_and_worse_players_do_not() {
         let solution = table(5, 3);
-        let perfect = |seed| -> Result<Box<dyn Agent<Fanorona>>, String> {
-            Ok(Box::new(SolverAgent::new(table(5, 3), seed)))
-        };
-        let random = |seed| -> Result<Box<dyn Agent<Fanorona>>, String> {
-            Ok(Box::new(RandomAgent::new(seed)))
-        };
-        let worst = |_| -> Result<Box<dyn Agent<Fanorona>>, String> {
-            Ok(Box::new(TurnAgent::new(Worst(table(5, 3)))))
-        };
+        let perfect = |seed| -> Built { Ok(Box::new(SolverAgent::new(table(5, 3), seed))) };
+        let random = |seed| -> Built { Ok(Box::new(RandomAgent::new(seed))) };
+        let worst = |_| -> Built { Ok(Box::new(TurnAgent::new(Worst(table(5, 3))))) };
         let best = exam(&perfect, &solution);
         assert_eq!(best.all.positions, 300);
         assert_eq!(
@@ -392,9 +384,7 @@ mod tests {
     #[test]
     fn no_positions_is_an_error() {
         let solution = table(3, 3);
-        let random = |seed| -> Result<Box<dyn Agent<Fanorona>>, String> {
-            Ok(Box::new(RandomAgent::new(seed)))
-        };
+        let random = |seed| -> Built { Ok(Box::new(RandomAgent::new(seed))) };
         let hidden = ProgressBar::hidden();
         assert!(matches!(
             questions(&random, &solution, 0, 1, &hidden),

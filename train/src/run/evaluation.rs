@@ -2,8 +2,8 @@
 //! specification: the run's periodic evaluation against [`EVAL_OPPONENTS`], and `fanorona
 //! eval`.
 
-use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position};
-use fanorona_eval::{ArenaError, Match, MatchConfig, MatchReport, Openings, spec_factory};
+use fanorona_env::{AgentSpec, Board, Position};
+use fanorona_eval::{ArenaError, Built, Match, MatchConfig, MatchReport, Openings, spec_factory};
 use fanorona_search::SearchConfig;
 
 use super::{RunConfig, TrainError};
@@ -45,9 +45,9 @@ impl NetworkMatch {
         let registry = crate::players::registry();
         registry
             .create(opponent, 0)
-            .map_err(|e| ArenaError::Agent {
+            .map_err(|reason| ArenaError::Agent {
                 which: "second",
-                reason: e.to_string(),
+                reason,
             })?;
         let config = MatchConfig {
             games: self.games,
@@ -62,7 +62,6 @@ impl NetworkMatch {
             event: format!("{name} vs {opponent}"),
             progress: self.progress,
         };
-        type Built = Result<Box<dyn Agent<Fanorona>>, String>;
         let first =
             |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
         let second = spec_factory(&registry, opponent);
