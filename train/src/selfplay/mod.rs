@@ -13,9 +13,11 @@
 //! round for all games of the driver, as they share one search configuration. A game still
 //! running after `max_actions` actions is scored a draw.
 
+mod alpha_beta;
 mod config;
 
-pub use config::{MctsConfig, PlayoutCap, SelfPlayConfig};
+pub use alpha_beta::AlphaBetaSelfPlay;
+pub use config::{AlphaBetaConfig, MctsConfig, PlayoutCap, SelfPlayConfig};
 
 use std::time::Instant;
 
