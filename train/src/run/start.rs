@@ -27,22 +27,21 @@ pub(crate) fn start_network(
     device: &Device,
 ) -> Result<PolicyValueNet, TrainError> {
     let start = config.abnet.as_ref().map_or(FRESH, |a| a.start.as_str());
+    let label = Path::new(if start == STUDENT {
+        "the shipped student"
+    } else {
+        start
+    });
     let loaded: LoadedPolicy = match start {
         FRESH => {
             return network
                 .init_seeded(device, config.run.seed)
                 .map_err(|e| RunConfigError::Invalid(e.to_string()).into());
         }
-        STUDENT => policy_from_bytes(
-            Path::new("the shipped student"),
-            SHIPPED_STUDENT.to_vec(),
-            device,
-        )?,
-        path => load_policy_on(Path::new(path), device)?,
+        STUDENT => policy_from_bytes(label, SHIPPED_STUDENT.to_vec(), device)?,
+        _ => load_policy_on(label, device)?,
     };
-    loaded
-        .meta
-        .check_game(Path::new(start), config.game.id()?)?;
+    loaded.meta.check_game(label, config.game.id()?)?;
     if loaded.net.config() != network {
         return Err(RunConfigError::Invalid(format!(
             "abnet.start = {start:?} holds a network of {} ({} inputs), the run's network is {} \
