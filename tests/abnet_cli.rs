@@ -12,8 +12,8 @@ use fanorona_train::run::read_metrics;
 /// The tiny preset as an `abnet` run from fresh weights, written into `dir`.
 fn abnet_config(dir: &Path) -> std::path::PathBuf {
     let text = fanorona_train::run::RunConfig::preset_text("tiny").unwrap();
-    let abnet = "[abnet]\nstart = \"fresh\"\ndepth = 1\nrandom_opening = 2\nrandom_turn = 0.1\n\
-                 gate_games = 4\ngate_depth = 1\ngate_threshold = 0.55\n";
+    let abnet = "[abnet]\nstart = \"fresh\"\nnodes = 50\nrandom_opening = 2\nrandom_turn = 0.1\n\
+                 gate_games = 4\ngate_nodes = 50\ngate_threshold = 0.55\n";
     let path = dir.join("abnet-tiny.toml");
     std::fs::write(&path, format!("{text}\n{abnet}")).unwrap();
     path

@@ -20,17 +20,17 @@ const QUIET: TrainOptions = TrainOptions {
     stop: None,
 };
 
-/// The tiny preset (5x3) as an `abnet` run from fresh weights: 8 games an iteration at depth
-/// 1, a gate of 8 games, a checkpoint every iteration.
+/// The tiny preset (5x3) as an `abnet` run from fresh weights: 8 games an iteration of 50
+/// nodes a turn, a gate of 8 games, a checkpoint every iteration.
 fn config(iterations: u64) -> RunConfig {
     let mut config = RunConfig::preset("tiny").unwrap();
     config.abnet = Some(AlphaBetaConfig {
         start: "fresh".into(),
-        depth: 1,
+        nodes: 50,
         random_opening: 2,
         random_turn: 0.1,
         gate_games: 8,
-        gate_depth: 1,
+        gate_nodes: 50,
         gate_threshold: 0.5,
     });
     config.run.iterations = iterations;

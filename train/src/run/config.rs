@@ -314,7 +314,7 @@ impl RunConfig {
 }
 
 impl RunConfig {
-    /// Checks the `[abnet]` section: a Fanorona game, an MLP, depths, chances and counts.
+    /// Checks the `[abnet]` section: a Fanorona game, an MLP, node budgets, chances and counts.
     fn validate_abnet(&self, abnet: &AlphaBetaConfig) -> Result<(), RunConfigError> {
         if self.game.id()? == GameId::Telo {
             let why = "[abnet] self-play plays fanorona only (game.name = \"telo\")";
@@ -325,9 +325,8 @@ impl RunConfig {
                 "[abnet] trains the MLP that abnet searches with: network.kind must be \"mlp\"";
             return Err(RunConfigError::Invalid(why.into()));
         }
-        let max_depth = u64::from(fanorona_eval::minimax::search::MAX_DEPTH);
-        count("abnet.depth", abnet.depth.into(), max_depth)?;
-        count("abnet.gate_depth", abnet.gate_depth.into(), max_depth)?;
+        count("abnet.nodes", abnet.nodes, MAX_NODES)?;
+        count("abnet.gate_nodes", abnet.gate_nodes, MAX_NODES)?;
         probability("abnet.random_turn", abnet.random_turn)?;
         count("abnet.gate_games", abnet.gate_games as u64, MAX_GAMES)?;
         probability("abnet.gate_threshold", abnet.gate_threshold)
@@ -336,6 +335,8 @@ impl RunConfig {
 
 /// The most simulations a search may be given (per turn).
 pub const MAX_SIMULATIONS: u64 = 1_000_000;
+/// The most nodes an `abnet` search of a run may be given (per turn).
+pub const MAX_NODES: u64 = 1_000_000_000;
 /// The most games an iteration or an evaluation may play.
 pub const MAX_GAMES: u64 = 1_000_000;
 /// The most games self-play may keep in flight at once (each holds a search tree).

@@ -1,16 +1,16 @@
 //! The gate of an `abnet` run: a new generation (the learner's network) plays the best network
-//! so far, both searching with `abnet` at `abnet.gate_depth`, in an arena match of
+//! so far, both searching with `abnet` for `abnet.gate_nodes` nodes a turn, in an arena match of
 //! `abnet.gate_games` games (colours alternate, each pair from the same two random opening
 //! turns), seeded from the run's seed and the iteration; it replaces the best only with a
 //! score above `abnet.gate_threshold`.
 
 use fanorona_env::{Agent, Board, Fanorona, Position};
-use fanorona_eval::{Limits, Match, MatchConfig, MinimaxChooser, Openings, TurnAgent};
+use fanorona_eval::{Match, MatchConfig, MinimaxChooser, Openings, TurnAgent};
 
 use super::{RunConfig, TrainError};
 use crate::model::PolicyValueNet;
 use crate::players::NetValue;
-use crate::selfplay::AlphaBetaConfig;
+use crate::selfplay::{AlphaBetaConfig, node_limits};
 
 /// Transposition table of each gate player's search, in MiB.
 const HASH_MB: usize = 4;
@@ -31,7 +31,7 @@ pub(crate) fn gate_score(
         NetValue::new(&mlp, &start, 0.0)
     };
     let (candidate, best) = (player(candidate), player(best));
-    let limits = Limits::depth(abnet.gate_depth);
+    let limits = node_limits(abnet.gate_nodes);
     let agent = |value: &NetValue, name: &str, seed: u64| -> Box<dyn Agent<Fanorona>> {
         let chooser = MinimaxChooser::with_evaluation(name, limits, HASH_MB, seed, value.clone());
         Box::new(TurnAgent::new(chooser))

@@ -1,5 +1,5 @@
 //! Self-play by the `abnet` agent: games played by the minimax baseline's alpha-beta over the
-//! network's value ([`NetValue`]) at a fixed depth, the expert of expert iteration (see
+//! network's value ([`NetValue`]) within a budget of nodes, the expert of expert iteration (see
 //! [`AlphaBetaConfig`]). Every turn start is recorded with the search's score as its root
 //! value (`value_of_score`, from the mover's view) and the first action of the search's turn
 //! as a one-hot policy target, even where a random turn is played instead; at the end every
@@ -10,6 +10,7 @@ use std::time::Instant;
 
 use fanorona_env::{Fanorona, Game, Position};
 use fanorona_eval::minimax::player::value_of_score;
+use fanorona_eval::minimax::search::MAX_DEPTH;
 use fanorona_eval::{Limits, Searcher};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -23,6 +24,15 @@ use crate::rng::TrainRng;
 
 /// Transposition table of each game's search, in MiB.
 const HASH_MB: usize = 4;
+
+/// A search of iterative deepening stopped after about `nodes` nodes (deterministic, unlike
+/// a time limit).
+pub fn node_limits(nodes: u64) -> Limits {
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::depth(MAX_DEPTH)
+    }
+}
 
 /// Self-play settings of the `abnet` kind with the position every game starts from.
 #[derive(Clone, Debug)]
@@ -95,7 +105,7 @@ impl AlphaBetaSelfPlay {
     fn play_game(&self, value: NetValue, seed: u64, meta: &TrajectoryMeta) -> Trajectory {
         let mut rng = TrainRng::seed_from_u64(seed);
         let mut game = Fanorona::new(self.start);
-        let limits = Limits::depth(self.config.depth);
+        let limits = node_limits(self.config.nodes);
         let mut searcher = Searcher::with_evaluation(limits, HASH_MB, rng.random(), value);
         let mut recorder = TrajectoryRecorder::new(&game);
         let mut target = vec![0.0; game.num_actions()];
@@ -145,11 +155,11 @@ mod tests {
     fn config() -> AlphaBetaConfig {
         AlphaBetaConfig {
             start: "fresh".into(),
-            depth: 1,
+            nodes: 50,
             random_opening: 2,
             random_turn: 0.1,
             gate_games: 2,
-            gate_depth: 1,
+            gate_nodes: 50,
             gate_threshold: 0.55,
         }
     }

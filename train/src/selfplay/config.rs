@@ -60,16 +60,18 @@ pub struct AlphaBetaConfig {
     /// The network the run starts from: `student` (the shipped MLP 64-32 that `abnet` plays
     /// by default), `fresh` (seeded random weights) or the path of a policy file.
     pub start: String,
-    /// Depth of the self-play searches, in complete turns.
-    pub depth: u32,
+    /// Nodes of each self-play search (iterative deepening stops there; a budget of nodes,
+    /// not of depth, so that a network whose searches grow pays for it).
+    pub nodes: u64,
     /// Random turns at the start of each game: from 0 up to this many.
     pub random_opening: u32,
     /// Chance that a turn after the opening is random rather than the search's.
     pub random_turn: f64,
     /// Games of each gate match (colours alternate; pairs share a random opening).
     pub gate_games: usize,
-    /// Depth of both players' searches in the gate match.
-    pub gate_depth: u32,
+    /// Nodes of both players' searches in the gate match: at equal nodes, a new generation
+    /// whose searches need more nodes to the same depth has to win anyway.
+    pub gate_nodes: u64,
     /// The score above which the new generation replaces the best network.
     pub gate_threshold: f64,
 }
