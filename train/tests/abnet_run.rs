@@ -1,7 +1,8 @@
 //! Runs of the `abnet` kind (expert iteration with the alpha-beta as the expert): the same
 //! seed gives the same run, a run resumed from a checkpoint ends exactly as an uninterrupted
 //! one (its best network included), the gate's decisions follow its scores, a run can start
-//! from the shipped student, and bad settings are refused with the reason.
+//! from the shipped student, and bad settings (and the distributed roles) are refused with the
+//! reason.
 
 use std::path::Path;
 
@@ -9,6 +10,7 @@ use burn::tensor::Device;
 use fanorona_env::{Fanorona, Game, Position};
 use fanorona_train::io::{Checkpoint, load_policy, policy_from_bytes};
 use fanorona_train::model::PolicyValueNet;
+use fanorona_train::roles::actors::{LearnerActor, WorkerActor};
 use fanorona_train::run::{
     BEST_FILE, METRICS_FILE, MetricsRow, RunConfig, SHIPPED_STUDENT, TrainError, TrainOptions,
     read_metrics, train,
@@ -173,4 +175,11 @@ fn bad_abnet_settings_are_refused_with_the_reason() {
         train(&bad, &dir.path().join("bad"), QUIET),
         Err(TrainError::Config(_))
     ));
+
+    // The distributed roles play and learn MCTS runs only.
+    let err = WorkerActor::new(config(1), "w1").err().unwrap().to_string();
+    assert!(err.contains("`fanorona train` only"), "{err}");
+    let learner = LearnerActor::open(Some(config(1)), &dir.path().join("learner"), 4.0);
+    let err = learner.err().unwrap().to_string();
+    assert!(err.contains("`fanorona train` only"), "{err}");
 }

@@ -314,6 +314,17 @@ impl RunConfig {
 }
 
 impl RunConfig {
+    /// An error for a run with an `[abnet]` section: only `fanorona train` trains those (the
+    /// distributed roles play and learn MCTS runs).
+    pub fn refuse_abnet(&self) -> Result<(), RunConfigError> {
+        if self.abnet.is_none() {
+            return Ok(());
+        }
+        let why = "an [abnet] run is trained by `fanorona train` only; the distributed roles \
+                   (selfplay, learn, Ray) play and learn MCTS runs";
+        Err(RunConfigError::Invalid(why.into()))
+    }
+
     /// Checks the `[abnet]` section: a Fanorona game, an MLP, node budgets, chances and counts.
     fn validate_abnet(&self, abnet: &AlphaBetaConfig) -> Result<(), RunConfigError> {
         if self.game.id()? == GameId::Telo {
