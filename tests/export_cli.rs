@@ -35,6 +35,7 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
         replay_games_added: 0,
         rng: RngState::of(&TrainRng::seed_from_u64(0)),
         learner: None,
+        best_iteration: None,
     };
     Checkpoint::save(dir, &learner, meta).unwrap()
 }

@@ -406,6 +406,7 @@ fn damaged_training_files_are_refused() {
         replay_games_added: 0,
         rng: RngState::of(&TrainRng::seed_from_u64(7)),
         learner: None,
+        best_iteration: None,
     };
     let checkpoint = Checkpoint::save(dir.path(), &learner, meta).unwrap();
     let policy = dir.path().join("policy.safetensors");

@@ -38,9 +38,7 @@ impl ShippedModel {
     /// The model's bytes, as built into the binary.
     fn bytes(self) -> &'static [u8] {
         match self {
-            ShippedModel::Student => {
-                include_bytes!("../../models/fanorona-9x5-64x32.safetensors")
-            }
+            ShippedModel::Student => fanorona_train::run::SHIPPED_STUDENT,
             ShippedModel::Teacher => include_bytes!("../../models/fanorona-9x5.safetensors"),
         }
     }

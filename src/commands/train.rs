@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use fanorona_env::GameId;
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::{
-    CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
+    BEST_FILE, CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
 };
 
 use super::run_arg::run_or_deprecated;
@@ -22,7 +22,9 @@ pub struct Args {
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<PathBuf>,
     /// An embedded preset: tiny (seconds, 5x3), small (minutes, 5x3), default (9x5, about 7 min
-    /// on two CPU cores), long (9x5, about 1.5 hours: the shipped model), full (9x5, for a GPU).
+    /// on two CPU cores), long (9x5, about 1.5 hours: the shipped model), full (9x5, for a GPU),
+    /// abnet (9x5: the agent that plays, trained by its own alpha-beta self-play from the
+    /// shipped student; its agent is RUN/best.safetensors).
     #[arg(long)]
     pub preset: Option<String>,
     /// The run directory (default runs/PRESET-BOARD); an existing one is resumed.
@@ -138,6 +140,10 @@ pub fn run(args: Args) -> Result<()> {
     }
     outln!("checkpoint {}", summary.checkpoint.display())?;
     outln!("curves {}", out.join(CURVES_FILE).display())?;
+    if config.abnet.is_some() {
+        let best = out.join(BEST_FILE);
+        outln!("agent abnet:path={}", best.display())?;
+    }
     if summary.interrupted {
         eprintln!(
             "interrupted after iteration {} of {}: checkpoint {} written; run the same command \

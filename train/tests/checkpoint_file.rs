@@ -27,6 +27,7 @@ fn meta(learner: &Learner) -> CheckpointMeta {
         replay_games_added: 123,
         rng: RngState::of(&TrainRng::seed_from_u64(9)),
         learner: None,
+        best_iteration: None,
     }
 }
 

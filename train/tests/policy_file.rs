@@ -81,6 +81,7 @@ fn a_checkpoint_is_exported_and_also_loads_directly() {
         replay_games_added: 4,
         rng: RngState::of(&TrainRng::seed_from_u64(1)),
         learner: None,
+        best_iteration: None,
     };
     let checkpoint = Checkpoint::save(dir.path(), &learner, checkpoint_meta).unwrap();
     let out = dir.path().join("agent.safetensors");

@@ -35,6 +35,7 @@ const PREFIX: &str = "checkpoint-";
 const EXTENSION: &str = "ckpt";
 const REPLAY_PREFIX: &str = "replay-";
 const REPLAY_EXTENSION: &str = "safetensors";
+const BEST_PREFIX: &str = "best-";
 
 /// A checkpoint that cannot be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -78,6 +79,10 @@ pub struct CheckpointMeta {
     /// Where a learner fed by shards stands (absent in checkpoints of `fanorona train`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learner: Option<LearnerProgress>,
+    /// Of an `abnet` run, the iteration whose network is the best so far (0: the network the
+    /// run started from), saved beside the checkpoint as [`Checkpoint::best_file_name`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_iteration: Option<u64>,
 }
 
 /// Where a learner fed by self-play shards stands, saved in its checkpoints (whose
@@ -328,8 +333,15 @@ impl Checkpoint {
         format!("{REPLAY_PREFIX}{step:010}.{REPLAY_EXTENSION}")
     }
 
+    /// The file name of the best network (a policy file) saved with the checkpoint at `step`
+    /// of an `abnet` run: like the replay window, written first and pruned with it.
+    pub fn best_file_name(step: u64) -> String {
+        format!("{BEST_PREFIX}{step:010}.{REPLAY_EXTENSION}")
+    }
+
     /// Deletes all but the `keep` latest checkpoints in `dir`, and every replay file
-    /// ([`replay_file_name`](Self::replay_file_name)) without its checkpoint: those of the
+    /// ([`replay_file_name`](Self::replay_file_name)) and best network
+    /// ([`best_file_name`](Self::best_file_name)) without its checkpoint: those of the
     /// deleted ones, and any written just before a checkpoint that never was.
     pub fn prune(dir: &Path, keep: usize) -> Result<(), CheckpointError> {
         let files = numbered_files(dir, PREFIX, EXTENSION)?;
@@ -341,9 +353,14 @@ impl Checkpoint {
             delete(FileKind::Checkpoint, path)?;
         }
         let kept: Vec<u64> = files[excess..].iter().map(|&(step, _)| step).collect();
-        for (step, path) in numbered_files(dir, REPLAY_PREFIX, REPLAY_EXTENSION)? {
-            if !kept.contains(&step) {
-                delete(FileKind::Replay, &path)?;
+        for (prefix, kind) in [
+            (REPLAY_PREFIX, FileKind::Replay),
+            (BEST_PREFIX, FileKind::Policy),
+        ] {
+            for (step, path) in numbered_files(dir, prefix, REPLAY_EXTENSION)? {
+                if !kept.contains(&step) {
+                    delete(kind, &path)?;
+                }
             }
         }
         Ok(())

@@ -80,6 +80,7 @@ impl WorkerActor {
     /// the run `config`, without a model yet.
     pub fn new(config: RunConfig, name: &str) -> Result<WorkerActor, TrainError> {
         config.validate()?;
+        config.refuse_abnet()?;
         crate::io::check_worker(name)?;
         Ok(WorkerActor {
             config,
@@ -237,6 +238,7 @@ impl LearnerActor {
         }
         let config = resolve_config(dir, config)?;
         config.validate()?;
+        config.refuse_abnet()?;
         config.run.device.device()?;
         let lock = crate::run::lock_run_directory(dir)?;
         let learner = match config.game.id()? {

@@ -1,7 +1,9 @@
 //! The configuration of a training run: game and board, network, search, self-play, replay,
 //! learner and the run's schedule (checkpoints, evaluation). Read from TOML, with embedded
-//! presets (`tiny`, `small`, `default`, `full`), and written resolved into the run directory
-//! as `config.toml`.
+//! presets (`tiny`, `small`, `default`, `long`, `full`, `abnet`), and written resolved into
+//! the run directory as `config.toml`. A configuration with an `[abnet]` section trains the
+//! network of the `abnet` agent by its own self-play (expert iteration); without one, the
+//! network of an MCTS (AlphaZero).
 
 use std::path::Path;
 
@@ -12,20 +14,20 @@ use crate::model::ComputeDevice;
 use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
 use crate::model::{LearnerConfig, LrSchedule, OptimizerConfig};
 use crate::replay::ReplayConfig;
-use crate::selfplay::{MctsConfig, SelfPlayConfig};
+use crate::selfplay::{AlphaBetaConfig, MctsConfig, SelfPlayConfig};
 use fanorona_eval::atomic_write::write_atomic;
 
 /// The file name of the resolved configuration in a run directory.
 pub const CONFIG_FILE: &str = "config.toml";
 
 /// The names of the embedded presets.
-pub const PRESETS: [&str; 4] = ["tiny", "small", "default", "full"];
+pub const PRESETS: [&str; 6] = ["tiny", "small", "default", "long", "full", "abnet"];
 
 /// A run configuration that cannot be read or used.
 #[derive(Debug, thiserror::Error)]
 pub enum RunConfigError {
     /// No preset of that name.
-    #[error("unknown preset {0:?}: expected one of tiny, small, default, full")]
+    #[error("unknown preset {0:?}: expected one of tiny, small, default, long, full, abnet")]
     UnknownPreset(String),
     /// The file cannot be read or written.
     #[error("cannot {action} run configuration {path}: {source}")]
@@ -139,10 +141,15 @@ pub struct RunConfig {
     pub game: GameConfig,
     /// The network architecture (sizes of input and output come from the game).
     pub network: Architecture,
-    /// Tree search.
+    /// Tree search (not used by a run with an `[abnet]` section, which may leave it out).
+    #[serde(default)]
     pub mcts: MctsConfig,
     /// Self-play.
     pub selfplay: SelfPlayConfig,
+    /// Self-play by the `abnet` agent instead of the tree search, and the gate (expert
+    /// iteration); `None` for an MCTS run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abnet: Option<AlphaBetaConfig>,
     /// The replay window.
     pub replay: ReplayConfig,
     /// The learner.
@@ -160,6 +167,7 @@ impl RunConfig {
             "default" => include_str!("../../presets/default.toml"),
             "long" => include_str!("../../presets/long.toml"),
             "full" => include_str!("../../presets/full.toml"),
+            "abnet" => include_str!("../../presets/abnet.toml"),
             other => return Err(RunConfigError::UnknownPreset(other.to_string())),
         })
     }
@@ -283,6 +291,9 @@ impl RunConfig {
             MAX_STEPS,
         )?;
         validate_learner(&t.learner)?;
+        if let Some(abnet) = &self.abnet {
+            self.validate_abnet(abnet)?;
+        }
         let r = &self.run;
         count(
             "run.checkpoint_every_steps",
@@ -302,8 +313,41 @@ impl RunConfig {
     }
 }
 
+impl RunConfig {
+    /// An error for a run with an `[abnet]` section: only `fanorona train` trains those (the
+    /// distributed roles play and learn MCTS runs).
+    pub fn refuse_abnet(&self) -> Result<(), RunConfigError> {
+        if self.abnet.is_none() {
+            return Ok(());
+        }
+        let why = "an [abnet] run is trained by `fanorona train` only; the distributed roles \
+                   (selfplay, learn, Ray) play and learn MCTS runs";
+        Err(RunConfigError::Invalid(why.into()))
+    }
+
+    /// Checks the `[abnet]` section: a Fanorona game, an MLP, node budgets, chances and counts.
+    fn validate_abnet(&self, abnet: &AlphaBetaConfig) -> Result<(), RunConfigError> {
+        if self.game.id()? == GameId::Telo {
+            let why = "[abnet] self-play plays fanorona only (game.name = \"telo\")";
+            return Err(RunConfigError::Invalid(why.into()));
+        }
+        if !matches!(self.network, Architecture::Mlp { .. }) {
+            let why =
+                "[abnet] trains the MLP that abnet searches with: network.kind must be \"mlp\"";
+            return Err(RunConfigError::Invalid(why.into()));
+        }
+        count("abnet.nodes", abnet.nodes, MAX_NODES)?;
+        count("abnet.gate_nodes", abnet.gate_nodes, MAX_NODES)?;
+        probability("abnet.random_turn", abnet.random_turn)?;
+        count("abnet.gate_games", abnet.gate_games as u64, MAX_GAMES)?;
+        probability("abnet.gate_threshold", abnet.gate_threshold)
+    }
+}
+
 /// The most simulations a search may be given (per turn).
 pub const MAX_SIMULATIONS: u64 = 1_000_000;
+/// The most nodes an `abnet` search of a run may be given (per turn).
+pub const MAX_NODES: u64 = 1_000_000_000;
 /// The most games an iteration or an evaluation may play.
 pub const MAX_GAMES: u64 = 1_000_000;
 /// The most games self-play may keep in flight at once (each holds a search tree).

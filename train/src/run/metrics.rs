@@ -56,6 +56,13 @@ pub struct MetricsRow {
     pub score_vs_minimax1: Option<f64>,
     /// Score against `minimax:depth=2`.
     pub score_vs_minimax2: Option<f64>,
+    /// Of an `abnet` run, the new generation's score in its gate match against the best.
+    #[serde(default)]
+    pub gate_score: Option<f64>,
+    /// Of an `abnet` run, the iteration whose network is the best after this one (0: the
+    /// network the run started from).
+    #[serde(default)]
+    pub best_iteration: Option<u64>,
 }
 
 /// A row of a metrics file, numbered by the iteration (or model version) it follows.

@@ -1,15 +1,17 @@
 //! The training run: its configuration (presets, TOML), the loop of self-play, replay and
 //! learner steps with checkpoints and resume, evaluation matches, metrics and their plot, and
-//! the learning curve in rating.
+//! the learning curve in rating; an `abnet` run's start network and gate.
 
 mod config;
 pub(crate) mod evaluation;
+mod gate;
 mod learning_curve;
 pub(crate) mod lock;
 mod metrics;
 mod plot;
 mod progress;
 mod run_files;
+mod start;
 pub(crate) mod state;
 mod train;
 
@@ -24,5 +26,8 @@ pub use metrics::{
 };
 pub use plot::{PlotError, plot_learning_curves, plot_metrics};
 pub use run_files::is_run_file;
+pub use start::SHIPPED_STUDENT;
 pub(crate) use train::lock_run_directory;
-pub use train::{CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train};
+pub use train::{
+    BEST_FILE, CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train,
+};

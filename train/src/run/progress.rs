@@ -88,5 +88,8 @@ fn log_line(row: &MetricsRow, total: u64, eta_s: u64) -> String {
     if let (Some(m1), Some(m2)) = (row.score_vs_minimax1, row.score_vs_minimax2) {
         line.push_str(&format!(" | vs minimax1 {m1:.2} minimax2 {m2:.2}"));
     }
+    if let (Some(gate), Some(best)) = (row.gate_score, row.best_iteration) {
+        line.push_str(&format!(" | gate {gate:.3}, best: iteration {best}"));
+    }
     line
 }

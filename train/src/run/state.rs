@@ -1,16 +1,19 @@
-//! The state of a run being trained (learner, replay window, random generator, iteration) and
-//! how it is restored from and saved to the run directory: the latest checkpoint with the
-//! replay window of the same step beside it (one unit: resuming refuses a checkpoint without
-//! it).
+//! The state of a run being trained (learner, replay window, random generator, iteration and,
+//! for an `abnet` run, the best network) and how it is restored from and saved to the run
+//! directory: the latest checkpoint with the replay window (and the best network) of the same
+//! step beside it (one unit: resuming refuses a checkpoint without them).
 
 use std::path::{Path, PathBuf};
 
+use burn::module::Module;
 use fanorona_env::Game;
 use rand::SeedableRng;
 
-use super::{METRICS_FILE, MetricsError, RunConfig, RunConfigError, TrainError};
-use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress};
-use crate::model::{Learner, NetworkConfig};
+use super::start::start_network;
+use super::{METRICS_FILE, MetricsError, RunConfig, TrainError};
+use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress, PolicyMeta};
+use crate::io::{export_policy, load_policy_on};
+use crate::model::{Learner, NetworkConfig, PolicyValueNet};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
 use crate::roles::actors::LEARNER_METRICS_FILE;
@@ -29,6 +32,20 @@ pub(crate) struct RunState<G: Game> {
     pub resumed: bool,
     /// Where a learner fed by shards stands (`None` for `fanorona train`).
     pub progress: Option<LearnerProgress>,
+    /// Of an `abnet` run, the network that plays self-play and that a new generation must
+    /// beat (`None` for an MCTS run, whose self-play uses the learner's latest network).
+    pub best: Option<Best>,
+}
+
+/// The best network of an `abnet` run so far.
+#[derive(Clone, Debug)]
+pub(crate) struct Best {
+    /// The network (an inference copy).
+    pub net: PolicyValueNet,
+    /// The iteration that made it (0: the network the run started from).
+    pub iteration: u64,
+    /// Learner steps it was trained for.
+    pub step: u64,
 }
 
 impl<G: Game> RunState<G> {
@@ -50,9 +67,12 @@ impl<G: Game> RunState<G> {
                     });
                 }
             }
-            let net = network
-                .init_seeded(&device, config.run.seed)
-                .map_err(|e| RunConfigError::Invalid(e.to_string()))?;
+            let net = start_network(config, network, &device)?;
+            let best = config.abnet.is_some().then(|| Best {
+                net: net.valid(),
+                iteration: 0,
+                step: 0,
+            });
             return Ok(RunState {
                 learner: Learner::new(learner_config, net, &device),
                 replay: ReplayBuffer::new(config.replay.clone(), start.clone()),
@@ -60,6 +80,7 @@ impl<G: Game> RunState<G> {
                 iteration: 0,
                 resumed: false,
                 progress: None,
+                best,
             });
         };
         let checkpoint = Checkpoint::load_matching(&path, config.game.id()?, network, &device)?;
@@ -80,6 +101,18 @@ impl<G: Game> RunState<G> {
             });
         }
         let progress = checkpoint.meta.learner.clone();
+        let best = match config.abnet {
+            None => None,
+            Some(_) => {
+                let path = dir.join(Checkpoint::best_file_name(checkpoint.meta.step));
+                let loaded = load_policy_on(&path, &device)?;
+                Some(Best {
+                    net: loaded.net,
+                    iteration: checkpoint.meta.best_iteration.unwrap_or(0),
+                    step: loaded.meta.step,
+                })
+            }
+        };
         Ok(RunState {
             learner: checkpoint.into_learner(learner_config, &device),
             replay,
@@ -87,15 +120,19 @@ impl<G: Game> RunState<G> {
             iteration,
             resumed: true,
             progress,
+            best,
         })
     }
 
-    /// Writes the replay window, then the checkpoint of the same step, then drops old
-    /// checkpoints with their replay windows; returns the checkpoint's path.
+    /// Writes the replay window (and the best network), then the checkpoint of the same step,
+    /// then drops old checkpoints with their replay windows; returns the checkpoint's path.
     pub fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
         let step = self.learner.step();
         self.replay
             .save(&dir.join(Checkpoint::replay_file_name(step)))?;
+        if let Some(best) = &self.best {
+            best.export(config, &dir.join(Checkpoint::best_file_name(step)))?;
+        }
         let meta = CheckpointMeta {
             game: config.game.id()?.to_string(),
             network: self.learner.network().config().clone(),
@@ -105,10 +142,19 @@ impl<G: Game> RunState<G> {
             replay_games_added: self.replay.games_added(),
             rng: RngState::of(&self.rng),
             learner: self.progress.clone(),
+            best_iteration: self.best.as_ref().map(|b| b.iteration),
         };
         let path = Checkpoint::save(dir, &self.learner, meta)?;
         Checkpoint::prune(dir, config.run.keep_checkpoints)?;
         Ok(path)
+    }
+}
+
+impl Best {
+    /// Writes the network as a policy file at `path`, atomically.
+    pub fn export(&self, config: &RunConfig, path: &Path) -> Result<(), TrainError> {
+        let meta = PolicyMeta::trained(config.game.id()?, self.net.config().clone(), self.step);
+        Ok(export_policy(&self.net, &meta, path)?)
     }
 }
 

@@ -6,7 +6,15 @@
 //! - `checkpoint-STEP.ckpt`: network, optimiser, step, iteration and RNG state (the latest
 //!   `keep_checkpoints` are kept), each with `replay-STEP.safetensors`, the replay window at
 //!   that checkpoint (written first, pruned with it; a checkpoint without it is not resumed);
-//! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end.
+//! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end;
+//! - of an `abnet` run, `best-STEP.safetensors` beside each checkpoint (the best network at
+//!   that checkpoint, one unit with it like the replay window) and `best.safetensors`, the
+//!   best network so far as a policy file: the agent (`abnet:path=RUN/best.safetensors`).
+//!
+//! An `abnet` run (a configuration with an `[abnet]` section) plays its self-play with the
+//! `abnet` agent over the best network ([`AlphaBetaSelfPlay`]), and after each iteration's
+//! learner steps plays the learner's network against the best in a gate match
+//! ([`gate_score`]); the learner's network becomes the best if it wins.
 //!
 //! Checkpoints are written at the end of the first iteration at or after every
 //! `checkpoint_every_steps` learner steps, and at the end of the run, so that a checkpoint
@@ -19,21 +27,28 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use fanorona_env::{Fanorona, Game, GameId, Position, Telo};
+use fanorona_env::{Board, Fanorona, Game, GameId, Position, Telo};
 use fanorona_eval::ArenaError;
 
+use super::gate::gate_score;
 use super::lock::RunLock;
 use super::progress::Progress;
+use super::state::Best;
 use super::{CONFIG_FILE, RunConfig, RunConfigError};
 use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
 use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
+use crate::replay::TrajectoryMeta;
 use crate::rng::RngStateError;
 use crate::roles::{ModelEvaluator, SelfPlayWorker, ShardLearner};
+use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
 
 /// The learning curves drawn at the end of a run.
 pub const CURVES_FILE: &str = "curves.png";
+
+/// The best network of an `abnet` run so far, a policy file: the run's agent.
+pub const BEST_FILE: &str = "best.safetensors";
 
 /// A run that cannot start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -219,6 +234,9 @@ pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunCon
         if requested.training != stored.training {
             return Err(mismatch("training"));
         }
+        if requested.abnet != stored.abnet {
+            return Err(mismatch("abnet"));
+        }
         stored.run.iterations = requested.run.iterations;
         stored.run.device = requested.run.device;
     }
@@ -252,7 +270,7 @@ struct Run<'a, G: Game> {
     config: &'a RunConfig,
     dir: &'a Path,
     learner: ShardLearner<G>,
-    worker: SelfPlayWorker<G>,
+    players: Players<G>,
     evaluator: Option<ModelEvaluator>,
     metrics: MetricsWriter,
     progress: Progress,
@@ -268,6 +286,17 @@ struct Run<'a, G: Game> {
     stopping: bool,
     /// The run directory's lock, held until the run ends.
     _lock: RunLock,
+}
+
+/// Who plays the self-play games of a run.
+enum Players<G: Game> {
+    /// Tree search with the learner's latest network.
+    Mcts(Box<SelfPlayWorker<G>>),
+    /// The `abnet` agent with the best network, and its gate.
+    AlphaBeta {
+        selfplay: AlphaBetaSelfPlay,
+        board: &'static Board,
+    },
 }
 
 fn run_game<G: Game>(
@@ -307,7 +336,27 @@ impl<'a, G: Game> Run<'a, G> {
         config.write_resolved(dir)?;
         let iteration = learner.model_version();
         let metrics = MetricsWriter::open(dir, iteration)?;
-        let worker = SelfPlayWorker::new(config, start, &learner.network(), iteration, 0);
+        let players = match (&config.abnet, config.game.id()?) {
+            (Some(abnet), GameId::Fanorona(board)) => Players::AlphaBeta {
+                selfplay: AlphaBetaSelfPlay::new(
+                    Position::initial(board),
+                    abnet.clone(),
+                    config.selfplay.games_per_iteration,
+                    config.selfplay.max_actions,
+                ),
+                board,
+            },
+            _ => Players::Mcts(Box::new(SelfPlayWorker::new(
+                config,
+                start,
+                &learner.network(),
+                iteration,
+                0,
+            ))),
+        };
+        if let Some(best) = &learner.state.best {
+            best.export(config, &dir.join(BEST_FILE))?;
+        }
         let progress = Progress::new(
             options.progress,
             iteration,
@@ -327,7 +376,7 @@ impl<'a, G: Game> Run<'a, G> {
             config,
             dir,
             evaluator: ModelEvaluator::for_run(config)?,
-            worker,
+            players,
             metrics,
             progress,
             started: Instant::now(),
@@ -345,7 +394,10 @@ impl<'a, G: Game> Run<'a, G> {
     fn iteration(&mut self) -> Result<MetricsRow, TrainError> {
         let iteration = self.learner.advance();
         let mut row = self.play_games(iteration);
-        self.learn(&mut row)?;
+        let trained = self.learn(&mut row)?;
+        if trained {
+            self.gate(&mut row)?;
+        }
         self.evaluate(&mut row)?;
         row.step = self.learner.step();
         row.replay_positions = self.learner.replay_positions() as u64;
@@ -361,17 +413,31 @@ impl<'a, G: Game> Run<'a, G> {
         Ok(row)
     }
 
-    /// Self-play with the learner's current network into the replay window; the row's
-    /// self-play part.
+    /// Self-play (with the learner's current network, or an `abnet` run's best) into the
+    /// replay window; the row's self-play part.
     fn play_games(&mut self, iteration: u64) -> MetricsRow {
         let step = self.learner.step();
-        self.worker
-            .set_model(&self.learner.network(), iteration, step);
         self.progress.games.reset();
         let games = &self.progress.games;
-        let played = self
-            .worker
-            .play(&mut self.learner.state.rng, iteration, |_| games.inc(1));
+        let state = &mut self.learner.state;
+        let played: SelfPlayOutput = match &mut self.players {
+            Players::Mcts(worker) => {
+                worker.set_model(&state.learner.inference_network(), iteration, step);
+                worker.play(&mut state.rng, iteration, |_| games.inc(1))
+            }
+            Players::AlphaBeta { selfplay, .. } => {
+                let best = state
+                    .best
+                    .as_ref()
+                    .expect("an abnet run has a best network");
+                let meta = TrajectoryMeta {
+                    iteration,
+                    network_step: best.step,
+                    ..TrajectoryMeta::default()
+                };
+                selfplay.play(&best.net, &mut state.rng, &meta, |_| games.inc(1))
+            }
+        };
         self.learner.add_games(played.games);
         let stats = played.stats;
         MetricsRow {
@@ -386,10 +452,11 @@ impl<'a, G: Game> Run<'a, G> {
     }
 
     /// The iteration's learner steps, once the replay window is full enough; their mean
-    /// losses go into `row`. Stops at the first loss that is not finite.
-    fn learn(&mut self, row: &mut MetricsRow) -> Result<(), TrainError> {
+    /// losses go into `row`; whether any were taken. Stops at the first loss that is not
+    /// finite.
+    fn learn(&mut self, row: &mut MetricsRow) -> Result<bool, TrainError> {
         if !self.learner.ready() {
-            return Ok(());
+            return Ok(false);
         }
         let losses = self
             .learner
@@ -399,6 +466,43 @@ impl<'a, G: Game> Run<'a, G> {
         row.loss_policy = losses.policy;
         row.loss_value = losses.value;
         row.policy_entropy = losses.entropy;
+        Ok(true)
+    }
+
+    /// Of an `abnet` run, the gate match of the learner's network against the best; the
+    /// learner's network becomes the best (and `best.safetensors`) if it wins. Score and best
+    /// into `row`.
+    fn gate(&mut self, row: &mut MetricsRow) -> Result<(), TrainError> {
+        let Players::AlphaBeta { selfplay, board } = &self.players else {
+            return Ok(());
+        };
+        let config = selfplay.config();
+        let candidate = self.learner.network();
+        let state = &mut self.learner.state;
+        let best = state
+            .best
+            .as_mut()
+            .expect("an abnet run has a best network");
+        self.progress.games.set_message("gate match");
+        let score = gate_score(
+            &candidate,
+            &best.net,
+            self.config,
+            config,
+            board,
+            row.iteration,
+        )?;
+        self.progress.games.set_message("");
+        if score > config.gate_threshold {
+            *best = Best {
+                net: candidate,
+                iteration: row.iteration,
+                step: state.learner.step(),
+            };
+            best.export(self.config, &self.dir.join(BEST_FILE))?;
+        }
+        row.gate_score = Some(score);
+        row.best_iteration = Some(best.iteration);
         Ok(())
     }
 

@@ -16,8 +16,9 @@ pub struct PlayoutCap {
 }
 
 /// Monte Carlo tree search during self-play: the `[mcts]` section, the search's own settings
-/// side by side with self-play's temperature schedule and playout cap.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// side by side with self-play's temperature schedule and playout cap. The default (the
+/// search's defaults, no temperature, no cap) stands in for the section in `abnet` runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MctsConfig {
     /// The search of a move: `simulations` (the full search under playout-cap
@@ -45,4 +46,32 @@ pub struct SelfPlayConfig {
     pub parallel_games: usize,
     /// A game still running after this many actions is scored a draw.
     pub max_actions: usize,
+}
+
+/// Self-play by the `abnet` agent (the `[abnet]` section): expert iteration with an
+/// alpha-beta search over the network's value as the expert, as NNUE engines train on
+/// search-scored games. Each game begins with a random number of random turns, then plays the
+/// search's turn (or, with a small probability, a random one); each turn start is kept with
+/// the search's score as its root value and its turn's first action as the policy target.
+/// A new generation replaces the best network only if it wins a gate match against it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AlphaBetaConfig {
+    /// The network the run starts from: `student` (the shipped MLP 64-32 that `abnet` plays
+    /// by default), `fresh` (seeded random weights) or the path of a policy file.
+    pub start: String,
+    /// Nodes of each self-play search (iterative deepening stops there; a budget of nodes,
+    /// not of depth, so that a network whose searches grow pays for it).
+    pub nodes: u64,
+    /// Random turns at the start of each game: from 0 up to this many.
+    pub random_opening: u32,
+    /// Chance that a turn after the opening is random rather than the search's.
+    pub random_turn: f64,
+    /// Games of each gate match (colours alternate; pairs share a random opening).
+    pub gate_games: usize,
+    /// Nodes of both players' searches in the gate match: at equal nodes, a new generation
+    /// whose searches need more nodes to the same depth has to win anyway.
+    pub gate_nodes: u64,
+    /// The score above which the new generation replaces the best network.
+    pub gate_threshold: f64,
 }

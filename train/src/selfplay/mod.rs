@@ -12,10 +12,14 @@
 //! policy target pruning (`forced_playouts`) on full searches only. The coin is tossed once per
 //! round for all games of the driver, as they share one search configuration. A game still
 //! running after `max_actions` actions is scored a draw.
+//!
+//! An `abnet` run's self-play is the alpha-beta's instead ([`AlphaBetaSelfPlay`]).
 
+mod alpha_beta;
 mod config;
 
-pub use config::{MctsConfig, PlayoutCap, SelfPlayConfig};
+pub use alpha_beta::{AlphaBetaSelfPlay, node_limits};
+pub use config::{AlphaBetaConfig, MctsConfig, PlayoutCap, SelfPlayConfig};
 
 use std::time::Instant;
 

@@ -1,0 +1,57 @@
+//! The network a run starts from: seeded random weights, or for an `abnet` run its
+//! `abnet.start`: `student` (the shipped MLP 64-32 that `abnet` plays by default, built into
+//! the crate as [`SHIPPED_STUDENT`]), `fresh` (seeded random weights) or a policy file's
+//! path. A network loaded from a file must have the run's architecture and game.
+
+use std::path::Path;
+
+use burn::tensor::Device;
+
+use super::{RunConfig, RunConfigError, TrainError};
+use crate::io::{LoadedPolicy, load_policy_on, policy_from_bytes};
+use crate::model::{NetworkConfig, PolicyValueNet};
+
+/// The shipped student (`models/fanorona-9x5-64x32.safetensors`, a policy file): the MLP 64-32
+/// distilled from the shipped model, the network `abnet` searches with by default.
+pub const SHIPPED_STUDENT: &[u8] = include_bytes!("../../../models/fanorona-9x5-64x32.safetensors");
+
+/// The `abnet.start` value naming [`SHIPPED_STUDENT`].
+const STUDENT: &str = "student";
+/// The `abnet.start` value asking for seeded random weights.
+const FRESH: &str = "fresh";
+
+/// The first network of a run of `config` whose network is `network`, on `device`.
+pub(crate) fn start_network(
+    config: &RunConfig,
+    network: &NetworkConfig,
+    device: &Device,
+) -> Result<PolicyValueNet, TrainError> {
+    let start = config.abnet.as_ref().map_or(FRESH, |a| a.start.as_str());
+    let label = Path::new(if start == STUDENT {
+        "the shipped student"
+    } else {
+        start
+    });
+    let loaded: LoadedPolicy = match start {
+        FRESH => {
+            return network
+                .init_seeded(device, config.run.seed)
+                .map_err(|e| RunConfigError::Invalid(e.to_string()).into());
+        }
+        STUDENT => policy_from_bytes(label, SHIPPED_STUDENT.to_vec(), device)?,
+        _ => load_policy_on(label, device)?,
+    };
+    loaded.meta.check_game(label, config.game.id()?)?;
+    if loaded.net.config() != network {
+        return Err(RunConfigError::Invalid(format!(
+            "abnet.start = {start:?} holds a network of {} ({} inputs), the run's network is {} \
+             ({} inputs)",
+            loaded.net.config().architecture.describe(),
+            loaded.net.config().observation_len(),
+            network.architecture.describe(),
+            network.observation_len()
+        ))
+        .into());
+    }
+    Ok(loaded.net)
+}
