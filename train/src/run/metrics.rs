@@ -63,10 +63,18 @@ pub struct MetricsRow {
     /// network the run started from).
     #[serde(default)]
     pub best_iteration: Option<u64>,
+    /// At an evaluation of a 9x5 run: the value head's mean error against the built-in 9x5
+    /// test set's labels (`fanorona exam --set data/exam-9x5.txt`).
+    #[serde(default)]
+    pub exam_value_error: Option<f64>,
+    /// At an evaluation of a 9x5 run: the share of the test set's positions where the raw
+    /// policy plays the label's best turn.
+    #[serde(default)]
+    pub exam_agreement: Option<f64>,
 }
 
 /// A row of a metrics file, numbered by the iteration (or model version) it follows.
-pub trait Row: Serialize + DeserializeOwned {
+pub trait Row: Serialize + DeserializeOwned + Default {
     /// The iteration or model version of the row.
     fn iteration(&self) -> u64;
 }
@@ -75,6 +83,20 @@ impl Row for MetricsRow {
     fn iteration(&self) -> u64 {
         self.iteration
     }
+}
+
+/// The CSV header of rows of type `R`.
+fn header_of<R: Row>() -> String {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer
+        .serialize(R::default())
+        .expect("a row serializes into memory");
+    let bytes = writer.into_inner().expect("memory takes the row");
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string()
 }
 
 /// Appends rows ([`MetricsRow`]s by default) to a CSV file, flushing each row.
@@ -107,7 +129,15 @@ impl<R: Row> MetricsWriter<R> {
         }
         if path.exists() {
             let mut rows: Vec<R> = read_rows(&path)?;
-            if rows.iter().any(|row| row.iteration() > iteration) {
+            // A file of an older version (fewer columns) is written again with today's
+            // header, its rows' new columns empty, so that appended rows match it.
+            let header = fs::read_to_string(&path)
+                .map_err(|e| error(e.to_string()))?
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            if header != header_of::<R>() || rows.iter().any(|row| row.iteration() > iteration) {
                 rows.retain(|row| row.iteration() <= iteration);
                 write_atomic_with(&path, |out| {
                     let mut writer = csv::Writer::from_writer(out);
@@ -209,5 +239,36 @@ mod tests {
             1
         );
         fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_file_of_an_older_version_gets_todays_columns_before_rows_are_appended() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("metrics.csv");
+        let old = MetricsRow {
+            iteration: 1,
+            step: 10,
+            ..MetricsRow::default()
+        };
+        // Written without the last two columns (empty in this row), as an older version did.
+        let mut writer = csv::Writer::from_writer(Vec::new());
+        writer.serialize(&old).unwrap();
+        let text = String::from_utf8(writer.into_inner().unwrap()).unwrap();
+        let full = header_of::<MetricsRow>();
+        let cut = |line: &str| line.rsplitn(3, ',').last().unwrap().to_string();
+        let lines: Vec<String> = text.lines().map(cut).collect();
+        assert_eq!(lines[0].split(',').count() + 2, full.split(',').count());
+        fs::write(&path, format!("{}\n{}\n", lines[0], lines[1])).unwrap();
+        assert_eq!(read_metrics(&path).unwrap(), vec![old.clone()]);
+        let mut writer = MetricsWriter::<MetricsRow>::open_file(&path, 1).unwrap();
+        let new = MetricsRow {
+            iteration: 2,
+            exam_agreement: Some(0.5),
+            ..MetricsRow::default()
+        };
+        writer.append(&new).unwrap();
+        assert_eq!(read_metrics(&path).unwrap(), vec![old, new]);
+        let text = fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().next().unwrap(), full);
     }
 }

@@ -37,6 +37,7 @@ use super::state::Best;
 use super::{CONFIG_FILE, RunConfig, RunConfigError};
 use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
+use crate::exam::builtin_set_exam;
 use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::replay::TrajectoryMeta;
@@ -123,6 +124,9 @@ pub enum TrainError {
     /// An evaluation match failed.
     #[error("evaluation match: {0}")]
     Eval(#[from] ArenaError),
+    /// The evaluation's exam on the built-in test set failed.
+    #[error("the exam on the built-in 9x5 test set: {0}")]
+    Exam(String),
     /// A learner step gave a loss that is not a finite number: the network diverged. The run
     /// stops there, writing no checkpoint of it.
     #[error(
@@ -516,10 +520,14 @@ impl<'a, G: Game> Run<'a, G> {
             return Ok(());
         }
         self.progress.games.set_message("evaluating");
-        let [m1, m2] = evaluator.scores(&self.learner.network(), row.iteration)?;
+        let network = self.learner.network();
+        let [m1, m2] = evaluator.scores(&network, row.iteration)?;
+        let exam = builtin_set_exam(&network).map_err(TrainError::Exam)?;
         self.progress.games.set_message("");
         row.score_vs_minimax1 = Some(m1);
         row.score_vs_minimax2 = Some(m2);
+        row.exam_value_error = exam.map(|e| e.value_error);
+        row.exam_agreement = exam.map(|e| e.agreement);
         Ok(())
     }
 
