@@ -28,7 +28,7 @@ fn class_of_prediction(value: f32) -> usize {
 
 /// The target of a solved value on the `[-1, 1]` scale: +1 a win, 0 a draw, -1 a loss.
 fn target(value: Value) -> f64 {
-    class_of_value(value) as f64 - 1.0
+    f64::from(value.result())
 }
 
 /// Predicted values against solved ones: the accuracy of the class each predicts (the

@@ -31,6 +31,16 @@ impl Value {
         }
     }
 
+    /// The result it stands for, for the side to move: +1 a win, 0 a draw, -1 a loss (the
+    /// scale of a network's value and of a game's return).
+    pub fn result(self) -> f32 {
+        match self {
+            Value::Win(_) => 1.0,
+            Value::Draw => 0.0,
+            Value::Loss(_) => -1.0,
+        }
+    }
+
     /// The distance to the end, `None` for a draw.
     pub fn distance(self) -> Option<u16> {
         match self {

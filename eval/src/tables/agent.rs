@@ -112,13 +112,13 @@ impl Agent<Fanorona> for TablesFirst {
         let Some(value) = self.last else {
             return self.inner.last_info();
         };
-        let (result, mate_in) = match value {
-            Value::Win(n) => (1.0, Some(i32::from(n))),
-            Value::Loss(n) => (-1.0, Some(-i32::from(n))),
-            Value::Draw => (0.0, None),
+        let mate_in = match value {
+            Value::Win(n) => Some(i32::from(n)),
+            Value::Loss(n) => Some(-i32::from(n)),
+            Value::Draw => None,
         };
         Some(SearchInfo {
-            value: Some(result),
+            value: Some(value.result()),
             mate_in,
             nodes: 1,
             ..SearchInfo::default()

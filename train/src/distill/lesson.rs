@@ -14,11 +14,7 @@ use crate::replay::Batch;
 /// The exact value target of `pos` from `tables` (+1 a win, 0 a draw, -1 a loss for the side
 /// to move), where they hold it within its draw limits.
 pub fn exact_value(tables: &EndgameTables, pos: &Position) -> Option<f32> {
-    tables.value_under_limits(pos).map(|value| match value {
-        Value::Win(_) => 1.0,
-        Value::Draw => 0.0,
-        Value::Loss(_) => -1.0,
-    })
+    tables.value_under_limits(pos).map(Value::result)
 }
 
 /// Fills `batch` with the positions `positions` labelled by `teacher` (an inference copy),

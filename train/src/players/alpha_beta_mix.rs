@@ -59,13 +59,14 @@ impl<E: Evaluator<Fanorona>> Evaluator<Fanorona> for AlphaBetaMix<E> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use fanorona_env::{Game, Position};
     use fanorona_search::UniformEvaluator;
 
-    /// Policy logits 1 and value 0.5 everywhere.
-    struct Constant;
+    /// Policy logits 1 and value 0.5 everywhere (also the inner evaluator of the tests of
+    /// `table_leaves`).
+    pub(crate) struct Constant;
 
     impl Evaluator<Fanorona> for Constant {
         fn evaluate(&mut self, _states: &[Fanorona], policy: &mut [f32], values: &mut [f32]) {

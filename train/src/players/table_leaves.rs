@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use fanorona_env::Fanorona;
-use fanorona_eval::solver::Value;
 use fanorona_eval::tables::EndgameTables;
 use fanorona_search::Evaluator;
 
@@ -27,11 +26,7 @@ impl<E: Evaluator<Fanorona>> Evaluator<Fanorona> for TableLeaves<E> {
         self.inner.evaluate(states, policy, values);
         for (state, value) in states.iter().zip(values.iter_mut()) {
             if let Some(exact) = self.tables.value_under_limits(state.position()) {
-                *value = match exact {
-                    Value::Win(_) => 1.0,
-                    Value::Draw => 0.0,
-                    Value::Loss(_) => -1.0,
-                };
+                *value = exact.result();
             }
         }
     }
@@ -40,18 +35,9 @@ impl<E: Evaluator<Fanorona>> Evaluator<Fanorona> for TableLeaves<E> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::players::alpha_beta_mix::tests::Constant;
     use fanorona_env::{Board, Game, Position};
     use fanorona_eval::tables::{BuildOptions, build};
-
-    /// Policy logits 1 and value 0.5 everywhere.
-    struct Constant;
-
-    impl Evaluator<Fanorona> for Constant {
-        fn evaluate(&mut self, _states: &[Fanorona], policy: &mut [f32], values: &mut [f32]) {
-            policy.fill(1.0);
-            values.fill(0.5);
-        }
-    }
 
     #[test]
     fn leaves_the_tables_hold_get_their_exact_value_and_the_policy_stays() {
