@@ -91,20 +91,11 @@ fn run_build(args: BuildArgs) -> Result<()> {
         let size = std::fs::metadata(&r.path).map(|m| m.len()).unwrap_or(0);
         bytes += size;
         outln!(
-            "class {}v{}: {} positions ({} wins, {} losses, {} draws), longest {}, {}",
-            r.mover,
-            r.opponent,
-            r.positions,
-            r.counts.wins,
-            r.counts.losses,
-            r.counts.draws,
+            "{}, longest {}, {}",
+            r.summary(),
             r.max_distance
                 .map_or("none (all draws)".to_string(), |d| format!("{d} turns")),
-            if r.built {
-                format!("built in {:.1} s", r.seconds)
-            } else {
-                "file found and checked".to_string()
-            }
+            r.status()
         )?;
     }
     let positions: u64 = reports.iter().map(|r| r.positions).sum();
