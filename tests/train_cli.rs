@@ -1,7 +1,8 @@
 //! `fanorona train`, `fanorona eval` and `fanorona export` end to end: a tiny run, its
 //! resumption, and clear errors for missing, truncated and mismatched checkpoints; a run
 //! directory or an exported policy file as `--checkpoint`; a closed log that does not stop a
-//! run; a device that is not compiled in refused before anything is made.
+//! run; a device that is not compiled in, or endgame tables that are missing, refused before
+//! anything is made; self-play labelled by endgame tables.
 
 mod common;
 
@@ -195,6 +196,43 @@ fn a_device_not_compiled_in_is_refused_before_the_run_directory_is_made() {
     ])
     .assert_failure("device cuda is not compiled in");
     assert!(!run.exists(), "no run directory is made");
+}
+
+#[test]
+fn endgame_tables_label_self_play_and_missing_ones_are_refused_before_the_run_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name);
+    let tables = path("tables");
+    let tables_arg = tables.to_str().unwrap();
+    fanorona([
+        "tables", "build", "--board", "5x3", "--pieces", "4", "--out", tables_arg,
+    ])
+    .assert_success();
+    let run = path("run");
+    let train = |run: &Path, tables: &str| {
+        let run = run.to_str().unwrap();
+        let args = ["--iterations", "2", "--tables", tables, "--quiet"];
+        fanorona(
+            ["train", "--preset", "tiny", "--run", run]
+                .into_iter()
+                .chain(args),
+        )
+    };
+    train(&run, tables_arg).assert_success();
+    let rows = read_metrics(&run.join("metrics.csv")).unwrap();
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|r| r.exact_positions <= r.positions));
+    assert!(rows.iter().any(|r| r.exact_positions > 0), "{rows:?}");
+    let stored = std::fs::read_to_string(run.join("config.toml")).unwrap();
+    assert!(
+        stored.contains(&format!("tables = \"{tables_arg}\"")),
+        "{stored}"
+    );
+
+    let other = path("other");
+    let missing = path("missing");
+    train(&other, missing.to_str().unwrap()).assert_failure("selfplay.tables");
+    assert!(!other.exists(), "no run directory is made");
 }
 
 /// The tiny preset with `changes` (`(old, new)` text replacements, each of which must apply)

@@ -45,6 +45,11 @@ pub struct Args {
     /// Total iterations of the run (a resumed run goes on until it has this many).
     #[arg(long)]
     pub iterations: Option<u64>,
+    /// Endgame tables (a directory of `fanorona tables build` for the run's board): the
+    /// self-play positions they hold take their exact values as value targets (the run's
+    /// `selfplay.tables`; a resumed run takes them too).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
     /// Hide the progress bars and log lines.
     #[arg(long)]
     pub quiet: bool,
@@ -99,10 +104,17 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(device) = args.device {
         config.run.device = device;
     }
+    if let Some(tables) = args.tables {
+        config.selfplay.tables = Some(tables);
+    }
     config.validate()?;
     if !args.quiet {
+        let tables = match &config.selfplay.tables {
+            Some(dir) => format!(", value targets from the tables in {}", dir.display()),
+            None => String::new(),
+        };
         logln!(
-            "training {} ({}) for {} iterations on {} into {}",
+            "training {} ({}) for {} iterations on {} into {}{tables}",
             config.game.id()?,
             config.network.describe(),
             config.run.iterations,

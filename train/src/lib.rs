@@ -3,7 +3,7 @@
 //! (the window of recent games and minibatches), `run` (the training run: configuration,
 //! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files), `players`
 //! (the network as an evaluator and as an agent), `distill` (a smaller network taught by
-//! a trained one) and `exam` (a network agent's value head for the exams). The tree search
+//! a trained one), `table_labels` (exact value targets from endgame tables) and `exam` (a network agent's value head for the exams). The tree search
 //! itself is `fanorona-search`.
 
 pub mod distill;
@@ -16,6 +16,7 @@ pub mod rng;
 pub mod roles;
 pub mod run;
 pub mod selfplay;
+pub mod table_labels;
 #[cfg(test)]
 mod test_support;
 // The names `test_support` reaches through `super` (it is shared with `train/tests/`).

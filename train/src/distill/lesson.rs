@@ -4,18 +4,12 @@
 //! the position.
 
 use fanorona_env::{Fanorona, Game, Position};
-use fanorona_eval::solver::Value;
 use fanorona_eval::tables::EndgameTables;
 use fanorona_search::legal_softmax;
 
 use crate::model::PolicyValueNet;
 use crate::replay::Batch;
-
-/// The exact value target of `pos` from `tables` (+1 a win, 0 a draw, -1 a loss for the side
-/// to move), where they hold it within its draw limits.
-pub fn exact_value(tables: &EndgameTables, pos: &Position) -> Option<f32> {
-    tables.value_under_limits(pos).map(Value::result)
-}
+use crate::table_labels::exact_value;
 
 /// Fills `batch` with the positions `positions` labelled by `teacher` (an inference copy),
 /// their values made exact where `tables` hold them; `logits` is scratch space.

@@ -16,7 +16,7 @@ mod leaves;
 mod lesson;
 
 pub use leaves::{LeafSampling, sample_leaves};
-pub use lesson::{exact_value, lesson};
+pub use lesson::lesson;
 
 use burn::tensor::Device;
 use fanorona_env::Position;
@@ -32,6 +32,7 @@ use crate::model::{
 };
 use crate::replay::Batch;
 use crate::rng::TrainRng;
+use crate::table_labels::exact_value;
 
 /// How a student is taught.
 #[derive(Clone, Debug, PartialEq)]

@@ -320,6 +320,29 @@ mod tests {
     }
 
     #[test]
+    fn exact_values_replace_the_result_and_root_value_of_their_positions_only() {
+        let state = Fanorona::standard();
+        let target = vec![0.0; state.num_actions()];
+        let mut recorder = TrajectoryRecorder::new(&state);
+        recorder.record_exact(0.5); // nothing recorded yet: no effect
+        for ply in 0..4 {
+            recorder.record(&state, &target, 0.25, true);
+            if ply % 2 == 1 {
+                recorder.record_exact(-1.0);
+            }
+        }
+        assert_eq!(recorder.exact_positions(), 2);
+        // White moves at every recorded position (the same state) and won.
+        let game = recorder.finish(TrajectoryMeta::default(), [1.0, -1.0]);
+        assert_eq!(game.values(), &[1.0, -1.0, 1.0, -1.0]);
+        assert_eq!(game.root_values, vec![0.25, -1.0, 0.25, -1.0]);
+        for weight in [0.0, 0.5, 1.0] {
+            assert_eq!(game.value_target(1, weight), -1.0);
+            assert_eq!(game.value_target(0, weight), 1.0 - 0.75 * weight);
+        }
+    }
+
+    #[test]
     fn compact_observations_decode_exactly() {
         let mut state = Fanorona::standard();
         let mut recorder = TrajectoryRecorder::new(&state);

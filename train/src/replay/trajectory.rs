@@ -122,6 +122,8 @@ impl Trajectory {
 pub struct TrajectoryRecorder {
     game: Trajectory,
     movers: Vec<Color>,
+    /// Per position, its exact value (mover's view) where one is known.
+    exact: Vec<Option<f32>>,
     legal: Vec<usize>,
     scratch: Vec<f32>,
     planes: usize,
@@ -138,6 +140,7 @@ impl TrajectoryRecorder {
         TrajectoryRecorder {
             game: stored,
             movers: Vec::new(),
+            exact: Vec::new(),
             legal: Vec::new(),
             scratch: vec![0.0; planes * h * w],
             planes,
@@ -169,6 +172,23 @@ impl TrajectoryRecorder {
         g.root_values.push(root_value);
         g.policy_weights.push(if train_policy { 1.0 } else { 0.0 });
         self.movers.push(state.current_player());
+        self.exact.push(None);
+    }
+
+    /// Gives the last recorded position its exact value (from its mover's view, e.g. from
+    /// endgame tables): it becomes both its result and its root value, whatever the game's
+    /// end. Nothing is recorded yet: no effect.
+    pub fn record_exact(&mut self, value: f32) {
+        if let (Some(exact), Some(root)) = (self.exact.last_mut(), self.game.root_values.last_mut())
+        {
+            *exact = Some(value);
+            *root = value;
+        }
+    }
+
+    /// Positions recorded with an exact value.
+    pub fn exact_positions(&self) -> usize {
+        self.exact.iter().flatten().count()
     }
 
     /// Positions recorded so far.
@@ -182,10 +202,11 @@ impl TrajectoryRecorder {
     }
 
     /// The finished game: `returns` (per player, from `Game::returns`) become each position's
-    /// value target from its mover's view.
+    /// value target from its mover's view, except where an exact value was recorded.
     pub fn finish(mut self, mut meta: TrajectoryMeta, returns: [f32; 2]) -> Trajectory {
-        for (value, mover) in self.game.values.iter_mut().zip(&self.movers) {
-            *value = returns[mover.index()];
+        let values = self.game.values.iter_mut();
+        for ((value, mover), exact) in values.zip(&self.movers).zip(&self.exact) {
+            *value = exact.unwrap_or(returns[mover.index()]);
         }
         meta.returns = returns;
         meta.length = self.game.len();

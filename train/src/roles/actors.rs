@@ -107,11 +107,15 @@ impl WorkerActor {
                 self.worker = Some(match config.game.id()? {
                     GameId::Fanorona(board) => {
                         let start = Fanorona::new(Position::initial(board));
-                        Either::Fanorona(SelfPlayWorker::new(config, start, net, version, step))
+                        Either::Fanorona(SelfPlayWorker::new(config, start, net, version, step)?)
                     }
-                    GameId::Telo => {
-                        Either::Telo(SelfPlayWorker::new(config, Telo::new(), net, version, step))
-                    }
+                    GameId::Telo => Either::Telo(SelfPlayWorker::new(
+                        config,
+                        Telo::new(),
+                        net,
+                        version,
+                        step,
+                    )?),
                 })
             }
         }

@@ -13,8 +13,9 @@ use crate::model::PolicyValueNet;
 use crate::players::NetworkEvaluator;
 use crate::replay::{Trajectory, TrajectoryMeta};
 use crate::rng::TrainRng;
-use crate::run::RunConfig;
+use crate::run::{RunConfig, TrainError};
 use crate::selfplay::{SelfPlay, SelfPlayOutput};
+use crate::table_labels::TableLabels;
 
 /// Plays self-play games with the current model.
 pub struct SelfPlayWorker<G: Game> {
@@ -26,22 +27,24 @@ pub struct SelfPlayWorker<G: Game> {
 }
 
 impl<G: Game> SelfPlayWorker<G> {
-    /// A worker playing from `start` with `config`'s search and self-play settings and `net`,
-    /// model version `version` trained for `step` learner steps.
+    /// A worker playing from `start` with `config`'s search and self-play settings (and its
+    /// endgame tables, if any) and `net`, model version `version` trained for `step` learner
+    /// steps. Tables that cannot be opened are refused.
     pub fn new(
         config: &RunConfig,
         start: G,
         net: &PolicyValueNet,
         version: u64,
         step: u64,
-    ) -> SelfPlayWorker<G> {
-        SelfPlayWorker {
-            selfplay: SelfPlay::new(start.clone(), config.mcts.clone(), config.selfplay.clone()),
+    ) -> Result<SelfPlayWorker<G>, TrainError> {
+        let selfplay = SelfPlay::new(start.clone(), config.mcts.clone(), config.selfplay.clone());
+        Ok(SelfPlayWorker {
+            selfplay: selfplay.with_labels(TableLabels::for_run(config)?),
             evaluator: NetworkEvaluator::new(net),
             start,
             model_version: version,
             model_step: step,
-        }
+        })
     }
 
     /// Plays with `net` from now on: model version `version`, trained for `step` steps.

@@ -232,7 +232,12 @@ impl RunConfig {
     /// temperatures not negative, probabilities in `[0, 1]`, counts at least 1. The error
     /// names the first key out of range and what it expects.
     pub fn validate(&self) -> Result<(), RunConfigError> {
-        self.game.id()?;
+        let game = self.game.id()?;
+        if self.selfplay.tables.is_some() && !matches!(game, GameId::Fanorona(_)) {
+            return Err(RunConfigError::Invalid(
+                "selfplay.tables: endgame tables hold Fanorona positions only".into(),
+            ));
+        }
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;
         let m = &self.mcts;

@@ -40,6 +40,10 @@ pub struct MetricsRow {
     pub positions_per_s: f64,
     /// Mean game length in actions.
     pub mean_game_length: f64,
+    /// Positions of this iteration's games whose value target is the endgame tables' exact
+    /// value (runs with `selfplay.tables`).
+    #[serde(default)]
+    pub exact_positions: u64,
     /// Positions in the replay window.
     pub replay_positions: u64,
     /// Learning rate at the last step.

@@ -85,6 +85,9 @@ fn log_line(row: &MetricsRow, total: u64, eta_s: u64) -> String {
         row.policy_entropy,
         row.replay_positions
     );
+    if row.exact_positions > 0 {
+        line.push_str(&format!(" | {} exact", row.exact_positions));
+    }
     if let (Some(m1), Some(m2)) = (row.score_vs_minimax1, row.score_vs_minimax2) {
         line.push_str(&format!(" | vs minimax1 {m1:.2} minimax2 {m2:.2}"));
     }

@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use fanorona_env::{Board, Fanorona, Game, GameId, Position, Telo};
 use fanorona_eval::ArenaError;
+use fanorona_eval::tables::TablesError;
 
 use super::gate::gate_score;
 use super::lock::RunLock;
@@ -43,7 +44,8 @@ use crate::model::DeviceError;
 use crate::replay::TrajectoryMeta;
 use crate::rng::RngStateError;
 use crate::roles::{ModelEvaluator, SelfPlayWorker, ShardLearner};
-use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
+use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayConfig, SelfPlayOutput};
+use crate::table_labels::TableLabels;
 
 /// The learning curves drawn at the end of a run.
 pub const CURVES_FILE: &str = "curves.png";
@@ -124,6 +126,14 @@ pub enum TrainError {
     /// An evaluation match failed.
     #[error("evaluation match: {0}")]
     Eval(#[from] ArenaError),
+    /// The run's endgame tables (`selfplay.tables`) cannot be opened.
+    #[error("the run's endgame tables (selfplay.tables) {dir}: {error}")]
+    Tables {
+        /// The tables' directory.
+        dir: PathBuf,
+        /// Why they cannot be opened.
+        error: TablesError,
+    },
     /// The evaluation's exam on the built-in test set failed.
     #[error("the exam on the built-in 9x5 test set: {0}")]
     Exam(String),
@@ -230,8 +240,14 @@ pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunCon
         if requested.network != stored.network {
             return Err(mismatch("network"));
         }
-        if (&requested.mcts, &requested.selfplay, &requested.replay)
-            != (&stored.mcts, &stored.selfplay, &stored.replay)
+        // The tables' directory is a path on this machine, as the device is a part of it:
+        // a resumed run may take them from another place (or take them up).
+        let games = |c: &RunConfig| SelfPlayConfig {
+            tables: None,
+            ..c.selfplay.clone()
+        };
+        if (&requested.mcts, games(&requested), &requested.replay)
+            != (&stored.mcts, games(&stored), &stored.replay)
         {
             return Err(mismatch("search, self-play or replay"));
         }
@@ -243,6 +259,9 @@ pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunCon
         }
         stored.run.iterations = requested.run.iterations;
         stored.run.device = requested.run.device;
+        if requested.selfplay.tables.is_some() {
+            stored.selfplay.tables = requested.selfplay.tables;
+        }
     }
     Ok(stored)
 }
@@ -256,6 +275,7 @@ pub fn train(
 ) -> Result<RunSummary, TrainError> {
     config.validate()?;
     config.run.device.device()?;
+    TableLabels::for_run(config)?;
     match config.game.id()? {
         GameId::Telo => run_game(config, Telo::new(), dir, options),
         GameId::Fanorona(board) => run_game(
@@ -347,7 +367,8 @@ impl<'a, G: Game> Run<'a, G> {
                     abnet.clone(),
                     config.selfplay.games_per_iteration,
                     config.selfplay.max_actions,
-                ),
+                )
+                .with_labels(TableLabels::for_run(config)?),
                 board,
             },
             _ => Players::Mcts(Box::new(SelfPlayWorker::new(
@@ -356,7 +377,7 @@ impl<'a, G: Game> Run<'a, G> {
                 &learner.network(),
                 iteration,
                 0,
-            ))),
+            )?)),
         };
         if let Some(best) = &learner.state.best {
             best.export(config, &dir.join(BEST_FILE))?;
@@ -451,6 +472,7 @@ impl<'a, G: Game> Run<'a, G> {
             games_per_s: stats.games_per_s(),
             positions_per_s: stats.positions_per_s(),
             mean_game_length: stats.mean_game_length(),
+            exact_positions: stats.exact_positions,
             ..MetricsRow::default()
         }
     }

@@ -21,6 +21,7 @@ use crate::model::PolicyValueNet;
 use crate::players::NetValue;
 use crate::replay::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
 use crate::rng::TrainRng;
+use crate::table_labels::TableLabels;
 
 /// Transposition table of each game's search, in MiB.
 const HASH_MB: usize = 4;
@@ -41,6 +42,7 @@ pub struct AlphaBetaSelfPlay {
     config: AlphaBetaConfig,
     games: usize,
     max_actions: usize,
+    labels: Option<TableLabels>,
 }
 
 impl AlphaBetaSelfPlay {
@@ -56,7 +58,13 @@ impl AlphaBetaSelfPlay {
             config,
             games,
             max_actions,
+            labels: None,
         }
+    }
+
+    /// Self-play whose positions `labels` hold get their exact value as value target.
+    pub fn with_labels(self, labels: Option<TableLabels>) -> AlphaBetaSelfPlay {
+        AlphaBetaSelfPlay { labels, ..self }
     }
 
     /// The settings of the games and of the gate.
@@ -80,14 +88,16 @@ impl AlphaBetaSelfPlay {
             .expect("the abnet kind's network is an MLP (checked by the run configuration)");
         let value = NetValue::new(&mlp, &self.start, 0.0);
         let seeds: Vec<u64> = (0..self.games).map(|_| rng.random()).collect();
-        let games: Vec<Trajectory> = seeds
+        let played: Vec<(Trajectory, u64)> = seeds
             .par_iter()
             .map(|&seed| {
-                let game = self.play_game(value.clone(), seed, meta);
-                on_game(&game);
-                game
+                let played = self.play_game(value.clone(), seed, meta);
+                on_game(&played.0);
+                played
             })
             .collect();
+        let exact_positions = played.iter().map(|(_, exact)| exact).sum();
+        let games: Vec<Trajectory> = played.into_iter().map(|(game, _)| game).collect();
         let positions = games.iter().map(|g| g.len() as u64).sum();
         SelfPlayOutput {
             stats: SelfPlayStats {
@@ -96,13 +106,15 @@ impl AlphaBetaSelfPlay {
                 policy_positions: positions,
                 seconds: started.elapsed().as_secs_f64(),
                 mean_batch: 1.0,
+                exact_positions,
             },
             games,
         }
     }
 
-    /// One game searched over `value`, its random choices drawn from `seed`.
-    fn play_game(&self, value: NetValue, seed: u64, meta: &TrajectoryMeta) -> Trajectory {
+    /// One game searched over `value`, its random choices drawn from `seed`, with the number
+    /// of its positions labelled by the tables.
+    fn play_game(&self, value: NetValue, seed: u64, meta: &TrajectoryMeta) -> (Trajectory, u64) {
         let mut rng = TrainRng::seed_from_u64(seed);
         let mut game = Fanorona::new(self.start);
         let limits = node_limits(self.config.nodes);
@@ -119,6 +131,9 @@ impl AlphaBetaSelfPlay {
             let first = game.step_to_action(pos.turn_steps(&result.turn)[0]);
             target[first] = 1.0;
             recorder.record(&game, &target, value_of_score(result.score), true);
+            if let Some(exact) = self.labels.as_ref().and_then(|l| l.value(&game)) {
+                recorder.record_exact(exact);
+            }
             target[first] = 0.0;
             let random = turns < opening || rng.random_bool(self.config.random_turn);
             let turn = match random {
@@ -140,7 +155,8 @@ impl AlphaBetaSelfPlay {
             final_state: game.to_text(),
             ..meta.clone()
         };
-        recorder.finish(game_meta, returns)
+        let exact = recorder.exact_positions() as u64;
+        (recorder.finish(game_meta, returns), exact)
     }
 }
 
@@ -198,5 +214,22 @@ mod tests {
         assert_eq!(again.games, out.games);
         let other = play.play(&net, &mut TrainRng::seed_from_u64(6), &meta, |_| {});
         assert_ne!(other.games, out.games);
+    }
+
+    #[test]
+    fn positions_the_tables_hold_take_their_exact_values_and_the_games_stay() {
+        let board = Board::new(5, 3).unwrap();
+        // Six pieces: the 50-node searches misjudge some of these (fewer they solve).
+        let (labels, _dir) = crate::table_labels::tests::built_tables(board, 6);
+        let start = Position::initial(board);
+        let network = NetworkConfig::for_game(&Fanorona::new(start), Architecture::mlp(&[16]));
+        let net = network.init_seeded(&Device::flex(), 3).unwrap().valid();
+        let plain = AlphaBetaSelfPlay::new(start, config(), 6, 200);
+        let labelled = plain.clone().with_labels(Some(labels));
+        let meta = TrajectoryMeta::default();
+        let run = |play: &AlphaBetaSelfPlay| {
+            play.play(&net, &mut TrainRng::seed_from_u64(5), &meta, |_| {})
+        };
+        crate::table_labels::tests::assert_labelled(&run(&plain), &run(&labelled));
     }
 }

@@ -1,6 +1,8 @@
 //! The configuration of self-play: the search of each move with its temperature schedule and
 //! playout cap (the run config's `[mcts]` section), and the games (`[selfplay]`).
 
+use std::path::PathBuf;
+
 use fanorona_search::SearchConfig;
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +48,11 @@ pub struct SelfPlayConfig {
     pub parallel_games: usize,
     /// A game still running after this many actions is scored a draw.
     pub max_actions: usize,
+    /// Endgame tables (a directory of `fanorona tables build` for the run's board): every
+    /// recorded position they hold within its draw limits takes their exact value (+1, 0, -1)
+    /// as its value target, in place of the game's result and the search's value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<PathBuf>,
 }
 
 /// Self-play by the `abnet` agent (the `[abnet]` section): expert iteration with an

@@ -13,6 +13,9 @@
 //! round for all games of the driver, as they share one search configuration. A game still
 //! running after `max_actions` actions is scored a draw.
 //!
+//! With endgame tables (`selfplay.tables`, [`TableLabels`]), every recorded position they hold
+//! takes their exact value as its value target instead of the result and the search's value.
+//!
 //! An `abnet` run's self-play is the alpha-beta's instead ([`AlphaBetaSelfPlay`]).
 
 mod alpha_beta;
@@ -29,6 +32,7 @@ use rand::Rng;
 
 use crate::replay::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
 use crate::rng::TrainRng;
+use crate::table_labels::TableLabels;
 
 /// What one batch of self-play produced, besides the games.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -43,6 +47,8 @@ pub struct SelfPlayStats {
     pub seconds: f64,
     /// Mean leaves per network call.
     pub mean_batch: f64,
+    /// Positions labelled with their exact value by the endgame tables.
+    pub exact_positions: u64,
 }
 
 impl SelfPlayStats {
@@ -77,6 +83,7 @@ pub struct SelfPlay<G: Game> {
     start: G,
     mcts: MctsConfig,
     selfplay: SelfPlayConfig,
+    labels: Option<TableLabels>,
 }
 
 impl<G: Game> SelfPlay<G> {
@@ -86,7 +93,13 @@ impl<G: Game> SelfPlay<G> {
             start,
             mcts,
             selfplay,
+            labels: None,
         }
+    }
+
+    /// Self-play whose positions `labels` hold get their exact value as value target.
+    pub fn with_labels(self, labels: Option<TableLabels>) -> SelfPlay<G> {
+        SelfPlay { labels, ..self }
     }
 
     /// The search configuration of a full (`full = true`) or cheap search.
@@ -212,7 +225,11 @@ impl<'a, G: Game> Session<'a, G> {
             &result.visit_policy
         };
         let recorder = slot.recorder.as_mut().expect("the game is being played");
-        recorder.record(self.driver.state(i), target, result.root_value, full);
+        let state = self.driver.state(i);
+        recorder.record(state, target, result.root_value, full);
+        if let Some(exact) = self.selfplay.labels.as_ref().and_then(|l| l.value(state)) {
+            recorder.record_exact(exact);
+        }
         self.output.stats.policy_positions += full as u64;
         let action = if mcts.search.gumbel {
             result.action
@@ -247,6 +264,7 @@ impl<'a, G: Game> Session<'a, G> {
             .recorder
             .take()
             .expect("the game was being played");
+        self.output.stats.exact_positions += recorder.exact_positions() as u64;
         let game = recorder.finish(game_meta, returns);
         self.output.stats.games += 1;
         self.output.stats.positions += game.len() as u64;
@@ -355,6 +373,27 @@ mod tests {
         assert_eq!(root_values.len(), positions);
         assert!(root_values.iter().all(|v| (-1.0..=1.0).contains(v)));
         assert!(root_values.iter().any(|&v| v != 0.0));
+    }
+
+    #[test]
+    fn positions_the_tables_hold_take_their_exact_values_and_the_games_stay() {
+        let (mcts, mut selfplay) = settings();
+        selfplay.games_per_iteration = 8;
+        let board = Board::new(5, 3).unwrap();
+        let (labels, _dir) = crate::table_labels::tests::built_tables(board, 4);
+        let start = Fanorona::new(Position::initial(board));
+        let plain = SelfPlay::new(start.clone(), mcts, selfplay);
+        let labelled = plain.clone().with_labels(Some(labels));
+        let run = |play: &SelfPlay<Fanorona>| {
+            let mut rng = TrainRng::seed_from_u64(3);
+            play.play(
+                &mut UniformEvaluator,
+                &mut rng,
+                &TrajectoryMeta::default(),
+                |_| {},
+            )
+        };
+        crate::table_labels::tests::assert_labelled(&run(&plain), &run(&labelled));
     }
 
     #[test]
