@@ -2,8 +2,27 @@
 //! notation and FEN, perft, the `Game` and `Agent` traits with Fanorona and Fanoron-Telo
 //! behind them, and gym-like environments: [`Env`], [`SingleAgentEnv`] and the batched,
 //! multi-threaded [`VecEnv`].
+//!
+//! Every type has one path, at the crate root. Three modules are public on purpose, as groups
+//! of free functions and constants whose names need their module: [`action`] (Fanorona's
+//! action encoding), [`observation`] (its observation planes) and [`denormals`] (threads
+//! that flush denormal floats to zero).
 
-pub mod rules;
+mod agent;
+pub mod denormals;
+mod env;
+mod excerpt;
+mod fanorona;
+mod game;
+mod game_id;
+mod random;
+mod registry;
+mod rules;
+mod single_agent;
+mod telo;
+mod vec_env;
+
+pub use fanorona::{action, observation};
 
 pub use rules::board::{Board, Direction, Point, Points};
 pub use rules::color::Color;
@@ -18,27 +37,18 @@ pub use rules::start::{StartError, start_position};
 pub use rules::step::{Step, StepKind};
 pub use rules::turn::{MAX_TURN_STEPS, Turn};
 
-pub mod agent;
-pub mod denormals;
-pub mod env;
-pub mod excerpt;
-pub mod fanorona;
-pub mod game;
-pub mod game_id;
-pub mod random;
-pub mod registry;
-pub mod single_agent;
-pub mod telo;
-pub mod vec_env;
-
 pub use agent::{Agent, AgentError, SearchInfo, SearchLimits};
 pub use env::{Env, EnvConfig, EnvStep, Observation, StepInfo, Transition};
 pub use excerpt::Excerpt;
 pub use fanorona::Fanorona;
+pub use fanorona::symmetry::{NUM_SYMMETRIES, Symmetry};
 pub use game::{ActionError, Game};
 pub use game_id::{GameId, GameIdError};
 pub use random::RandomAgent;
-pub use registry::{AgentKind, AgentOptions, AgentSpec, OptionDef, Registry, SpecError};
+pub use registry::{
+    AgentKind, AgentOptions, AgentSpec, Factory, OptionDef, OptionDefault, Registry, SpecError,
+    ValueType, split_spec_list,
+};
 pub use single_agent::{SingleAgentEnv, SingleAgentError, SingleAgentStep};
 pub use telo::{Telo, TeloError};
 pub use vec_env::{VecEnv, VecEnvError};

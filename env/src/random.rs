@@ -1,5 +1,5 @@
 //! `RandomAgent`: plays uniformly among the legal actions, from a seeded RNG, for any game;
-//! and the `random` agent kind ([`KIND`]).
+//! and the `random` agent kind ([`RandomAgent::KIND`]).
 
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -7,18 +7,9 @@ use rand::{Rng, SeedableRng};
 use crate::agent::{Agent, AgentError};
 use crate::fanorona::Fanorona;
 use crate::game::Game;
-use crate::registry::{AgentKind, AgentOptions, SEED, SpecError};
+use crate::registry::{AgentKind, AgentOptions, OptionDef, SpecError};
 
-/// The `random` agent kind: [`RandomAgent`], named by its specification.
-pub const KIND: AgentKind = AgentKind {
-    name: "random",
-    summary: "uniformly random legal steps",
-    options: &[SEED],
-    path_extensions: &[],
-    factory: create,
-};
-
-/// The factory of [`KIND`].
+/// The factory of [`RandomAgent::KIND`].
 fn create(options: &AgentOptions, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
     let name = options.spec().to_string();
     Ok(Box::new(
@@ -37,6 +28,15 @@ pub struct RandomAgent {
 }
 
 impl RandomAgent {
+    /// The `random` agent kind: a [`RandomAgent`], named by its specification.
+    pub const KIND: AgentKind = AgentKind {
+        name: "random",
+        summary: "uniformly random legal steps",
+        options: &[OptionDef::SEED],
+        path_extensions: &[],
+        factory: create,
+    };
+
     /// A random player called `random`, drawing from a generator seeded with `seed`.
     pub fn new(seed: u64) -> RandomAgent {
         RandomAgent {

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{SIZES, mask_of, random_states, rule_sets};
-use fanorona_env::fanorona::action::{action_to_step, num_actions, step_to_action, stop_action};
+use fanorona_env::action::{action_to_step, num_actions, step_to_action, stop_action};
 use fanorona_env::{
     Board, Color, Direction, Env, Fanorona, Game, Point, Position, Rules, Step, StepKind,
 };

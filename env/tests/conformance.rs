@@ -4,7 +4,6 @@
 //! Symmetries are checked here as permutations; `symmetry.rs` checks that they commute with
 //! positions built independently.
 
-use fanorona_env::telo::DEFAULT_MAX_PLIES;
 use fanorona_env::{ActionError, Board, Color, Fanorona, Game, Position, Rules, Telo};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -244,7 +243,7 @@ fn fanorona_variants_keep_the_game_contract() {
 
 #[test]
 fn telo_keeps_the_game_contract() {
-    for max_plies in [Some(DEFAULT_MAX_PLIES), Some(12), None] {
+    for max_plies in [Some(Telo::DEFAULT_MAX_PLIES), Some(12), None] {
         let from_text = move |text: &str| Telo::from_text(text, max_plies).unwrap();
         check_game(Telo::with_max_plies(max_plies), from_text, 13, 60);
     }

@@ -8,8 +8,7 @@ mod common;
 use std::collections::HashMap;
 
 use common::{SIZES, map_position, mask_of, observation_of, random_states, rule_sets};
-use fanorona_env::fanorona::symmetry::Symmetry;
-use fanorona_env::{Board, Color, Fanorona, Game, Telo};
+use fanorona_env::{Board, Color, Fanorona, Game, Symmetry, Telo};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use fanorona_env::telo::DEFAULT_MAX_PLIES;
 use fanorona_env::{Color, Game, Telo};
 
 /// A game-theoretic value for the side to move, with the plies to the end under best play.
@@ -122,7 +121,7 @@ fn the_first_player_wins_telo() {
         panic!("the empty board is {:?} for white", values[0]);
     };
     assert!(
-        plies < DEFAULT_MAX_PLIES,
+        plies < Telo::DEFAULT_MAX_PLIES,
         "white wins in {plies} plies, within the draw limit"
     );
     // Check the strategy the values give, at the default limit: white plays a move that

@@ -4,7 +4,7 @@
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_main};
 use fanorona_env::{History, Position};
-use fanorona_eval::{Limits, Searcher};
+use fanorona_eval::minimax::{Limits, Searcher};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

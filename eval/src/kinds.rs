@@ -8,9 +8,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use fanorona_env::registry::{OptionDefault, SEED, ValueType};
 use fanorona_env::{
-    Agent, AgentKind, AgentOptions, Board, Fanorona, OptionDef, Registry, SpecError,
+    Agent, AgentKind, AgentOptions, Board, Fanorona, OptionDef, OptionDefault, Registry, SpecError,
+    ValueType,
 };
 
 use crate::agents::engine::{EngineAgent, EngineConfig};
@@ -39,7 +39,7 @@ const NODES: ValueType = ValueType::Whole {
 pub const GREEDY: AgentKind = AgentKind {
     name: "greedy",
     summary: "the turn that captures most, ties broken at random",
-    options: &[SEED],
+    options: &[OptionDef::SEED],
     path_extensions: &[],
     factory: create_greedy,
 };
@@ -91,7 +91,14 @@ pub const AB_TABLES: OptionDef = OptionDef {
 pub const MINIMAX: AgentKind = AgentKind {
     name: "minimax",
     summary: "alpha-beta search over complete turns",
-    options: &[AB_DEPTH, AB_MS, AB_NODES, AB_HASH, AB_TABLES, SEED],
+    options: &[
+        AB_DEPTH,
+        AB_MS,
+        AB_NODES,
+        AB_HASH,
+        AB_TABLES,
+        OptionDef::SEED,
+    ],
     path_extensions: &[],
     factory: create_minimax,
 };
@@ -115,7 +122,7 @@ pub const SOLVER: AgentKind = AgentKind {
         },
         OptionDef {
             help: "seed of its choice among equally good turns (default: the caller's)",
-            ..SEED
+            ..OptionDef::SEED
         },
     ],
     path_extensions: &[],
@@ -178,7 +185,7 @@ pub fn register(registry: &mut Registry) {
 /// The kinds that need no network: `fanorona-env`'s `random` and this crate's.
 pub fn registry() -> Registry {
     let mut registry = Registry::new();
-    registry.register(fanorona_env::random::KIND);
+    registry.register(fanorona_env::RandomAgent::KIND);
     register(&mut registry);
     registry
 }

@@ -3,15 +3,23 @@
 //! registry, the arena (matches, Elo, SPRT), ratings of many agents, game records, the engine
 //! protocol, and exams against solved values or a labelled test set.
 
-pub mod agents;
-pub mod arena;
+//!
+//! Every type has one path. The agents, the arena, the agent kinds and game records are at the
+//! crate root; the public modules are subsystems with their own vocabulary: [`minimax`] (the
+//! alpha-beta baseline), [`solver`] (exact values of small boards), [`tables`] (endgame
+//! tables), [`exam`] (agents against exact values), [`rating`] (ratings of many agents),
+//! [`protocol`] (the engine protocol) and [`atomic_write`] (files written whole or not at
+//! all).
+
+mod agents;
+mod arena;
 pub mod atomic_write;
 pub mod exam;
-pub mod kinds;
+mod kinds;
 pub mod minimax;
 pub mod protocol;
 pub mod rating;
-pub mod record;
+mod record;
 pub mod solver;
 pub mod tables;
 
@@ -26,8 +34,7 @@ pub use arena::{
     AgentFactory, ArenaError, Built, Forfeit, GameResult, Match, MatchConfig, MatchReport,
     PlayedGame, Seat, check_out_dir, play_game, spec_factory,
 };
-pub use kinds::{register, registry};
-pub use minimax::player::MinimaxChooser;
-pub use minimax::search::{Limits, MinimaxResult, Searcher};
-pub use rating::{RatingError, RatingSettings, Ratings, collect_games, rate};
+pub use kinds::{
+    AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_limits, register, registry, tables_dir,
+};
 pub use record::{GameRecord, RecordError};

@@ -3,9 +3,10 @@
 //! strength rising with depth.
 
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
-use fanorona_eval::minimax::evaluate::{StaticEvaluation, evaluate};
-use fanorona_eval::minimax::search::{MATE, MATE_BOUND};
-use fanorona_eval::{Limits, Match, MatchConfig, Openings, Searcher, registry};
+use fanorona_eval::minimax::{Limits, Searcher};
+use fanorona_eval::minimax::{MATE, MATE_BOUND};
+use fanorona_eval::minimax::{StaticEvaluation, evaluate};
+use fanorona_eval::{Match, MatchConfig, Openings, registry};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -75,7 +76,7 @@ fn random_small_position(rng: &mut StdRng) -> Position {
     Position::from_fen_with_rules(&format!("{} w", rows.join("/")), Rules::pure()).unwrap()
 }
 
-fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::MinimaxResult {
+fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::minimax::MinimaxResult {
     Searcher::new(Limits::depth(depth), 1, seed)
         .search_position(pos, &[])
         .expect("a legal turn")

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use fanorona_env::fanorona::action::step_to_action;
+use fanorona_env::action::step_to_action;
 use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position, Rules, Turn};
 use fanorona_eval::solver::{Solution, SolveOptions, SolverAgent, SolverError, Value};
 use rand::rngs::StdRng;

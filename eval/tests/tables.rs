@@ -5,12 +5,13 @@
 use std::path::Path;
 
 use fanorona_env::{Board, Color, Fanorona, Outcome, Point, Position, Rules};
-use fanorona_eval::minimax::search::Limits;
+use fanorona_eval::TurnChooser;
+use fanorona_eval::minimax::Limits;
+use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::solver::{Solution, SolveOptions, Value};
 use fanorona_eval::tables::{
     BuildOptions, ClassIndex, EndgameTables, TablesError, build, class_file_name,
 };
-use fanorona_eval::{MinimaxChooser, TurnChooser};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -1,7 +1,7 @@
 //! `fanorona._fanorona.Env`: the two-player environment behind `fanorona.pettingzoo`: one
 //! action at a time, the same player acting through a whole capture chain.
 
-use fanorona_env::fanorona::observation::write_observation_of;
+use fanorona_env::observation::write_observation_of;
 use fanorona_env::{EnvConfig, Fanorona, Game, start_position};
 use pyo3::prelude::*;
 

@@ -1,7 +1,6 @@
 //! `fanorona.Position`: a game in progress with its history, for analysis and scripting.
 
-use fanorona_env::fanorona::observation::write_observation_of;
-use fanorona_env::rules::display::render;
+use fanorona_env::observation::write_observation_of;
 use fanorona_env::{Fanorona, Game, perft, start_position};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -279,7 +278,7 @@ impl Position {
     }
 
     fn __str__(&self) -> String {
-        render(self.game.position(), None)
+        self.game.position().render(None)
     }
 
     fn __repr__(&self) -> String {

@@ -1,8 +1,10 @@
 //! The `mcts` agent kind: tree search valued by random playouts
 //! ([`MctsAgent`] with a [`RolloutEvaluator`]).
 
-use fanorona_env::registry::{OptionDefault, SEED, ValueType};
-use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, Registry, SpecError};
+use fanorona_env::{
+    Agent, AgentKind, AgentOptions, Fanorona, OptionDef, OptionDefault, Registry, SpecError,
+    ValueType,
+};
 
 use crate::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MS, SIMS, TEMP, search_budget, search_config,
@@ -40,7 +42,7 @@ pub const MCTS_KIND: AgentKind = AgentKind {
             default: OptionDefault::Value("400"),
             help: "longest playout, in steps",
         },
-        SEED,
+        OptionDef::SEED,
     ],
     path_extensions: &[],
     factory: create,

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::{Budget, SIMULATION_CAP, SearchConfig};
 use fanorona_env::AgentOptions;
-use fanorona_env::registry::{OptionDef, OptionDefault, ValueType};
+use fanorona_env::{OptionDef, OptionDefault, ValueType};
 
 /// The most simulations per decision.
 pub const MAX_SIMS: u64 = SIMULATION_CAP as u64;

@@ -16,7 +16,7 @@ use fanorona_eval::exam::{
     ExamReport, SetExamReport, TestSet, ValueError, ValueScore, exact_turn_values, examine,
     examine_set, questions,
 };
-use fanorona_eval::minimax::search::{Limits, MAX_DEPTH};
+use fanorona_eval::minimax::{Limits, MAX_DEPTH};
 use fanorona_eval::solver::{Solution, TableSource, shared_solution};
 use fanorona_eval::tables::shared_tables;
 use fanorona_eval::{AgentFactory, spec_factory};

@@ -6,7 +6,6 @@ use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::rules::display::render;
 use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
 use fanorona_eval::agent_turn;
 use fanorona_eval::protocol::read_line;
@@ -133,7 +132,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
         write!(
             self.out,
             "\n{}",
-            render(self.game.position(), self.last.as_ref())
+            self.game.position().render(self.last.as_ref())
         )?;
         Ok(())
     }

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_env::rules::display::render;
 use fanorona_eval::GameRecord;
 
 use crate::output::{out, outln};
@@ -26,7 +25,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let history = record.replay()?;
     outln!("\nstart")?;
-    out!("{}", render(history.start(), None))?;
+    out!("{}", history.start().render(None))?;
     for (i, (turn, pos)) in history
         .turns()
         .iter()
@@ -40,7 +39,7 @@ pub fn run(args: Args) -> Result<()> {
             before.side_to_move(),
             turn.notation(before.board())
         )?;
-        out!("{}", render(pos, Some(turn)))?;
+        out!("{}", pos.render(Some(turn)))?;
     }
     outln!("\nresult {}", record.result)?;
     Ok(())

@@ -1,7 +1,6 @@
 //! `fanorona show`: a position drawn as text.
 
 use anyhow::Result;
-use fanorona_env::rules::display::render;
 
 use super::position_args::PositionArgs;
 use crate::output::out;
@@ -16,6 +15,6 @@ pub struct Args {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let pos = args.position.position()?;
-    out!("{}", render(&pos, None))?;
+    out!("{}", pos.render(None))?;
     Ok(())
 }

@@ -8,10 +8,10 @@
 
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_main};
-use fanorona_env::fanorona::observation::{NUM_PLANES, observation_planes, write_observation};
+use fanorona_env::observation::{NUM_PLANES, observation_planes, write_observation};
 use fanorona_env::{History, Position};
-use fanorona_eval::minimax::evaluate::{Handcrafted, StaticEvaluation};
-use fanorona_eval::{Limits, Searcher};
+use fanorona_eval::minimax::{Handcrafted, StaticEvaluation};
+use fanorona_eval::minimax::{Limits, Searcher};
 use fanorona_train::io::load_policy;
 use fanorona_train::model::{MlpInference, MlpScratch, MlpValue, MlpValueScratch};
 use fanorona_train::players::{NetValue, sample_planes};

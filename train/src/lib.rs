@@ -1,10 +1,12 @@
 //! Learning to play Fanorona by self-play, by layer: `model` (the policy/value network, its
-//! learner and device), `selfplay` (games played by tree search with the network), `replay`
-//! (the window of recent games and minibatches), `run` (the training run: configuration,
-//! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files), `players`
-//! (the network as an evaluator and as an agent), `distill` (a smaller network taught by
-//! a trained one), `table_labels` (exact value targets from endgame tables) and `exam` (a network agent's value head for the exams). The tree search
-//! itself is `fanorona-search`.
+//! learner and device), `selfplay` (games played by tree search with the network, or by
+//! `abnet`), `replay` (the window of recent games and minibatches), `roles` (self-play worker,
+//! learner and evaluator, in one process or many), `run` (the training run: configuration,
+//! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files), `players` (the
+//! network as an evaluator and as an agent), `distill` (a smaller network taught by a trained
+//! one), `table_labels` (exact value targets from endgame tables), `exam` (a network agent's
+//! value head for the exams) and `rng` (the seeded generator every role draws from). The tree
+//! search itself is `fanorona-search`.
 
 pub mod distill;
 pub mod exam;

@@ -135,7 +135,7 @@ fn a_policy_file_with_denormal_weights_loads_without_them() {
     let meta = PolicyMeta {
         game: fanorona_env::GameId::standard(),
         rules: fanorona_env::Rules::default().to_string(),
-        encoding_version: fanorona_env::fanorona::action::ENCODING_VERSION,
+        encoding_version: fanorona_env::action::ENCODING_VERSION,
         network: config.clone(),
         step: 0,
     };

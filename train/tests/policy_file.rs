@@ -8,7 +8,7 @@ use std::fs;
 
 use common::test_support::fixed_batch;
 use common::{outputs, trained};
-use fanorona_env::fanorona::action::ENCODING_VERSION;
+use fanorona_env::action::ENCODING_VERSION;
 use fanorona_env::{GameId, Rules};
 use fanorona_train::io::POLICY_FORMAT;
 use fanorona_train::io::{

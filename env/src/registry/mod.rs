@@ -4,7 +4,7 @@
 //! default, help) and a factory. The [`Registry`] checks a specification against the table
 //! before the factory sees its typed values ([`AgentOptions`]), and writes the help and the
 //! error messages from the same table. Crates register their own kinds; this crate provides
-//! `random` ([`crate::random::KIND`]).
+//! `random` ([`crate::RandomAgent::KIND`]).
 
 mod error;
 mod kind;
@@ -16,7 +16,7 @@ mod spec;
 
 pub use error::SpecError;
 pub use kind::{AgentKind, Factory};
-pub use option::{OptionDef, OptionDefault, SEED, ValueType};
+pub use option::{OptionDef, OptionDefault, ValueType};
 pub use options::AgentOptions;
 pub use registry::Registry;
 pub use spec::{AgentSpec, split_spec_list};

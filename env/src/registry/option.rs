@@ -107,18 +107,18 @@ pub struct OptionDef {
     pub help: &'static str,
 }
 
-/// The `seed` option of the kinds that make random choices.
-pub const SEED: OptionDef = OptionDef {
-    name: "seed",
-    value: ValueType::Whole {
-        min: 0,
-        max: u64::MAX,
-    },
-    default: OptionDefault::Unset,
-    help: "seed of its random choices (default: the caller's, e.g. the match seed)",
-};
-
 impl OptionDef {
+    /// The `seed` option of the kinds that make random choices.
+    pub const SEED: OptionDef = OptionDef {
+        name: "seed",
+        value: ValueType::Whole {
+            min: 0,
+            max: u64::MAX,
+        },
+        default: OptionDefault::Unset,
+        help: "seed of its random choices (default: the caller's, e.g. the match seed)",
+    };
+
     /// The option as help shows it: `depth=N (1-64, default 4)`.
     pub fn usage(&self) -> String {
         let mut notes: Vec<String> = self.value.range().into_iter().collect();
@@ -155,7 +155,7 @@ mod tests {
         };
         assert_eq!(depth.usage(), "depth=N (1-64, default 4)");
         assert_eq!(depth.help_line(), "depth=N (1-64, default 4): search depth");
-        assert_eq!(SEED.usage(), "seed=N");
+        assert_eq!(OptionDef::SEED.usage(), "seed=N");
         let cmd = OptionDef {
             name: "cmd",
             value: ValueType::Path,

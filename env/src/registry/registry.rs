@@ -156,7 +156,7 @@ fn lines(items: impl Iterator<Item = String>) -> String {
 mod tests {
     use super::*;
     use crate::RandomAgent;
-    use crate::registry::{SEED, ValueType};
+    use crate::registry::{OptionDef, ValueType};
 
     /// A kind with an option of every type, whose agent is named after the values it read.
     const TOY: AgentKind = AgentKind {
@@ -193,7 +193,7 @@ mod tests {
                 default: OptionDefault::Required,
                 help: "its file",
             },
-            SEED,
+            OptionDef::SEED,
         ],
         path_extensions: &["toy"],
         factory: |options, seed| {
@@ -212,7 +212,7 @@ mod tests {
 
     fn registry() -> Registry {
         let mut registry = Registry::new();
-        registry.register(crate::random::KIND);
+        registry.register(crate::RandomAgent::KIND);
         registry.register(TOY);
         registry
     }

@@ -6,7 +6,7 @@
 //! of the two diagonals) wins, during placement too.
 //!
 //! Two cases the rule book leaves open are settled here. Since pieces can shuffle forever, a
-//! game is drawn once `max_plies` actions have been played ([`DEFAULT_MAX_PLIES`] by default,
+//! game is drawn once `max_plies` actions have been played ([`Telo::DEFAULT_MAX_PLIES`] by default,
 //! `None` for no limit). A side with no legal move would lose, as in Fanorona, but with three
 //! pieces each that never happens. Exhaustive retrograde analysis of all 5390 reachable
 //! positions (`tests/telo.rs`) shows that white wins with perfect play, by its fifth action
@@ -34,9 +34,6 @@ pub use state::Telo;
 
 /// Pieces each side places.
 pub const TELO_PIECES: u32 = 3;
-
-/// Actions played before a game is drawn, unless set otherwise.
-pub const DEFAULT_MAX_PLIES: u32 = 100;
 
 /// Number of points of the board.
 const POINTS: usize = 9;

@@ -1,7 +1,7 @@
 //! The Telo position and its rules: placing, moving along the lines, three in a row.
 
 use super::action::move_action;
-use super::{DEFAULT_MAX_PLIES, POINTS, TELO_PIECES, TeloError};
+use super::{POINTS, TELO_PIECES, TeloError};
 use crate::rules::board::{Board, Direction, Points};
 use crate::rules::color::Color;
 
@@ -39,9 +39,12 @@ impl Default for Telo {
 }
 
 impl Telo {
-    /// The empty board, white to place, drawn after [`DEFAULT_MAX_PLIES`] actions.
+    /// Actions played before a game is drawn, unless set otherwise.
+    pub const DEFAULT_MAX_PLIES: u32 = 100;
+
+    /// The empty board, white to place, drawn after [`Telo::DEFAULT_MAX_PLIES`] actions.
     pub fn new() -> Telo {
-        Telo::with_max_plies(Some(DEFAULT_MAX_PLIES))
+        Telo::with_max_plies(Some(Telo::DEFAULT_MAX_PLIES))
     }
 
     /// The empty board with another draw limit (`None`: no limit; games may never end).

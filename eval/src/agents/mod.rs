@@ -2,7 +2,7 @@
 //! turns play one step at a time, collecting a step-level agent's actions into a turn, and
 //! external engines driven through the engine protocol.
 
-pub mod complete_turn;
-pub mod engine;
-pub mod greedy;
-pub mod turn_agent;
+pub(crate) mod complete_turn;
+pub(crate) mod engine;
+pub(crate) mod greedy;
+pub(crate) mod turn_agent;

@@ -1,14 +1,14 @@
 //! Matches between two agents: openings, parallel games, Elo with a confidence interval,
 //! likelihood of superiority and the sequential probability ratio test.
 
-pub mod elo;
-pub mod error;
-pub mod game;
-pub mod opening;
-pub mod output;
-pub mod report;
-pub mod runner;
-pub mod sprt;
+pub(crate) mod elo;
+pub(crate) mod error;
+pub(crate) mod game;
+pub(crate) mod opening;
+pub(crate) mod output;
+pub(crate) mod report;
+pub(crate) mod runner;
+pub(crate) mod sprt;
 
 pub use error::ArenaError;
 pub use game::{Forfeit, GameResult, PlayedGame, Seat, play_game};

@@ -17,12 +17,12 @@
 //! draw (limits only add draws); positions whose solved distance reaches the limit are left
 //! out and counted.
 
-pub mod error;
-pub mod sample;
-pub mod set_exam;
-pub mod solved;
-pub mod test_set;
-pub mod value_score;
+pub(crate) mod error;
+pub(crate) mod sample;
+pub(crate) mod set_exam;
+pub(crate) mod solved;
+pub(crate) mod test_set;
+pub(crate) mod value_score;
 
 pub use error::ExamError;
 pub use sample::{Sampler, Source};

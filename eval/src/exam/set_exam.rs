@@ -142,10 +142,11 @@ pub fn examine_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::TurnAgent;
     use crate::arena::Built;
     use crate::exam::test_set::label;
+    use crate::minimax::MinimaxChooser;
     use crate::minimax::search::Limits;
-    use crate::{MinimaxChooser, TurnAgent};
     use fanorona_env::{Board, Position, RandomAgent};
 
     #[test]

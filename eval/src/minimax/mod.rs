@@ -2,8 +2,14 @@
 //! transposition table, move ordering, a quiescence search over compulsory captures and a
 //! documented evaluation.
 
-pub mod evaluate;
-pub mod ordering;
-pub mod player;
-pub mod search;
-pub mod tt;
+pub(crate) mod evaluate;
+pub(crate) mod ordering;
+pub(crate) mod player;
+pub(crate) mod search;
+pub(crate) mod tt;
+
+pub use evaluate::{Handcrafted, MOBILITY, PIECE, STRONG_POINT, StaticEvaluation, evaluate};
+pub use player::{
+    LARGEST_LOGIT, MinimaxChooser, limits_for, score_of_logit, score_of_value, value_of_score,
+};
+pub use search::{DRAW, Limits, MATE, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher};

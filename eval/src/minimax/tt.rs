@@ -79,16 +79,6 @@ impl TranspositionTable {
         }
     }
 
-    /// Number of entries.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether the table has no entries (never: it holds at least one).
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
     /// Empties every entry.
     pub fn clear(&mut self) {
         self.entries.fill(None);
@@ -132,14 +122,17 @@ mod tests {
     #[test]
     fn stores_probes_and_prefers_depth() {
         let mut tt = TranspositionTable::new(1);
-        assert!(tt.len().is_power_of_two() && tt.len() * size_of::<Option<Entry>>() <= 1 << 20);
+        assert!(
+            tt.entries.len().is_power_of_two()
+                && tt.entries.len() * size_of::<Option<Entry>>() <= 1 << 20
+        );
         tt.store(entry(42, 3, 10));
         assert_eq!(tt.probe(42).unwrap().score, 10);
         assert!(tt.probe(43).is_none());
         tt.store(entry(42, 2, 20));
         assert_eq!(tt.probe(42).unwrap().score, 10, "shallower result kept out");
         // Another key in the same slot replaces it.
-        let other = 42 + tt.len() as u64;
+        let other = 42 + tt.entries.len() as u64;
         tt.store(entry(other, 1, 30));
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.probe(other).unwrap().score, 30);

@@ -6,13 +6,13 @@
 //! writes and reads what a search reports, [`server`] is the engine side (its worker thread in
 //! `search`), and `crate::agents::engine` the client that drives another program.
 
-pub mod clock;
-pub mod command;
-pub mod info;
-pub mod input;
+pub(crate) mod clock;
+pub(crate) mod command;
+pub(crate) mod info;
+pub(crate) mod input;
 mod output;
 mod search;
-pub mod server;
+pub(crate) mod server;
 
 pub use clock::Clocks;
 pub use command::{Command, CommandError, GoLimits, Start};

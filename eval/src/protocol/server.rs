@@ -8,7 +8,6 @@
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use fanorona_env::rules::display::render;
 use fanorona_env::{
     AgentSpec, Board, Excerpt, Fanorona, Position, Registry, Rules, SpecError, Turn,
 };
@@ -136,7 +135,7 @@ impl<W: Write + Send + 'static> Server<W> {
             Command::Go(limits) => self.go(limits),
             Command::Show => {
                 let pos = self.game.position();
-                for line in render(pos, self.last_turn.as_ref()).lines() {
+                for line in pos.render(self.last_turn.as_ref()).lines() {
                     self.out.send(line)?;
                 }
                 self.out.send(&format!("Fen: {}", pos.to_fen()))?;

@@ -2,14 +2,14 @@
 //! Bradley-Terry model with draws of Davidson ([`davidson`]), as Ordo and BayesElo rate
 //! engines, anchored at a named agent, with bootstrap 95% intervals ([`bootstrap`]).
 
-pub mod bootstrap;
+pub(crate) mod bootstrap;
 mod cholesky;
-pub mod collect;
-pub mod davidson;
-pub mod error;
-pub mod rate;
-pub mod report;
-pub mod results;
+pub(crate) mod collect;
+pub(crate) mod davidson;
+pub(crate) mod error;
+pub(crate) mod rate;
+pub(crate) mod report;
+pub(crate) mod results;
 
 pub use collect::{CollectedGames, collect_games};
 pub use error::RatingError;

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use fanorona_env::fanorona::action::step_to_action;
+use fanorona_env::action::step_to_action;
 use fanorona_env::{Agent, AgentError, Fanorona, Position, Step};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -5,16 +5,16 @@
 //! [`Solution`], answers queries ([`query`]), is saved to and loaded from a table file
 //! ([`table`]) and drives a perfect player ([`SolverAgent`]).
 
-pub mod agent;
-pub mod cache;
-pub mod enumerate;
-pub mod error;
-pub mod index;
-pub mod query;
-pub mod retrograde;
-pub mod solution;
-pub mod table;
-pub mod value;
+pub(crate) mod agent;
+pub(crate) mod cache;
+pub(crate) mod enumerate;
+pub(crate) mod error;
+pub(crate) mod index;
+pub(crate) mod query;
+pub(crate) mod retrograde;
+pub(crate) mod solution;
+pub(crate) mod table;
+pub(crate) mod value;
 
 pub use agent::SolverAgent;
 pub use cache::{TableSource, shared_solution};

@@ -10,13 +10,13 @@
 //! of them into memory and answers probes ([`probe`]); [`shared_tables`] shares them within
 //! the process; [`TablesFirst`] plays from them wherever they hold the position.
 
-pub mod agent;
-pub mod build;
-pub mod cache;
-pub mod error;
-pub mod file;
-pub mod index;
-pub mod probe;
+pub(crate) mod agent;
+pub(crate) mod build;
+pub(crate) mod cache;
+pub(crate) mod error;
+pub(crate) mod file;
+pub(crate) mod index;
+pub(crate) mod probe;
 
 pub use agent::TablesFirst;
 pub use build::{BuildOptions, ClassReport, build};

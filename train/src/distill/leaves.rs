@@ -7,8 +7,8 @@
 use std::collections::HashSet;
 
 use fanorona_env::{History, Position};
-use fanorona_eval::minimax::evaluate::{StaticEvaluation, evaluate};
-use fanorona_eval::{Limits, Searcher};
+use fanorona_eval::minimax::{Limits, Searcher};
+use fanorona_eval::minimax::{StaticEvaluation, evaluate};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 

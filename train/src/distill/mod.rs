@@ -20,7 +20,7 @@ pub use lesson::lesson;
 
 use burn::tensor::Device;
 use fanorona_env::Position;
-use fanorona_eval::minimax::player::LARGEST_LOGIT;
+use fanorona_eval::minimax::LARGEST_LOGIT;
 use fanorona_eval::tables::EndgameTables;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
@@ -315,7 +315,7 @@ fn compare(
 /// The logit of `value` (its `atanh`) within +-[`LARGEST_LOGIT`], the range of the scores
 /// `abnet` compares ([`score_of_logit`]).
 ///
-/// [`score_of_logit`]: fanorona_eval::minimax::player::score_of_logit
+/// [`score_of_logit`]: fanorona_eval::minimax::score_of_logit
 fn value_logit(value: f32) -> f32 {
     value
         .clamp(-1.0, 1.0)

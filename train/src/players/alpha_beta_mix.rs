@@ -6,8 +6,8 @@
 //! misses, at a small cost (a probe of at most a few hundred nodes, a few microseconds each).
 
 use fanorona_env::Fanorona;
-use fanorona_eval::minimax::player::value_of_score;
-use fanorona_eval::{Limits, Searcher};
+use fanorona_eval::minimax::value_of_score;
+use fanorona_eval::minimax::{Limits, Searcher};
 use fanorona_search::Evaluator;
 
 /// Transposition table of the probes, in MiB.

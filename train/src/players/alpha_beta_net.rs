@@ -4,15 +4,16 @@
 //! an alpha-beta. [`NetValue`] is that evaluation: the position's observation planes through
 //! [`MlpValue`] (no policy head; later layers in 8-bit integers).
 
-use fanorona_env::fanorona::observation::{NUM_PLANES, Plane, observation_planes};
-use fanorona_env::registry::{OptionDefault, SEED, ValueType};
-use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, Position, SpecError};
-use fanorona_eval::kinds::{
-    AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_limits, tables_dir,
+use fanorona_env::observation::{NUM_PLANES, Plane, observation_planes};
+use fanorona_env::{
+    Agent, AgentKind, AgentOptions, Fanorona, OptionDef, OptionDefault, Position, SpecError,
+    ValueType,
 };
-use fanorona_eval::minimax::evaluate::{StaticEvaluation, evaluate};
-use fanorona_eval::minimax::player::score_of_logit;
-use fanorona_eval::{MinimaxChooser, TurnAgent};
+use fanorona_eval::TurnAgent;
+use fanorona_eval::minimax::MinimaxChooser;
+use fanorona_eval::minimax::score_of_logit;
+use fanorona_eval::minimax::{StaticEvaluation, evaluate};
+use fanorona_eval::{AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_limits, tables_dir};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -132,7 +133,7 @@ pub const ABNET_KIND: AgentKind = AgentKind {
             help: "weight of the hand-made evaluation (material, strong points, mobility) \
                    added to the network's",
         },
-        SEED,
+        OptionDef::SEED,
     ],
     path_extensions: &[],
     factory: create_abnet_agent,
@@ -176,9 +177,9 @@ mod tests {
     use crate::model::{Architecture, NetworkConfig};
     use crate::players::net_kind::tests::exported_with;
     use burn::tensor::Device;
-    use fanorona_env::fanorona::observation::write_observation;
+    use fanorona_env::observation::write_observation;
     use fanorona_env::{Game, History};
-    use fanorona_eval::minimax::player::score_of_value;
+    use fanorona_eval::minimax::score_of_value;
 
     /// Turn-start positions of a seeded random game.
     fn positions() -> Vec<Position> {

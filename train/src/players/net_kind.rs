@@ -11,13 +11,12 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fanorona_env::registry::{OptionDefault, SEED, ValueType};
 use fanorona_env::{
-    Agent, AgentError, AgentKind, AgentOptions, Fanorona, Game, GameId, OptionDef, SearchInfo,
-    SearchLimits, SpecError,
+    Agent, AgentError, AgentKind, AgentOptions, Fanorona, Game, GameId, OptionDef, OptionDefault,
+    SearchInfo, SearchLimits, SpecError, ValueType,
 };
-use fanorona_eval::kinds::{AB_TABLES, tables_dir};
 use fanorona_eval::tables::{EndgameTables, TablesFirst, shared_tables};
+use fanorona_eval::{AB_TABLES, tables_dir};
 use fanorona_search::{Budget, Evaluator, MctsAgent, SearchConfig};
 
 use crate::io::{LoadedPolicy, PolicyMeta, load_policy};
@@ -96,7 +95,7 @@ pub const NET_KIND: AgentKind = AgentKind {
             help: "most nodes of a leaf's alpha-beta search (beyond: the network's value alone)",
         },
         AB_TABLES,
-        SEED,
+        OptionDef::SEED,
     ],
     path_extensions: &["safetensors", "ckpt"],
     factory: create_net_agent,
@@ -383,7 +382,7 @@ pub(crate) mod tests {
     use crate::io::{PolicyMeta, export_policy};
     use crate::model::Architecture;
     use burn::tensor::Device;
-    use fanorona_env::fanorona::action::ENCODING_VERSION;
+    use fanorona_env::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
 
     /// The agent of `text`, built through the project's registry.

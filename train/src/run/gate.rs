@@ -5,7 +5,8 @@
 //! score above `abnet.gate_threshold`.
 
 use fanorona_env::{Agent, Board, Fanorona, Position};
-use fanorona_eval::{Built, Match, MatchConfig, MinimaxChooser, Openings, TurnAgent};
+use fanorona_eval::minimax::MinimaxChooser;
+use fanorona_eval::{Built, Match, MatchConfig, Openings, TurnAgent};
 
 use super::{RunConfig, TrainError};
 use crate::model::PolicyValueNet;

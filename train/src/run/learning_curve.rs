@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use fanorona_env::AgentSpec;
-use fanorona_eval::Ratings;
+use fanorona_eval::rating::Ratings;
 use serde::Serialize;
 
 use crate::io::Checkpoint;

@@ -9,9 +9,9 @@
 use std::time::Instant;
 
 use fanorona_env::{Fanorona, Game, Position};
-use fanorona_eval::minimax::player::value_of_score;
-use fanorona_eval::minimax::search::MAX_DEPTH;
-use fanorona_eval::{Limits, Searcher};
+use fanorona_eval::minimax::MAX_DEPTH;
+use fanorona_eval::minimax::value_of_score;
+use fanorona_eval::minimax::{Limits, Searcher};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;

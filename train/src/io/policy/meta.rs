@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use fanorona_env::fanorona::action::ENCODING_VERSION;
+use fanorona_env::action::ENCODING_VERSION;
 use fanorona_env::{GameId, GameIdError, Rules};
 
 use super::PolicyFileError;

@@ -6,7 +6,7 @@
 //! Metadata keys (all strings): `format` (`fanorona-policy`), `format_version`, `game`
 //! (`fanorona` or `telo`), `board` (`WxH`), `rules` (as `--rules` reads them),
 //! `encoding_version` (of the action encoding and observation planes, see
-//! [`fanorona_env::fanorona::action::ENCODING_VERSION`]), `observation_shape`
+//! [`fanorona_env::action::ENCODING_VERSION`]), `observation_shape`
 //! (`PLANESxHEIGHTxWIDTH`), `num_actions`, `architecture` (a short description), `network`
 //! (the [`NetworkConfig`](crate::NetworkConfig) as JSON, from which the network is rebuilt),
 //! `training_step` and `data_crc32` (a CRC-32 of the tensor data, so a damaged file is
@@ -23,7 +23,7 @@ pub use write::{export_checkpoint, export_policy, policy_bytes};
 
 use std::path::PathBuf;
 
-use fanorona_env::fanorona::action::ENCODING_VERSION;
+use fanorona_env::action::ENCODING_VERSION;
 
 use super::checkpoint::CheckpointError;
 use super::envelope::FileError;

@@ -14,9 +14,9 @@
 //!   when all are zero are more often zero (the shipped model: 35 of 64 groups computed on
 //!   average instead of 50). The results do not change.
 //!
-//! [`observation_planes`]: fanorona_env::fanorona::observation::observation_planes
+//! [`observation_planes`]: fanorona_env::observation::observation_planes
 
-use fanorona_env::fanorona::observation::{NUM_PLANES, Plane};
+use fanorona_env::observation::{NUM_PLANES, Plane};
 
 use super::MlpInference;
 use super::quantized_first_layer::QuantizedFirstLayer;
@@ -169,7 +169,7 @@ mod tests {
     use crate::io::load_policy;
     use crate::model::{Architecture, NetworkConfig, PolicyValueNet};
     use burn::tensor::Device;
-    use fanorona_env::fanorona::observation::{observation_planes, write_observation};
+    use fanorona_env::observation::{observation_planes, write_observation};
     use fanorona_env::{History, Position};
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
