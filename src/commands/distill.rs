@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{GameId, Position};
 use fanorona_eval::tables::shared_tables;
-use fanorona_train::distill::{DistillConfig, LeafSampling, Progress, distill};
+use fanorona_train::distill::{DistillConfig, EpochReport, LeafSampling, Progress, distill};
 use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
 use fanorona_train::run::is_run_file;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -72,31 +72,60 @@ pub struct Args {
     pub tables: Option<PathBuf>,
 }
 
+impl Args {
+    /// The distillation settings the arguments ask for.
+    fn config(&self) -> DistillConfig {
+        DistillConfig {
+            hidden: self.hidden.clone(),
+            positions: self.positions,
+            held_out: self.held_out,
+            epochs: self.epochs,
+            batch_size: self.batch,
+            lr: self.lr,
+            value_weight: self.value_weight,
+            sampling: LeafSampling {
+                depth: self.depth,
+                keep: self.keep,
+                seed: self.seed,
+            },
+            seed: self.seed,
+        }
+    }
+
+    /// The metrics file (`--metrics`, or OUT with the extension `.metrics.jsonl`) after
+    /// checking that neither it nor OUT would overwrite the teacher or a training run's file.
+    fn checked_outputs(&self) -> Result<PathBuf> {
+        if same_file(&self.teacher, &self.out) || is_run_file(&self.out) {
+            bail!(
+                "--out {} is the teacher's file or a file of a training run: write the student \
+                 elsewhere",
+                self.out.display()
+            );
+        }
+        let metrics = self
+            .metrics
+            .clone()
+            .unwrap_or_else(|| self.out.with_extension("metrics.jsonl"));
+        if same_file(&metrics, &self.teacher)
+            || same_file(&metrics, &self.out)
+            || metrics == self.out
+            || is_run_file(&metrics)
+        {
+            bail!(
+                "--metrics {} is the teacher, the student or a file of a training run: write \
+                 the metrics elsewhere",
+                metrics.display()
+            );
+        }
+        Ok(metrics)
+    }
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let config = DistillConfig {
-        hidden: args.hidden.clone(),
-        positions: args.positions,
-        held_out: args.held_out,
-        epochs: args.epochs,
-        batch_size: args.batch,
-        lr: args.lr,
-        value_weight: args.value_weight,
-        sampling: LeafSampling {
-            depth: args.depth,
-            keep: args.keep,
-            seed: args.seed,
-        },
-        seed: args.seed,
-    };
+    let config = args.config();
     config.validate().context("bad settings")?;
-    if same_file(&args.teacher, &args.out) || is_run_file(&args.out) {
-        bail!(
-            "--out {} is the teacher's file or a file of a training run: write the student \
-             elsewhere",
-            args.out.display()
-        );
-    }
+    let metrics_path = args.checked_outputs()?;
     let teacher = load_policy(&args.teacher)
         .with_context(|| format!("cannot load the teacher {}", args.teacher.display()))?;
     let GameId::Fanorona(board) = teacher.meta.game else {
@@ -112,21 +141,6 @@ pub fn run(args: Args) -> Result<()> {
         .map(|dir| shared_tables(dir, board))
         .transpose()
         .context("bad --tables")?;
-    let metrics_path = args
-        .metrics
-        .clone()
-        .unwrap_or_else(|| args.out.with_extension("metrics.jsonl"));
-    if same_file(&metrics_path, &args.teacher)
-        || same_file(&metrics_path, &args.out)
-        || metrics_path == args.out
-        || is_run_file(&metrics_path)
-    {
-        bail!(
-            "--metrics {} is the teacher, the student or a file of a training run: write the \
-             metrics elsewhere",
-            metrics_path.display()
-        );
-    }
     let mut metrics = BufWriter::new(
         File::create(&metrics_path)
             .with_context(|| format!("cannot create {}", metrics_path.display()))?,
@@ -137,14 +151,7 @@ pub fn run(args: Args) -> Result<()> {
         args.hidden,
         args.positions + args.held_out
     );
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} step [{bar:30}] {pos}/{len} eta {eta} {msg}",
-        )
-        .expect("the progress template is valid")
-        .progress_chars("=> "),
-    );
+    let bar = step_bar();
     let mut written: std::io::Result<()> = Ok(());
     let mut steps = 0;
     let mut record = |line: serde_json::Value| {
@@ -167,10 +174,8 @@ pub fn run(args: Args) -> Result<()> {
                     Some(_) => format!(" ({exact} of them valued exactly by the tables)"),
                     None => String::new(),
                 };
-                say(
-                    &bar,
-                    format!("{train} training and {held_out} held-out positions{exact}"),
-                );
+                let line = format!("{train} training and {held_out} held-out positions{exact}");
+                say(&bar, line);
             }
             Progress::Step { loss, total } => {
                 bar.set_length(total);
@@ -182,20 +187,7 @@ pub fn run(args: Args) -> Result<()> {
             }
             Progress::Epoch(report) => {
                 steps = report.step;
-                say(
-                    &bar,
-                    format!(
-                        "epoch {}: value error against the teacher on held-out positions: mean \
-                     {:.4}, rms {:.4}, max {:.4}; logit error: mean {:.4}; policy \
-                     cross-entropy {:.4}",
-                        report.epoch,
-                        report.value_mae,
-                        report.value_rmse,
-                        report.value_max,
-                        report.logit_mae,
-                        report.policy_loss
-                    ),
-                );
+                say(&bar, epoch_line(&report));
                 record(json!({"kind": "epoch", "report": report}));
             }
         },
@@ -216,6 +208,33 @@ pub fn run(args: Args) -> Result<()> {
         metrics_path.display()
     )?;
     Ok(())
+}
+
+/// The bar of the learner steps, on standard error.
+fn step_bar() -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} step [{bar:30}] {pos}/{len} eta {eta} {msg}",
+        )
+        .expect("the progress template is valid")
+        .progress_chars("=> "),
+    );
+    bar
+}
+
+/// The log line of an epoch: the student against the teacher on the held-out positions.
+fn epoch_line(report: &EpochReport) -> String {
+    format!(
+        "epoch {}: value error against the teacher on held-out positions: mean {:.4}, rms \
+         {:.4}, max {:.4}; logit error: mean {:.4}; policy cross-entropy {:.4}",
+        report.epoch,
+        report.value_mae,
+        report.value_rmse,
+        report.value_max,
+        report.logit_mae,
+        report.policy_loss
+    )
 }
 
 /// Prints `line` above the bar, or plainly where standard error is no terminal (a log file).

@@ -18,9 +18,10 @@ use fanorona_eval::exam::{
 };
 use fanorona_eval::minimax::{Limits, MAX_DEPTH};
 use fanorona_eval::solver::{Solution, TableSource, shared_solution};
-use fanorona_eval::tables::shared_tables;
+use fanorona_eval::tables::{EndgameTables, shared_tables};
 use fanorona_eval::{AgentFactory, spec_factory};
 use fanorona_train::exam::{network_of, value_head};
+use fanorona_train::model::PolicyValueNet;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::agent_arg::agent_spec;
@@ -278,22 +279,9 @@ fn set_exam(
         examine_set(&factory, &set, tables.as_deref(), args.seed, &bar)?;
     bar.finish_and_clear();
     if let Some(net) = network_of(registry, spec)? {
-        let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
-        let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
-        let mut error = ValueError::default();
-        let mut exact = ValueScore::default();
-        for (p, v) in set.positions.iter().zip(values) {
-            error.add(v, p.value);
-            let truth = tables
-                .as_deref()
-                .and_then(|t| exact_turn_values(t, &p.position))
-                .and_then(|values| values.into_iter().map(|(_, value)| value).max());
-            if let Some(truth) = truth {
-                exact.add(v, truth);
-            }
-        }
+        let (error, exact) = value_head_scores(&net, &set, tables.as_deref())?;
         report.value_head = Some(error);
-        report.value_head_exact = tables.is_some().then_some(exact);
+        report.value_head_exact = exact;
     }
     let secs = started.elapsed().as_secs_f64();
     if args.json {
@@ -303,6 +291,36 @@ fn set_exam(
         outln!("{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(());
     }
+    print_set_report(&report, path)?;
+    outln!("time: {secs:.1} s")?;
+    Ok(())
+}
+
+/// The value head of `net` on the set's positions: its error against the labels, and with
+/// `tables` its score against the exact values of the positions they hold.
+fn value_head_scores(
+    net: &PolicyValueNet,
+    set: &TestSet,
+    tables: Option<&EndgameTables>,
+) -> Result<(ValueError, Option<ValueScore>)> {
+    let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
+    let values = value_head(net, &positions).map_err(anyhow::Error::msg)?;
+    let mut error = ValueError::default();
+    let mut exact = ValueScore::default();
+    for (p, v) in set.positions.iter().zip(values) {
+        error.add(v, p.value);
+        let truth = tables
+            .and_then(|t| exact_turn_values(t, &p.position))
+            .and_then(|values| values.into_iter().map(|(_, value)| value).max());
+        if let Some(truth) = truth {
+            exact.add(v, truth);
+        }
+    }
+    Ok((error, tables.is_some().then_some(exact)))
+}
+
+/// The text report of a set exam.
+fn print_set_report(report: &SetExamReport, path: &Path) -> Result<()> {
     outln!(
         "set exam of {} on {} ({} positions of {}; labels: {})",
         report.agent,
@@ -341,7 +359,6 @@ fn set_exam(
             score.mean_error().unwrap_or(f64::NAN)
         )?;
     }
-    outln!("time: {secs:.1} s")?;
     Ok(())
 }
 

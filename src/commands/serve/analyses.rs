@@ -22,6 +22,7 @@ use fanorona_env::Game;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::agents::{AgentChoice, AgentPolicy};
 use super::analysis::{Deepening, End, analyse};
 use super::api::{ApiError, AppState};
 use super::events::{self, event};
@@ -149,17 +150,7 @@ pub async fn start(
     let choice = agents
         .check(text, game.position())
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let deepening = if agents.takes(&choice, "depth") {
-        Deepening::Depth
-    } else if agents.takes(&choice, "sims") {
-        Deepening::Simulations
-    } else {
-        return Err(ApiError::bad_request(format!(
-            "agent {:?} does not search, so it cannot analyse; choose one that does \
-             (e.g. minimax)",
-            choice.name
-        )));
-    };
+    let deepening = deepening_of(agents, &choice)?;
     let analyses = &state.analyses;
     let ticket = analyses.begin()?;
     let (events, sse) = events::stream(ticket.stop.flag.clone());
@@ -190,28 +181,48 @@ pub async fn start(
             })
             .await
             .unwrap_or_else(|lost| End::Failed(lost.to_string()));
-        // Stopped by neither a request nor the client (who hears nothing then): the cap.
-        let (reason, message) = match ended {
-            End::Stopped if ticket.stop.requested.load(Ordering::Relaxed) => {
-                ("stopped", "stopped by a request".to_string())
-            }
-            End::Stopped => (
-                "time",
-                format!("stopped at the server's cap of {} ms", cap.as_millis()),
-            ),
-            End::Complete => (
-                "complete",
-                "a forced result or the deepest search: deeper tells no more".to_string(),
-            ),
-            End::Failed(reason) => ("failed", reason),
-        };
-        let end = serde_json::json!({ "reason": reason, "message": message });
+        let requested = ticket.stop.requested.load(Ordering::Relaxed);
+        let end = end_event(ended, requested, cap);
         // The place is free before the client hears of the end, so that it may start the
         // next analysis at once; the client may be gone, with nothing to tell then.
         drop(ticket);
         let _ = events.send(event("end", &end)).await;
     });
     Ok(sse.into_response())
+}
+
+/// How the analysis of `choice` deepens: by depth or by simulations; an agent that takes
+/// neither does not search and is refused.
+fn deepening_of(agents: &AgentPolicy, choice: &AgentChoice) -> Result<Deepening, ApiError> {
+    if agents.takes(choice, "depth") {
+        Ok(Deepening::Depth)
+    } else if agents.takes(choice, "sims") {
+        Ok(Deepening::Simulations)
+    } else {
+        Err(ApiError::bad_request(format!(
+            "agent {:?} does not search, so it cannot analyse; choose one that does \
+             (e.g. minimax)",
+            choice.name
+        )))
+    }
+}
+
+/// The body of the `end` event: why the analysis ended (`requested`: a stop was asked for;
+/// stopped by neither a request nor the client, who hears nothing then, it is the `cap`).
+fn end_event(ended: End, requested: bool, cap: Duration) -> serde_json::Value {
+    let (reason, message) = match ended {
+        End::Stopped if requested => ("stopped", "stopped by a request".to_string()),
+        End::Stopped => (
+            "time",
+            format!("stopped at the server's cap of {} ms", cap.as_millis()),
+        ),
+        End::Complete => (
+            "complete",
+            "a forced result or the deepest search: deeper tells no more".to_string(),
+        ),
+        End::Failed(reason) => ("failed", reason),
+    };
+    serde_json::json!({ "reason": reason, "message": message })
 }
 
 /// `POST /api/analysis/{id}/stop`: stops a live analysis (its stream then ends).

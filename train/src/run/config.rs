@@ -240,35 +240,7 @@ impl RunConfig {
         }
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;
-        let m = &self.mcts;
-        let search = &m.search;
-        count(
-            "mcts.simulations",
-            search.simulations.into(),
-            MAX_SIMULATIONS,
-        )?;
-        if search.gumbel {
-            let considered = search.gumbel_considered;
-            let key = "mcts.gumbel_considered";
-            require(considered >= 2, key, "an integer at least 2", considered)?;
-        }
-        positive("mcts.c_puct", search.c_puct.into())?;
-        finite("mcts.fpu_reduction", search.fpu_reduction.into())?;
-        positive("mcts.dirichlet_alpha", search.dirichlet_alpha.into())?;
-        probability("mcts.dirichlet_fraction", search.dirichlet_fraction.into())?;
-        non_negative("mcts.temperature", search.temperature.into())?;
-        non_negative("mcts.final_temperature", m.final_temperature.into())?;
-        non_negative("mcts.c_visit", search.c_visit.into())?;
-        non_negative("mcts.c_scale", search.c_scale.into())?;
-        non_negative("mcts.virtual_loss", search.virtual_loss.into())?;
-        non_negative("mcts.forced_playouts", search.forced_playouts.into())?;
-        if let Some(cap) = &m.playout_cap {
-            let fast = cap.fast_simulations;
-            let ok = (1..=search.simulations).contains(&fast);
-            let key = "mcts.playout_cap.fast_simulations";
-            require(ok, key, "an integer in 1..=mcts.simulations", fast)?;
-            probability("mcts.playout_cap.full_probability", cap.full_probability)?;
-        }
+        validate_mcts(&self.mcts)?;
         let s = &self.selfplay;
         count(
             "selfplay.games_per_iteration",
@@ -299,22 +271,7 @@ impl RunConfig {
         if let Some(abnet) = &self.abnet {
             self.validate_abnet(abnet)?;
         }
-        let r = &self.run;
-        count(
-            "run.checkpoint_every_steps",
-            r.checkpoint_every_steps,
-            u64::MAX,
-        )?;
-        count("run.keep_checkpoints", r.keep_checkpoints as u64, u64::MAX)?;
-        if r.eval_every_iterations > 0 {
-            count("run.eval_games", r.eval_games as u64, MAX_GAMES)?;
-            count(
-                "run.eval_simulations",
-                r.eval_simulations as u64,
-                MAX_SIMULATIONS,
-            )?;
-        }
-        Ok(())
+        validate_loop(&self.run)
     }
 }
 
@@ -365,6 +322,58 @@ pub const MAX_WINDOW_GAMES: u64 = 10_000_000;
 pub const MAX_BATCH: u64 = 65_536;
 /// The most learner steps an iteration may take.
 pub const MAX_STEPS: u64 = 1_000_000;
+
+/// Checks the `[mcts]` section (see [`RunConfig::validate`]).
+fn validate_mcts(m: &MctsConfig) -> Result<(), RunConfigError> {
+    let search = &m.search;
+    count(
+        "mcts.simulations",
+        search.simulations.into(),
+        MAX_SIMULATIONS,
+    )?;
+    if search.gumbel {
+        let considered = search.gumbel_considered;
+        let key = "mcts.gumbel_considered";
+        require(considered >= 2, key, "an integer at least 2", considered)?;
+    }
+    positive("mcts.c_puct", search.c_puct.into())?;
+    finite("mcts.fpu_reduction", search.fpu_reduction.into())?;
+    positive("mcts.dirichlet_alpha", search.dirichlet_alpha.into())?;
+    probability("mcts.dirichlet_fraction", search.dirichlet_fraction.into())?;
+    non_negative("mcts.temperature", search.temperature.into())?;
+    non_negative("mcts.final_temperature", m.final_temperature.into())?;
+    non_negative("mcts.c_visit", search.c_visit.into())?;
+    non_negative("mcts.c_scale", search.c_scale.into())?;
+    non_negative("mcts.virtual_loss", search.virtual_loss.into())?;
+    non_negative("mcts.forced_playouts", search.forced_playouts.into())?;
+    if let Some(cap) = &m.playout_cap {
+        let fast = cap.fast_simulations;
+        let ok = (1..=search.simulations).contains(&fast);
+        let key = "mcts.playout_cap.fast_simulations";
+        require(ok, key, "an integer in 1..=mcts.simulations", fast)?;
+        probability("mcts.playout_cap.full_probability", cap.full_probability)?;
+    }
+    Ok(())
+}
+
+/// Checks the `[run]` section (see [`RunConfig::validate`]).
+fn validate_loop(r: &LoopConfig) -> Result<(), RunConfigError> {
+    count(
+        "run.checkpoint_every_steps",
+        r.checkpoint_every_steps,
+        u64::MAX,
+    )?;
+    count("run.keep_checkpoints", r.keep_checkpoints as u64, u64::MAX)?;
+    if r.eval_every_iterations > 0 {
+        count("run.eval_games", r.eval_games as u64, MAX_GAMES)?;
+        count(
+            "run.eval_simulations",
+            r.eval_simulations as u64,
+            MAX_SIMULATIONS,
+        )?;
+    }
+    Ok(())
+}
 
 /// Checks the `[training.learner]` section.
 fn validate_learner(learner: &LearnerConfig) -> Result<(), RunConfigError> {
