@@ -4,7 +4,7 @@ mod commands;
 mod output;
 
 use clap::{Parser, Subcommand};
-use fanorona_env::denormals;
+use fanorona_util::denormals;
 
 /// Fanorona for reinforcement learning: rules, baselines, self-play training and play.
 #[derive(Parser, Debug)]

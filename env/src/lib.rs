@@ -3,13 +3,11 @@
 //! behind them, and gym-like environments: [`Env`], [`SingleAgentEnv`] and the batched,
 //! multi-threaded [`VecEnv`].
 //!
-//! Every type has one path, at the crate root. Three modules are public on purpose, as groups
-//! of free functions and constants whose names need their module: [`action`] (Fanorona's
-//! action encoding), [`observation`] (its observation planes) and [`denormals`] (threads
-//! that flush denormal floats to zero).
+//! Every type has one path, at the crate root. Two modules are public on purpose, as groups of
+//! free functions and constants whose names need their module: [`action`] (Fanorona's action
+//! encoding) and [`observation`] (its observation planes).
 
 mod agent;
-pub mod denormals;
 mod env;
 mod excerpt;
 mod fanorona;

@@ -2,18 +2,15 @@
 //! baseline, the exact solver, external engines), endgame tables, their agent kinds for the
 //! registry, the arena (matches, Elo, SPRT), ratings of many agents, game records, the engine
 //! protocol, and exams against solved values or a labelled test set.
-
 //!
 //! Every type has one path. The agents, the arena, the agent kinds and game records are at the
 //! crate root; the public modules are subsystems with their own vocabulary: [`minimax`] (the
 //! alpha-beta baseline), [`solver`] (exact values of small boards), [`tables`] (endgame
-//! tables), [`exam`] (agents against exact values), [`rating`] (ratings of many agents),
-//! [`protocol`] (the engine protocol) and [`atomic_write`] (files written whole or not at
-//! all).
+//! tables), [`exam`] (agents against exact values), [`rating`] (ratings of many agents) and
+//! [`protocol`] (the engine protocol).
 
 mod agents;
 mod arena;
-pub mod atomic_write;
 pub mod exam;
 mod kinds;
 pub mod minimax;

@@ -27,7 +27,7 @@ mod vec_env;
 fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // rayon's workers (VecEnv, searches) run with denormal floats flushed, as in the CLI. The
     // pool may already exist if another extension built it; then it is left as it is.
-    let _ = fanorona_env::denormals::build_global_pool(rayon::ThreadPoolBuilder::new());
+    let _ = fanorona_util::denormals::build_global_pool(rayon::ThreadPoolBuilder::new());
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("DEFAULT_TURN_LIMIT", env::DEFAULT_TURN_LIMIT)?;
     m.add_class::<position::Position>()?;

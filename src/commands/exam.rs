@@ -11,7 +11,6 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{AgentSpec, Board, Position, Registry};
-use fanorona_eval::atomic_write::check_writable_file;
 use fanorona_eval::exam::{
     ExamReport, SetExamReport, TestSet, ValueError, ValueScore, exact_turn_values, examine,
     examine_set, questions,
@@ -22,6 +21,7 @@ use fanorona_eval::tables::{EndgameTables, shared_tables};
 use fanorona_eval::{AgentFactory, spec_factory};
 use fanorona_train::exam::{network_of, value_head};
 use fanorona_train::model::PolicyValueNet;
+use fanorona_util::atomic_write::check_writable_file;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::agent_arg::agent_spec;

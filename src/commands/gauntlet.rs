@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use fanorona_env::AgentSpec;
 use fanorona_env::split_spec_list;
-use fanorona_eval::atomic_write::{check_writable_dir, write_atomic};
 use fanorona_eval::{Match, MatchConfig, MatchReport, spec_factory};
+use fanorona_util::atomic_write::{check_writable_dir, write_atomic};
 use serde::Serialize;
 
 use super::agent_arg::agent_spec;

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use fanorona_eval::atomic_write::{check_writable_file, write_atomic};
 use fanorona_eval::rating::{RatingSettings, Ratings, collect_games, rate};
 use fanorona_train::run::{
     CurvePoint, curve_csv, curve_table, learning_curve, plot_learning_curves,
 };
+use fanorona_util::atomic_write::{check_writable_file, write_atomic};
 
 use crate::output::{out, outln};
 

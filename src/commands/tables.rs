@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use fanorona_env::{Board, Position};
-use fanorona_eval::atomic_write::{check_writable_dir, check_writable_file};
 use fanorona_eval::solver::Value;
 use fanorona_eval::tables::{BuildOptions, ClassReport, EndgameTables, build};
+use fanorona_util::atomic_write::{check_writable_dir, check_writable_file};
 
 use super::solve::print_peak_memory;
 use crate::output::outln;

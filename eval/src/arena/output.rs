@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::error::ArenaError;
-use crate::atomic_write::check_writable_dir;
+use fanorona_util::atomic_write::check_writable_dir;
 
 /// The match summary.
 pub const SUMMARY_FILE: &str = "summary.json";

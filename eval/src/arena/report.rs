@@ -14,7 +14,7 @@ use super::error::ArenaError;
 use super::game::{GameResult, Seat};
 use super::output::{GAMES_DIR, GAMES_FILE, SUMMARY_FILE, game_file_name, remove_stale_games};
 use super::sprt::{Sprt, SprtDecision};
-use crate::atomic_write::write_atomic;
+use fanorona_util::atomic_write::write_atomic;
 
 /// A match's result.
 #[derive(Clone, Debug)]

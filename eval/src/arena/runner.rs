@@ -8,8 +8,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use fanorona_env::denormals;
 use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry, SpecError};
+use fanorona_util::denormals;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use super::elo::Tally;

@@ -28,9 +28,9 @@ use rayon::prelude::*;
 use super::error::ExamError;
 use super::sample::Sampler;
 use crate::arena::AgentFactory;
-use crate::atomic_write::write_atomic;
 use crate::minimax::player::value_of_score;
 use crate::minimax::search::{Limits, Searcher};
+use fanorona_util::atomic_write::write_atomic;
 
 /// The format version this code reads and writes.
 pub const SET_VERSION: u32 = 1;

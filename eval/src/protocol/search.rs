@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use fanorona_env::{Agent, Color, Fanorona, SearchLimits, denormals};
+use fanorona_env::{Agent, Color, Fanorona, SearchLimits};
+use fanorona_util::denormals;
 
 use super::command::GoLimits;
 use super::info::info_line;

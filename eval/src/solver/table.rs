@@ -17,7 +17,7 @@ use fanorona_env::Board;
 use super::error::SolverError;
 use super::index::{PositionIndex, check_board, keys_sorted, material};
 use super::solution::{OutcomeCounts, Solution};
-use crate::atomic_write::write_atomic_with;
+use fanorona_util::atomic_write::write_atomic_with;
 
 const MAGIC: &[u8; 8] = b"FANOSOLV";
 const VERSION: u32 = 1;

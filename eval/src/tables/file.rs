@@ -14,8 +14,8 @@ use fanorona_env::Board;
 
 use super::error::TablesError;
 use super::index::ClassIndex;
-use crate::atomic_write::write_atomic;
 use crate::solver::{OutcomeCounts, Value};
+use fanorona_util::atomic_write::write_atomic;
 
 const MAGIC: &[u8; 8] = b"FANOEGTB";
 const VERSION: u32 = 1;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use fanorona_env::denormals;
+use fanorona_util::denormals;
 use tokio::sync::Semaphore;
 
 /// The most agents thinking at once, whatever the number of cores.

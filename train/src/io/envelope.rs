@@ -7,7 +7,7 @@ use std::fmt;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
-use fanorona_eval::atomic_write::write_atomic;
+use fanorona_util::atomic_write::write_atomic;
 
 /// The kind of a training file, as error messages name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -36,7 +36,7 @@ pub fn publish_model(dir: &Path, version: u64, bytes: &[u8]) -> Result<PathBuf, 
     let path = model_path(dir, version);
     let folder = dir.join(MODELS_DIR);
     std::fs::create_dir_all(&folder).map_err(|error| io_error(&folder, "create", error))?;
-    fanorona_eval::atomic_write::write_atomic(&path, bytes)
+    fanorona_util::atomic_write::write_atomic(&path, bytes)
         .map_err(|error| io_error(&path, "write", error))?;
     let models = list_models(dir)?;
     let excess = models.len().saturating_sub(KEEP_MODELS);

@@ -15,7 +15,7 @@ use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
 use crate::model::{LearnerConfig, LrSchedule, OptimizerConfig};
 use crate::replay::ReplayConfig;
 use crate::selfplay::{AlphaBetaConfig, MctsConfig, SelfPlayConfig};
-use fanorona_eval::atomic_write::write_atomic;
+use fanorona_util::atomic_write::write_atomic;
 
 /// The file name of the resolved configuration in a run directory.
 pub const CONFIG_FILE: &str = "config.toml";

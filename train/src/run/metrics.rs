@@ -4,7 +4,7 @@
 use std::fs::{self, OpenOptions};
 use std::path::{Path, PathBuf};
 
-use fanorona_eval::atomic_write::write_atomic_with;
+use fanorona_util::atomic_write::write_atomic_with;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
