@@ -9,59 +9,73 @@ use fanorona_env::{
 use crate::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MS, SIMS, TEMP, search_budget, search_config,
 };
-use crate::{MctsAgent, RolloutEvaluator};
+use crate::{Evaluator, MctsAgent, RolloutEvaluator};
+
+/// The options of the `mcts` kind.
+pub const MCTS_OPTIONS: [OptionDef; 11] = [
+    SIMS,
+    MS,
+    CPUCT,
+    GUMBEL,
+    CONSIDERED,
+    TEMP,
+    FPU,
+    BATCH,
+    OptionDef {
+        name: "playouts",
+        value: ValueType::Whole {
+            min: 1,
+            max: 10_000,
+        },
+        default: OptionDefault::Value("1"),
+        help: "random playouts per leaf",
+    },
+    OptionDef {
+        name: "steps",
+        value: ValueType::Whole {
+            min: 1,
+            max: 100_000,
+        },
+        default: OptionDefault::Value("400"),
+        help: "longest playout, in steps",
+    },
+    OptionDef::SEED,
+];
 
 /// The `mcts` kind.
 pub const MCTS_KIND: AgentKind = AgentKind {
     name: "mcts",
     summary: "tree search with random-playout values",
-    options: &[
-        SIMS,
-        MS,
-        CPUCT,
-        GUMBEL,
-        CONSIDERED,
-        TEMP,
-        FPU,
-        BATCH,
-        OptionDef {
-            name: "playouts",
-            value: ValueType::Whole {
-                min: 1,
-                max: 10_000,
-            },
-            default: OptionDefault::Value("1"),
-            help: "random playouts per leaf",
-        },
-        OptionDef {
-            name: "steps",
-            value: ValueType::Whole {
-                min: 1,
-                max: 100_000,
-            },
-            default: OptionDefault::Value("400"),
-            help: "longest playout, in steps",
-        },
-        OptionDef::SEED,
-    ],
+    options: &MCTS_OPTIONS,
     path_extensions: &[],
     factory: create,
 };
 
 /// The factory of [`MCTS_KIND`].
 fn create(options: &AgentOptions, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
+    Ok(mcts_agent(options, seed, |playouts| playouts))
+}
+
+/// The `mcts` agent of `options` (of [`MCTS_OPTIONS`], or more), its random-playout leaf
+/// values passed through `leaves` (another crate's kind may make some of them exact); `seed`
+/// is used unless the options give one.
+pub fn mcts_agent<E: Evaluator<Fanorona> + 'static>(
+    options: &AgentOptions,
+    seed: u64,
+    leaves: impl FnOnce(RolloutEvaluator) -> E,
+) -> Box<dyn Agent<Fanorona>> {
     let config = search_config(options, seed);
     let whole = |name| options.whole(name).expect("mcts options have defaults");
     let evaluator = RolloutEvaluator::new(whole("playouts"), whole("steps"), config.seed);
-    Ok(Box::new(
+    Box::new(
         MctsAgent::new(
             config,
-            evaluator,
+            leaves(evaluator),
             options.whole("batch").expect("batch has a default"),
             options.spec().to_string(),
         )
         .with_budget(search_budget(options)),
-    ))
+    )
 }
 
 /// Registers this crate's agent kind, `mcts`.

@@ -31,7 +31,7 @@ pub use config::SearchConfig;
 pub use driver::{BatchStats, SearchDriver};
 pub use evaluator::Evaluator;
 pub use evaluators::{RolloutEvaluator, UniformEvaluator};
-pub use kind::{MCTS_KIND, register};
+pub use kind::{MCTS_KIND, MCTS_OPTIONS, mcts_agent, register};
 pub use puct::legal_softmax;
 pub use search::{RootEdge, Search, SearchResult};
 pub use temperature::sample_with_temperature;

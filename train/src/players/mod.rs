@@ -6,6 +6,7 @@
 
 mod alpha_beta_mix;
 mod alpha_beta_net;
+mod mcts_kind;
 mod net_kind;
 mod network_evaluator;
 mod registry;
@@ -13,6 +14,7 @@ mod rl_adapter;
 mod table_leaves;
 
 pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
+pub use mcts_kind::MCTS_KIND;
 pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, load_fanorona_net, network_agent};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;

@@ -1,12 +1,12 @@
 //! Every agent kind of the project in one [`Registry`]: `fanorona-eval`'s (with `random` from
-//! `fanorona-env`), then this crate's `mcts`, `net` and `abnet`.
+//! `fanorona-env`), then `mcts` (`fanorona-search`'s, with endgame tables added here), `net` and `abnet`.
 
 use fanorona_env::Registry;
 
 /// The registry of every agent kind: random, greedy, minimax, solver, engine, mcts, net, abnet.
 pub fn registry() -> Registry {
     let mut registry = fanorona_eval::registry();
-    fanorona_search::register(&mut registry);
+    registry.register(crate::players::MCTS_KIND);
     registry.register(crate::players::NET_KIND);
     registry.register(crate::players::ABNET_KIND);
     registry
