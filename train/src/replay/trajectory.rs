@@ -5,6 +5,8 @@
 use fanorona_env::{Color, Game};
 use serde::{Deserialize, Serialize};
 
+use crate::table_labels::TableLabels;
+
 /// Facts about a game kept with its positions.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TrajectoryMeta {
@@ -124,6 +126,8 @@ pub struct TrajectoryRecorder {
     movers: Vec<Color>,
     /// Per position, its exact value (mover's view) where one is known.
     exact: Vec<Option<f32>>,
+    /// The endgame tables that give positions their exact values, if any.
+    labels: Option<TableLabels>,
     legal: Vec<usize>,
     scratch: Vec<f32>,
     planes: usize,
@@ -141,6 +145,7 @@ impl TrajectoryRecorder {
             game: stored,
             movers: Vec::new(),
             exact: Vec::new(),
+            labels: None,
             legal: Vec::new(),
             scratch: vec![0.0; planes * h * w],
             planes,
@@ -148,10 +153,17 @@ impl TrajectoryRecorder {
         }
     }
 
+    /// The same recorder, giving every position `labels` hold its exact value (see
+    /// [`TrajectoryRecorder::record_exact`]).
+    pub fn with_labels(self, labels: Option<TableLabels>) -> TrajectoryRecorder {
+        TrajectoryRecorder { labels, ..self }
+    }
+
     /// Records `state` (before an action is played in it) with the search's target
     /// distribution over absolute actions (`num_actions` long; only legal actions are read),
     /// the search's root value (mover's view) and whether the target is to be trained on
-    /// (false for positions of a cheap search under playout-cap randomisation).
+    /// (false for positions of a cheap search under playout-cap randomisation). A state the
+    /// recorder's labels hold gets their exact value instead of the root value and result.
     pub fn record<G: Game>(
         &mut self,
         state: &G,
@@ -173,6 +185,9 @@ impl TrajectoryRecorder {
         g.policy_weights.push(if train_policy { 1.0 } else { 0.0 });
         self.movers.push(state.current_player());
         self.exact.push(None);
+        if let Some(exact) = self.labels.as_ref().and_then(|l| l.value(state)) {
+            self.record_exact(exact);
+        }
     }
 
     /// Gives the last recorded position its exact value (from its mover's view, e.g. from

@@ -119,7 +119,7 @@ impl AlphaBetaSelfPlay {
         let mut game = Fanorona::new(self.start);
         let limits = node_limits(self.config.nodes);
         let mut searcher = Searcher::with_evaluation(limits, HASH_MB, rng.random(), value);
-        let mut recorder = TrajectoryRecorder::new(&game);
+        let mut recorder = TrajectoryRecorder::new(&game).with_labels(self.labels.clone());
         let mut target = vec![0.0; game.num_actions()];
         let opening = rng.random_range(0..=self.config.random_opening);
         let (mut turns, mut actions) = (0, 0);
@@ -131,9 +131,6 @@ impl AlphaBetaSelfPlay {
             let first = game.step_to_action(pos.turn_steps(&result.turn)[0]);
             target[first] = 1.0;
             recorder.record(&game, &target, value_of_score(result.score), true);
-            if let Some(exact) = self.labels.as_ref().and_then(|l| l.value(&game)) {
-                recorder.record_exact(exact);
-            }
             target[first] = 0.0;
             let random = turns < opening || rng.random_bool(self.config.random_turn);
             let turn = match random {

@@ -166,10 +166,10 @@ struct Slot {
 }
 
 impl Slot {
-    /// A slot whose game starts at `start`.
-    fn new<G: Game>(start: &G) -> Slot {
+    /// A slot whose game starts at `start`, its positions labelled by `labels`.
+    fn new<G: Game>(start: &G, labels: &Option<TableLabels>) -> Slot {
         Slot {
-            recorder: Some(TrajectoryRecorder::new(start)),
+            recorder: Some(TrajectoryRecorder::new(start).with_labels(labels.clone())),
             actions: 0,
         }
     }
@@ -202,7 +202,9 @@ impl<'a, G: Game> Session<'a, G> {
         Session {
             selfplay,
             driver,
-            slots: (0..parallel).map(|_| Slot::new(&selfplay.start)).collect(),
+            slots: (0..parallel)
+                .map(|_| Slot::new(&selfplay.start, &selfplay.labels))
+                .collect(),
             started: parallel,
             output: SelfPlayOutput::default(),
             batch_calls: 0,
@@ -225,11 +227,7 @@ impl<'a, G: Game> Session<'a, G> {
             &result.visit_policy
         };
         let recorder = slot.recorder.as_mut().expect("the game is being played");
-        let state = self.driver.state(i);
-        recorder.record(state, target, result.root_value, full);
-        if let Some(exact) = self.selfplay.labels.as_ref().and_then(|l| l.value(state)) {
-            recorder.record_exact(exact);
-        }
+        recorder.record(self.driver.state(i), target, result.root_value, full);
         self.output.stats.policy_positions += full as u64;
         let action = if mcts.search.gumbel {
             result.action
@@ -274,7 +272,7 @@ impl<'a, G: Game> Session<'a, G> {
         if self.started < self.selfplay.selfplay.games_per_iteration {
             self.started += 1;
             self.driver.reset(i, start);
-            self.slots[i] = Slot::new(start);
+            self.slots[i] = Slot::new(start, &self.selfplay.labels);
             return false;
         }
         !over
