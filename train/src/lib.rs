@@ -19,11 +19,3 @@ pub mod roles;
 pub mod run;
 pub mod selfplay;
 pub mod table_labels;
-#[cfg(test)]
-mod test_support;
-// The names `test_support` reaches through `super` (it is shared with `train/tests/`).
-#[cfg(test)]
-use crate::{
-    replay::{Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder},
-    rng::TrainRng,
-};

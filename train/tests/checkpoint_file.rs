@@ -7,7 +7,7 @@ mod common;
 use std::fs;
 
 use burn::tensor::Device;
-use common::test_support::fixed_batch;
+use common::games::fixed_batch;
 use common::{outputs, trained, trained_with_average};
 use fanorona_env::{Board, Fanorona, Game, GameId, Position};
 use fanorona_train::io::{

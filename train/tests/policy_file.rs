@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashMap;
 use std::fs;
 
-use common::test_support::fixed_batch;
+use common::games::fixed_batch;
 use common::{outputs, trained};
 use fanorona_env::action::ENCODING_VERSION;
 use fanorona_env::{GameId, Rules};

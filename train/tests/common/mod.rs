@@ -1,6 +1,5 @@
-//! Helpers of the file-format tests: a learner trained a few steps, network outputs, and (from
-//! the unit tests' `test_support`) seeded random games and a fixed batch. Each test file uses a
-//! part of them.
+//! Helpers of the training tests: a learner trained a few steps, network outputs, and (in
+//! `games`) seeded random games and a fixed batch. Each test file uses a part of them.
 #![allow(dead_code)]
 
 use burn::module::Module;
@@ -10,15 +9,11 @@ use fanorona_train::model::{
     Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
     PolicyValueNet,
 };
-use fanorona_train::replay::{
-    Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
-};
-use fanorona_train::rng::TrainRng;
+use fanorona_train::replay::Batch;
 
-#[path = "../../src/test_support.rs"]
-pub mod test_support;
+pub mod games;
 
-use test_support::fixed_batch;
+use games::fixed_batch;
 
 /// A learner for the standard board with Adam at learning rate `lr`, trained `steps` steps on
 /// the fixed batch (so batch-norm statistics are not the initial ones).

@@ -1,11 +1,11 @@
-//! Helpers shared by the unit tests and the integration tests of `train/tests/` (which include
-//! this file by path, so it names only public items, through `super`: the crate root and `tests/common` import them):
-//! seeded random Fanorona games in a replay buffer and a fixed batch.
+//! Seeded random Fanorona games in a replay buffer, and a fixed batch drawn from them.
 
 use fanorona_env::{Fanorona, Game};
+use fanorona_train::replay::{
+    Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
+};
+use fanorona_train::rng::TrainRng;
 use rand::{Rng, SeedableRng};
-
-use super::{Batch, ReplayBuffer, ReplayConfig, TrainRng, TrajectoryMeta, TrajectoryRecorder};
 
 /// Plays seeded random games, recording every position with a random target; returns the
 /// buffer and, per game, each position's FEN.

@@ -1,5 +1,7 @@
-//! Saved replay windows: exact round trips, files of format version 1 (unsealed) still load,
-//! and clear errors for missing, damaged, foreign and mismatched files.
+//! The replay buffer: augmented samples match the mapped positions, the window keeps the latest
+//! games, value targets mix results and root values; and its saved windows: exact round trips,
+//! files of format version 1 (unsealed) still load, and clear errors for missing, damaged,
+//! foreign and mismatched files.
 
 mod common;
 
@@ -7,10 +9,10 @@ use std::collections::HashMap;
 use std::fs;
 use std::path::Path;
 
-use common::test_support::random_games;
-use fanorona_env::{Board, Fanorona, Position};
+use common::games::random_games;
+use fanorona_env::{Board, Fanorona, Game, Position};
 use fanorona_train::io::{FileError, FileKind, ReplayFileError};
-use fanorona_train::replay::{Batch, ReplayBuffer, ReplayConfig};
+use fanorona_train::replay::{Batch, ReplayBuffer, ReplayConfig, Trajectory};
 use fanorona_train::rng::TrainRng;
 use rand::SeedableRng;
 use safetensors::SafeTensors;
@@ -198,4 +200,149 @@ fn missing_damaged_foreign_and_mismatched_files_give_clear_errors() {
         "{e}"
     );
     assert!(e.to_string().contains("is not a replay file"), "{e}");
+}
+
+/// The FEN of the position mapped by symmetry `sym` (rows reversed for 2 and 3, columns
+/// for 1 and 3), for positions without a chain in progress.
+fn mirrored_fen(fen: &str, sym: usize) -> Option<String> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() > 4 {
+        return None;
+    }
+    let mut rows: Vec<Vec<char>> = fields[0]
+        .split('/')
+        .map(|row| {
+            row.chars()
+                .flat_map(|c| match c.to_digit(10) {
+                    Some(n) => vec!['.'; n as usize],
+                    None => vec![c],
+                })
+                .collect()
+        })
+        .collect();
+    if sym == 1 || sym == 3 {
+        rows.iter_mut().for_each(|r| r.reverse());
+    }
+    if sym == 2 || sym == 3 {
+        rows.reverse();
+    }
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|row| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for &c in row {
+                if c == '.' {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    out.push(c);
+                }
+            }
+            if empty > 0 {
+                out.push_str(&empty.to_string());
+            }
+            out
+        })
+        .collect();
+    let mut text = rows.join("/");
+    for field in &fields[1..] {
+        text.push(' ');
+        text.push_str(field);
+    }
+    Some(text)
+}
+
+#[test]
+fn augmented_samples_match_the_mapped_positions() {
+    let (buffer, fens) = random_games(6, 10);
+    let mut rng = TrainRng::seed_from_u64(3);
+    let mut batch = Batch::default();
+    buffer.sample(256, &mut rng, &mut batch);
+    let a = batch.num_actions;
+    let len = batch.observation_len;
+    let mut checked = [0; 4];
+    let mut obs = vec![0.0; len];
+    for (slot, src) in batch.sources.iter().enumerate() {
+        let mask = &batch.mask[slot * a..(slot + 1) * a];
+        let policy = &batch.policy[slot * a..(slot + 1) * a];
+        // Targets live on legal actions only and still sum to one.
+        assert!(policy.iter().zip(mask).all(|(&p, &m)| m == 1.0 || p == 0.0));
+        assert!((policy.iter().sum::<f32>() - 1.0).abs() < 1e-4);
+        let expected_weight = if src.ply % 3 == 0 { 0.0 } else { 1.0 };
+        assert_eq!(batch.policy_weights[slot], expected_weight);
+        let Some(fen) = mirrored_fen(&fens[src.game as usize][src.ply], src.symmetry) else {
+            continue;
+        };
+        let mapped = Fanorona::new(Position::from_fen(&fen).unwrap());
+        let mut legal = Vec::new();
+        mapped.legal_actions(&mut legal);
+        let mut expected = vec![0.0; a];
+        for action in legal {
+            expected[mapped.to_mover_action(action)] = 1.0;
+        }
+        assert_eq!(
+            mask,
+            &expected[..],
+            "mask of {fen} under symmetry {}",
+            src.symmetry
+        );
+        mapped.write_observation(&mut obs);
+        let cells = len / 18;
+        // The pieces planes (the draw counters may differ from a fresh game).
+        assert_eq!(
+            &batch.observations[slot * len..slot * len + 2 * cells],
+            &obs[..2 * cells]
+        );
+        checked[src.symmetry] += 1;
+    }
+    assert!(checked.iter().all(|&n| n > 5), "{checked:?}");
+}
+
+#[test]
+fn the_window_keeps_the_latest_games_and_values_follow_the_mover() {
+    let (buffer, _) = random_games(7, 3);
+    assert_eq!(buffer.games(), 3);
+    assert_eq!(buffer.games_added(), 7);
+    let total: usize = buffer.iter_games().map(Trajectory::len).sum();
+    assert_eq!(buffer.positions(), total);
+    let mut rng = TrainRng::seed_from_u64(5);
+    let mut batch = Batch::default();
+    buffer.sample(64, &mut rng, &mut batch);
+    assert!(batch.sources.iter().all(|s| (4..7).contains(&s.game)));
+    for game in buffer.iter_games() {
+        assert_eq!(game.meta.length, game.len());
+        // Values are each mover's return: a decided game has both signs unless one side
+        // moved throughout, a draw (or unfinished game) only zeros.
+        for &v in game.values() {
+            assert!(game.meta.returns.contains(&v));
+        }
+    }
+}
+
+#[test]
+fn value_targets_mix_the_result_with_the_root_value_by_their_weight() {
+    let (buffer, _) = random_games(4, 4);
+    let mixed_config = ReplayConfig {
+        root_value_weight: 0.25,
+        ..buffer.config().clone()
+    };
+    let mut mixed = ReplayBuffer::new(mixed_config, Fanorona::standard());
+    buffer.iter_games().for_each(|g| mixed.add_game(g.clone()));
+    let mut batch = Batch::default();
+    for (buffer, weight) in [(&buffer, 0.0), (&mixed, 0.25)] {
+        buffer.sample(128, &mut TrainRng::seed_from_u64(2), &mut batch);
+        for (slot, src) in batch.sources.iter().enumerate() {
+            let game = buffer.iter_games().nth(src.game as usize).unwrap();
+            let result = game.values()[src.ply];
+            // random_games records the root value (ply % 7) / 3 - 1.
+            let root_value = (src.ply % 7) as f32 / 3.0 - 1.0;
+            let expected = (1.0 - weight) * result + weight * root_value;
+            assert!((batch.values[slot] - expected).abs() < 1e-6, "slot {slot}");
+        }
+    }
+    assert!(batch.values.iter().any(|v| ![-1.0, 0.0, 1.0].contains(v)));
 }

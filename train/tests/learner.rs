@@ -1,0 +1,77 @@
+//! The learner on a small fixed dataset: every architecture drives its policy loss towards the
+//! targets' entropy and its value loss towards zero.
+
+mod common;
+
+use burn::tensor::Device;
+use common::games::fixed_batch;
+use fanorona_env::Fanorona;
+use fanorona_train::model::{
+    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+};
+use fanorona_train::replay::Batch;
+
+/// The mean entropy of the targets of positions with a policy target: the floor of the
+/// policy cross-entropy.
+fn target_entropy(batch: &Batch) -> f32 {
+    let a = batch.num_actions;
+    let mut sum = 0.0;
+    for i in 0..batch.size {
+        let h: f32 = batch.policy[i * a..(i + 1) * a]
+            .iter()
+            .filter(|&&p| p > 0.0)
+            .map(|&p| -p * p.ln())
+            .sum();
+        sum += h * batch.policy_weights[i];
+    }
+    sum / batch.policy_weights.iter().sum::<f32>()
+}
+
+fn overfits(architecture: Architecture, steps: usize) {
+    let batch = fixed_batch();
+    let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
+    let device = Device::flex();
+    let learner_config = LearnerConfig {
+        optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
+        schedule: LrSchedule::Constant { lr: 3e-3 },
+        value_weight: 1.0,
+        ema_decay: 0.0,
+    };
+    let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+    let first = learner.train_step(&batch);
+    for _ in 1..steps {
+        learner.train_step(&batch);
+    }
+    let last = learner.evaluate(&batch);
+    let floor = target_entropy(&batch);
+    assert_eq!(learner.step(), steps as u64);
+    assert!(first.entropy > 0.0 && first.policy >= floor - 1e-3);
+    assert!(
+        last.policy - floor < 0.3 * (first.policy - floor),
+        "policy loss {} -> {} (floor {floor})",
+        first.policy,
+        last.policy
+    );
+    assert!(
+        last.value < 0.3 * first.value,
+        "value loss {} -> {}",
+        first.value,
+        last.value
+    );
+    assert!((last.total - (last.policy + last.value)).abs() < 1e-4);
+}
+
+#[test]
+fn the_mlp_overfits_a_small_fixed_dataset() {
+    overfits(Architecture::mlp(&[64]), 60);
+}
+
+#[test]
+fn the_residual_mlp_overfits_a_small_fixed_dataset() {
+    overfits(Architecture::residual_mlp(64, 2), 60);
+}
+
+#[test]
+fn the_resnet_overfits_a_small_fixed_dataset() {
+    overfits(Architecture::resnet(1, 8), 60);
+}
