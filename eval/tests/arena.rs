@@ -2,6 +2,7 @@
 //! threads (and threads beyond the games are not started), the SPRT stops early, failing agents
 //! forfeit and their forfeits are reported, and results are written.
 
+use fanorona_util::progress::ProgressBar;
 use fanorona_env::{Agent, AgentError, AgentSpec, Board, Fanorona, Position, WinReason};
 use fanorona_eval::{
     GameRecord, Match, MatchConfig, MatchReport, Openings, Seat, Sprt, SprtDecision, registry,
@@ -17,7 +18,7 @@ fn config(games: usize, threads: usize) -> MatchConfig {
         seed: 3,
         sprt: None,
         event: "arena test".into(),
-        progress: false,
+        progress: ProgressBar::hidden(),
     }
 }
 

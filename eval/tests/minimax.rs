@@ -2,6 +2,7 @@
 //! brute-force search written here), legal moves on every board and variant, determinism, and
 //! strength rising with depth.
 
+use fanorona_util::progress::ProgressBar;
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
 use fanorona_eval::minimax::{Limits, Searcher};
 use fanorona_eval::minimax::{MATE, MATE_BOUND};
@@ -351,7 +352,7 @@ fn match_score(first: &str, second: &str, games: usize) -> f64 {
         seed: 7,
         sprt: None,
         event: "test".into(),
-        progress: false,
+        progress: ProgressBar::hidden(),
     };
     let report = Match::new(config, &f1, &f2).run().unwrap();
     report.tally.score()

@@ -461,7 +461,7 @@ fn bad_boards_rules_and_limits_give_clear_errors() {
     );
     let options = SolveOptions {
         max_positions: 100,
-        progress: false,
+        ..SolveOptions::default()
     };
     let err = Solution::solve_from(&[Position::initial(board)], &options).unwrap_err();
     assert!(matches!(err, SolverError::TooManyPositions { limit: 100 }));

@@ -47,7 +47,7 @@ fn random_position(
 fn compare_with_solver(tables: &EndgameTables, roots: &[Position], pieces: usize) -> usize {
     let options = SolveOptions {
         max_positions: 50_000_000,
-        progress: false,
+        ..SolveOptions::default()
     };
     let (solution, _) = Solution::solve_from(roots, &options).unwrap();
     let mut compared = 0;

@@ -1,5 +1,6 @@
 //! `fanorona.match`: a match between two agents in the arena, its summary as a dict.
 
+use fanorona_util::progress::ProgressBar;
 use fanorona_env::start_position;
 use fanorona_eval::{Match, MatchConfig, Openings, spec_factory};
 use pyo3::exceptions::PyRuntimeError;
@@ -46,7 +47,7 @@ pub fn match_summary<'py>(
         seed,
         sprt: None,
         event: "fanorona.match".into(),
-        progress: false,
+        progress: ProgressBar::hidden(),
     };
     let make_first = spec_factory(&registry, &first);
     let make_second = spec_factory(&registry, &second);

@@ -13,7 +13,7 @@ use fanorona_eval::tables::shared_tables;
 use fanorona_train::distill::{DistillConfig, EpochReport, LeafSampling, Progress, distill};
 use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
 use fanorona_train::run::is_run_file;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use fanorona_util::progress::{self, ProgressBar};
 use serde_json::json;
 
 use super::same_file::same_file;
@@ -151,7 +151,7 @@ pub fn run(args: Args) -> Result<()> {
         args.hidden,
         args.positions + args.held_out
     );
-    let bar = step_bar();
+    let bar = progress::bar(0, "steps");
     let mut written: std::io::Result<()> = Ok(());
     let mut steps = 0;
     let mut record = |line: serde_json::Value| {
@@ -210,18 +210,6 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-/// The bar of the learner steps, on standard error.
-fn step_bar() -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} step [{bar:30}] {pos}/{len} eta {eta} {msg}",
-        )
-        .expect("the progress template is valid")
-        .progress_chars("=> "),
-    );
-    bar
-}
 
 /// The log line of an epoch: the student against the teacher on the held-out positions.
 fn epoch_line(report: &EpochReport) -> String {

@@ -2,6 +2,7 @@
 //! directory's latest checkpoint or an exported policy file, against any agent in an arena
 //! match.
 
+use fanorona_util::progress;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
@@ -109,7 +110,7 @@ pub fn run(args: Args) -> Result<()> {
         opening_turns,
         max_turns: args.play.max_turns,
         seed: args.play.seed,
-        progress: !args.play.quiet,
+        progress: progress::bar_if(!args.play.quiet, 0, "games"),
     };
     let report = arena.run(&loaded.net, &name, &opponent)?;
     out!("{}", report.text())?;

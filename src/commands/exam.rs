@@ -22,7 +22,7 @@ use fanorona_eval::{AgentFactory, spec_factory};
 use fanorona_train::exam::{network_of, value_head};
 use fanorona_train::model::PolicyValueNet;
 use fanorona_util::atomic_write::check_writable_file;
-use indicatif::{ProgressBar, ProgressStyle};
+use fanorona_util::progress::{self, ProgressBar};
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
@@ -131,17 +131,8 @@ pub fn run(args: Args) -> Result<()> {
 }
 
 /// The progress bar of `len` items, on standard error (hidden with --quiet).
-fn progress_bar(args: &Args, len: usize, message: &'static str) -> ProgressBar {
-    if args.quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len as u64).with_message(message);
-    bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-            .expect("the progress template is valid")
-            .progress_chars("=> "),
-    );
-    bar
+fn progress_bar(args: &Args, len: usize, unit: &str) -> ProgressBar {
+    progress::bar_if(!args.quiet, len as u64, unit)
 }
 
 /// The solved table of `--table` or `--board` (solved here, at most 21 points).

@@ -4,6 +4,7 @@
 //! every match. `fanorona rate` turns the games into ratings. With `--run DIR` it is instead
 //! the evaluator of a shared run directory ([`super::gauntlet_run`]).
 
+use fanorona_util::progress::{self, ProgressBar};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
@@ -122,7 +123,7 @@ fn play_matches(args: Args) -> Result<()> {
         seed: args.play.seed,
         sprt: None,
         event: "fanorona gauntlet".into(),
-        progress: !args.play.quiet,
+        progress: ProgressBar::hidden(),
     };
     let mut summary = Summary {
         agent: agent_text,
@@ -136,7 +137,11 @@ fn play_matches(args: Args) -> Result<()> {
     for (k, opponent) in opponents.iter().enumerate() {
         outln!("[{}/{}] {agent} vs {opponent}", k + 1, opponents.len())?;
         let make_opponent = spec_factory(&registry, opponent);
-        let report = Match::new(config.clone(), &make_agent, &make_opponent).run()?;
+        let config = MatchConfig {
+            progress: progress::bar_if(!args.play.quiet, 0, "games"),
+            ..config.clone()
+        };
+        let report = Match::new(config, &make_agent, &make_opponent).run()?;
         let folder = match_folder(k, &opponent.to_string());
         report.write(&out.join(&folder))?;
         summary.opponents.push(opponent_summary(&report, folder));

@@ -1,5 +1,6 @@
 //! `fanorona match`: a match between two agents with Elo, LOS and an optional SPRT.
 
+use fanorona_util::progress;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -62,7 +63,7 @@ pub fn run(args: Args) -> Result<()> {
         seed: args.play.seed,
         sprt,
         event: "fanorona match".into(),
-        progress: !args.play.quiet,
+        progress: progress::bar_if(!args.play.quiet, 0, "games"),
     };
     let make_first = spec_factory(&registry, &first);
     let make_second = spec_factory(&registry, &second);

@@ -10,7 +10,7 @@ use fanorona_env::{Board, Position};
 use fanorona_eval::solver::{ClassReport, Solution, SolveOptions, SolveReport};
 use fanorona_util::atomic_write::check_writable_file;
 
-use crate::output::{OutputError, outln};
+use crate::output::{OutputError, logln, outln};
 
 /// Arguments of `fanorona solve`.
 #[derive(clap::Args, Debug)]
@@ -107,7 +107,11 @@ fn load(path: &Path, board: Option<&'static Board>) -> Result<Solution> {
 fn solve(board: &'static Board, args: &Args) -> Result<(Solution, SolveReport)> {
     let options = SolveOptions {
         max_positions: args.max_positions,
-        progress: args.progress,
+        log: if args.progress {
+            |line| logln!("{line}")
+        } else {
+            |_| {}
+        },
     };
     let (solution, report) = Solution::solve_from(&[Position::initial(board)], &options)?;
     if let Some(path) = &args.metrics {

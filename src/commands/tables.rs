@@ -10,9 +10,10 @@ use fanorona_env::{Board, Position};
 use fanorona_eval::solver::Value;
 use fanorona_eval::tables::{BuildOptions, ClassReport, EndgameTables, build};
 use fanorona_util::atomic_write::{check_writable_dir, check_writable_file};
+use fanorona_util::progress;
 
 use super::solve::print_peak_memory;
-use crate::output::outln;
+use crate::output::{logln, outln};
 
 /// Arguments of `fanorona tables`.
 #[derive(clap::Args, Debug)]
@@ -78,8 +79,16 @@ fn run_build(args: BuildArgs) -> Result<()> {
             .with_context(|| format!("bad --metrics: cannot write {}", path.display()))?;
     }
     let started = Instant::now();
+    let bar = progress::bar_if(!args.quiet, 0, "positions");
+    let shown = bar.clone();
     let options = BuildOptions {
-        progress: !args.quiet,
+        progress: bar,
+        on_class: Box::new(move |report: &ClassReport| {
+            if !args.quiet {
+                // Above the bar on a terminal, and a line of the log elsewhere.
+                shown.suspend(|| logln!("tables: {}, {}", report.summary(), report.status()));
+            }
+        }),
     };
     let (_, reports) = build(board, args.pieces, &args.out, &options)?;
     let secs = started.elapsed().as_secs_f64();

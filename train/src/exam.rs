@@ -9,7 +9,7 @@ use fanorona_env::{AgentSpec, Board, Fanorona, Game, Position, Registry, SpecErr
 use fanorona_eval::Built;
 use fanorona_eval::exam::{TestSet, ValueError, examine_set};
 use fanorona_search::Evaluator;
-use indicatif::ProgressBar;
+use fanorona_util::progress::ProgressBar;
 
 use crate::model::PolicyValueNet;
 use crate::players::{ABNET_KIND, NET_KIND, NetworkEvaluator, PolicyAgent, load_fanorona_net};

@@ -1,7 +1,9 @@
 //! Plumbing the toolkit's crates share, below the rules: [`atomic_write`] (files written whole
 //! or not at all, and the checks made before long work that they can be) and [`denormals`]
-//! (threads, rayon pools included, that flush denormal floats to zero). Both are public
-//! modules: their functions' names need them.
+//! (threads, rayon pools included, that flush denormal floats to zero) and [`progress`] (the one
+//! look of the progress bars the command-line tool draws). All are public modules: their
+//! functions' names need them.
 
 pub mod atomic_write;
 pub mod denormals;
+pub mod progress;

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use fanorona_env::{Agent, AgentSpec, Fanorona, Position, Registry, SpecError};
 use fanorona_util::denormals;
-use indicatif::{ProgressBar, ProgressStyle};
+use fanorona_util::progress::ProgressBar;
 
 use super::elo::Tally;
 use super::error::ArenaError;
@@ -55,8 +55,9 @@ pub struct MatchConfig {
     pub sprt: Option<Sprt>,
     /// The event name in the records.
     pub event: String,
-    /// Whether to show a progress bar (on standard error).
-    pub progress: bool,
+    /// The bar counting finished games (its length is set to the games; the caller chooses
+    /// whether it is drawn: `ProgressBar::hidden()` for none).
+    pub progress: ProgressBar,
 }
 
 impl MatchConfig {
@@ -84,20 +85,6 @@ impl MatchConfig {
     /// [`MatchConfig::max_threads`].
     fn pool_threads(&self) -> usize {
         self.threads.min(self.games).min(MatchConfig::max_threads())
-    }
-
-    /// A progress bar over the games, hidden unless asked for.
-    fn progress_bar(&self) -> ProgressBar {
-        if !self.progress {
-            return ProgressBar::hidden();
-        }
-        let bar = ProgressBar::new(self.games as u64);
-        bar.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
-                .expect("the progress template is valid")
-                .progress_chars("=> "),
-        );
-        bar
     }
 }
 
@@ -226,7 +213,8 @@ impl<'a> Match<'a> {
         let threads = config.pool_threads();
         let pool = denormals::build_pool(rayon::ThreadPoolBuilder::new().num_threads(threads))
             .map_err(|e| ArenaError::Settings(format!("cannot start threads: {e}")))?;
-        let scoreboard = Scoreboard::new(config.progress_bar());
+        config.progress.set_length(config.games as u64);
+        let scoreboard = Scoreboard::new(config.progress.clone());
         let start = Instant::now();
         pool.scope(|scope| {
             for _ in 0..threads {
@@ -303,7 +291,7 @@ mod tests {
             seed: 0,
             sprt: None,
             event: String::new(),
-            progress: false,
+            progress: ProgressBar::hidden(),
         };
         assert_eq!(config(2, 100_000).pool_threads(), 2);
         assert_eq!(config(3, 2).pool_threads(), 2);

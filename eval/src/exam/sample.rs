@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use fanorona_env::{Agent, Fanorona, History, Position};
-use indicatif::ProgressBar;
+use fanorona_util::progress::ProgressBar;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -4,7 +4,7 @@
 //! are also scored exactly, as on a solved board: does the turn keep the exact value?
 
 use fanorona_env::{Fanorona, Position, Turn};
-use indicatif::ProgressBar;
+use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 use serde_json::json;
 

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use fanorona_env::{Agent, Fanorona, Position, RandomAgent};
-use indicatif::ProgressBar;
+use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 use serde_json::json;
 

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use fanorona_env::{Board, Position, Turn};
-use indicatif::ProgressBar;
+use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 
 use super::error::ExamError;

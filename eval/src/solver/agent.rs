@@ -63,7 +63,7 @@ impl SolverAgent {
         if best.is_none() {
             let options = SolveOptions {
                 max_positions: ON_THE_FLY_LIMIT,
-                progress: false,
+                ..SolveOptions::default()
             };
             let (solution, _) = Solution::solve_from(&[*pos], &options)
                 .map_err(|e: SolverError| self.error(format!("position outside the table: {e}")))?;

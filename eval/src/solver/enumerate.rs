@@ -4,7 +4,6 @@
 //! search over paika turns, in parallel batches), and its captures seed the smaller classes,
 //! which are explored once no larger class can reach them any more.
 
-use std::io::Write;
 use std::time::Instant;
 
 use fanorona_env::{Board, Position};
@@ -86,18 +85,14 @@ pub(crate) fn enumerate(
         let mut keys: Vec<u64> = seen.into_iter().collect();
         sort_keys(&mut keys);
         total += keys.len();
-        if options.progress {
-            // A closed standard error never stops the solver.
-            let _ = writeln!(
-                std::io::stderr().lock(),
-                "enumerate: class {}v{}: {} positions; {} in all, {:.1} s",
-                class.0,
-                class.1,
-                keys.len(),
-                total,
-                started.elapsed().as_secs_f64()
-            );
-        }
+        (options.log)(&format!(
+            "enumerate: class {}v{}: {} positions; {} in all, {:.1} s",
+            class.0,
+            class.1,
+            keys.len(),
+            total,
+            started.elapsed().as_secs_f64()
+        ));
         classes.push((class.0, class.1, keys));
     }
     classes.reverse();

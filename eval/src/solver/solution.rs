@@ -16,8 +16,9 @@ use super::value::Value;
 pub struct SolveOptions {
     /// Give up (with [`SolverError::TooManyPositions`]) beyond this many positions.
     pub max_positions: u64,
-    /// Log a line per material class to stderr.
-    pub progress: bool,
+    /// Called with a line per material class enumerated and labelled (the caller chooses
+    /// where it goes; by default nowhere).
+    pub log: fn(&str),
 }
 
 impl Default for SolveOptions {
@@ -25,7 +26,7 @@ impl Default for SolveOptions {
     fn default() -> SolveOptions {
         SolveOptions {
             max_positions: 400_000_000,
-            progress: false,
+            log: |_| {},
         }
     }
 }

@@ -13,12 +13,11 @@
 //! as soon as its pair is done; a pair whose files are all there is loaded (and checked)
 //! instead of built again, so an interrupted build resumes where it stopped.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use fanorona_env::{Board, Color, Position, Rules};
-use indicatif::{ProgressBar, ProgressStyle};
+use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 
 use super::error::TablesError;
@@ -31,11 +30,21 @@ use crate::solver::retrograde::{for_each_paika_predecessor, induce};
 /// Positions labelled per parallel task in the first pass.
 const CHUNK: usize = 1 << 14;
 
-/// How a build reports.
-#[derive(Clone, Copy, Debug, Default)]
+/// How a build reports: the caller chooses what is shown (by default nothing).
 pub struct BuildOptions {
-    /// Show a progress bar on standard error (where it is a terminal) and a line per class.
-    pub progress: bool,
+    /// The bar counting positions labelled (its length is set to the positions to build).
+    pub progress: ProgressBar,
+    /// Called with each class's report as soon as it is built or read.
+    pub on_class: Box<dyn Fn(&ClassReport)>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            progress: ProgressBar::hidden(),
+            on_class: Box::new(|_| {}),
+        }
+    }
 }
 
 /// What the build did with one class.
@@ -112,14 +121,15 @@ pub fn build(
         .filter(|&(_, &m)| m)
         .map(|(pair, _)| pair.iter().map(ClassIndex::len).sum::<u64>())
         .sum();
-    let bar = progress_bar(options.progress, to_build);
+    let bar = &options.progress;
+    bar.set_length(to_build);
     let mut tables = EndgameTables::empty(board);
     let mut reports = Vec::new();
     for (k, (pair, missing)) in pairs.iter().zip(missing).enumerate() {
         let started = Instant::now();
         let built: Vec<ClassTable> = if missing {
             bar.set_message(format!("class {}v{}", pair[0].mover(), pair[0].opponent()));
-            let codes = label_pair(&tables, board, pair, &bar)?;
+            let codes = label_pair(&tables, board, pair, bar)?;
             let built: Vec<ClassTable> = pair
                 .iter()
                 .zip(codes)
@@ -141,10 +151,7 @@ pub fn build(
         };
         for table in built {
             let report = report(&table, missing, seconds, path(table.index()));
-            if options.progress {
-                // Above the bar on a terminal, and a line of the log elsewhere.
-                bar.suspend(|| log_class(&report));
-            }
+            (options.on_class)(&report);
             reports.push(report);
             tables.insert(table);
         }
@@ -177,33 +184,6 @@ fn pairs(board: &Board, pieces: usize) -> Result<Vec<Vec<ClassIndex>>, TablesErr
         }
     }
     Ok(pairs)
-}
-
-/// A progress bar over `len` positions, hidden unless `shown`.
-fn progress_bar(shown: bool, len: u64) -> ProgressBar {
-    if !shown {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {human_pos}/{human_len} positions ({eta} left) {msg}",
-        )
-        .expect("a valid template")
-        .progress_chars("=> "),
-    );
-    bar
-}
-
-/// Writes a line about a class to standard error (a closed standard error never stops the
-/// build).
-fn log_class(r: &ClassReport) {
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "tables: {}, {}",
-        r.summary(),
-        r.status()
-    );
 }
 
 /// The report of a class.

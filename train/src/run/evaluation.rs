@@ -2,6 +2,7 @@
 //! specification: the run's periodic evaluation against [`EVAL_OPPONENTS`], and `fanorona
 //! eval`.
 
+use fanorona_util::progress::ProgressBar;
 use fanorona_env::{AgentSpec, Board, Position};
 use fanorona_eval::{ArenaError, Built, Match, MatchConfig, MatchReport, Openings, spec_factory};
 use fanorona_search::SearchConfig;
@@ -30,8 +31,8 @@ pub struct NetworkMatch {
     pub max_turns: usize,
     /// The match seed.
     pub seed: u64,
-    /// Whether to show the arena's progress bar.
-    pub progress: bool,
+    /// The arena's bar of finished games (the caller chooses whether it is drawn).
+    pub progress: ProgressBar,
 }
 
 impl NetworkMatch {
@@ -60,7 +61,7 @@ impl NetworkMatch {
             seed: self.seed,
             sprt: None,
             event: format!("{name} vs {opponent}"),
-            progress: self.progress,
+            progress: self.progress.clone(),
         };
         let first =
             |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
@@ -88,7 +89,7 @@ pub(crate) fn evaluate(
         opening_turns: 2,
         max_turns: config.selfplay.max_actions,
         seed: config.run.seed ^ iteration.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        progress: false,
+        progress: ProgressBar::hidden(),
     };
     let mut scores = [0.0; 2];
     for (score, opponent) in scores.iter_mut().zip(EVAL_OPPONENTS) {

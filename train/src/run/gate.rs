@@ -4,6 +4,7 @@
 //! turns), seeded from the run's seed and the iteration; it replaces the best only with a
 //! score above `abnet.gate_threshold`.
 
+use fanorona_util::progress::ProgressBar;
 use fanorona_env::{Agent, Board, Fanorona, Position};
 use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::{Built, Match, MatchConfig, Openings, TurnAgent};
@@ -48,7 +49,7 @@ pub(crate) fn gate_score(
         seed: config.run.seed ^ iteration.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ GATE_SEED,
         sprt: None,
         event: format!("gate after iteration {iteration}"),
-        progress: false,
+        progress: ProgressBar::hidden(),
     };
     Ok(Match::new(match_config, &first, &second)
         .run()?

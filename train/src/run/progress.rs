@@ -3,7 +3,8 @@
 
 use std::io::Write;
 
-use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use fanorona_util::progress::{self, ProgressBar};
+use indicatif::{MultiProgress, ProgressDrawTarget};
 
 use super::MetricsRow;
 
@@ -24,19 +25,8 @@ impl Progress {
         } else {
             ProgressDrawTarget::hidden()
         });
-        let style = |template: &str| {
-            ProgressStyle::with_template(template)
-                .expect("the progress templates are valid")
-                .progress_chars("=> ")
-        };
-        let iterations = bars.add(ProgressBar::new(total).with_position(done));
-        iterations.set_style(style(
-            "{elapsed_precise} iteration [{bar:30}] {pos}/{len} eta {eta} {msg}",
-        ));
-        let games = bars.add(ProgressBar::new(games as u64));
-        games.set_style(style(
-            "         self-play [{bar:30}] {pos}/{len} games {msg}",
-        ));
+        let iterations = bars.add(progress::bar(total, "iterations").with_position(done));
+        let games = bars.add(progress::bar(games as u64, "self-play games"));
         Progress {
             bars,
             iterations,
