@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use common::{Run, fanorona};
 use fanorona_train::io::{Checkpoint, CheckpointMeta, Shard, list_shards};
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::roles::actors::LearnerRow;
+use fanorona_train::roles::LearnerRow;
 use fanorona_train::roles::models::list_models;
 use fanorona_train::run::read_rows;
 

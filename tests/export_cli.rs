@@ -10,7 +10,7 @@ use common::{fanorona, fanorona_with_stdin};
 use fanorona_env::{Fanorona, GameId};
 use fanorona_train::io::{Checkpoint, CheckpointMeta};
 use fanorona_train::model::{
-    Architecture, ComputeDevice, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+    Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
 use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
@@ -19,13 +19,13 @@ use rand::SeedableRng;
 fn tiny_checkpoint(dir: &Path) -> PathBuf {
     let device = ComputeDevice::Flex.autodiff_device().unwrap();
     let network = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
-    let config = LearnerConfig {
+    let config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::Constant { lr: 1e-3 },
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let learner = Learner::new(config, network.init(&device).unwrap(), &device);
+    let learner = Trainer::new(config, network.init(&device).unwrap(), &device);
     let meta = CheckpointMeta {
         game: GameId::standard().to_string(),
         network: network.clone(),

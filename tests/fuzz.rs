@@ -15,7 +15,7 @@ use fanorona_eval::GameRecord;
 use fanorona_eval::protocol::Server;
 use fanorona_train::io::{Checkpoint, CheckpointMeta, export_checkpoint, load_policy};
 use fanorona_train::model::{
-    Architecture, ComputeDevice, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+    Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
 use fanorona_train::replay::{ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder};
 use fanorona_train::rng::{RngState, TrainRng};
@@ -390,13 +390,13 @@ fn damaged_training_files_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let device = ComputeDevice::Flex.device().unwrap();
     let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[8]));
-    let learner_config = LearnerConfig {
+    let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::Constant { lr: 1e-3 },
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+    let learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
     let meta = CheckpointMeta {
         game: GameId::standard().to_string(),
         network: config,

@@ -6,8 +6,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::excerpt::Excerpt;
+use crate::fanorona::Fanorona;
+use crate::game::Game;
 use crate::rules::board::Board;
 use crate::rules::error::BoardError;
+use crate::rules::position::Position;
+use crate::telo::Telo;
 
 /// The name Fanorona goes by.
 const FANORONA: &str = "fanorona";
@@ -88,6 +92,28 @@ impl GameId {
     }
 }
 
+/// Work done with a game whatever its type (a generic function the registry can call):
+/// [`GameId::visit`] hands it the game's initial state.
+pub trait GameVisitor {
+    /// What the work gives.
+    type Output;
+
+    /// Does the work with `start`, the initial state of the game.
+    fn visit<G: Game>(self, start: G) -> Self::Output;
+}
+
+impl GameId {
+    /// The game registry: runs `visitor` with this game's initial state, as its own type. The
+    /// one place that maps a game's name to a type; code generic over [`Game`] reaches any
+    /// game through it.
+    pub fn visit<V: GameVisitor>(self, visitor: V) -> V::Output {
+        match self {
+            GameId::Fanorona(board) => visitor.visit(Fanorona::new(Position::initial(board))),
+            GameId::Telo => visitor.visit(Telo::new()),
+        }
+    }
+}
+
 /// Boards are compared by size (there is one board of each size).
 impl PartialEq for GameId {
     fn eq(&self, other: &GameId) -> bool {
@@ -127,6 +153,30 @@ mod tests {
 
     fn fanorona(width: usize, height: usize) -> GameId {
         GameId::Fanorona(Board::new(width, height).unwrap())
+    }
+
+    /// The action count of the game a visitor is given.
+    struct Actions;
+
+    impl GameVisitor for Actions {
+        type Output = (usize, String);
+
+        fn visit<G: Game>(self, start: G) -> (usize, String) {
+            (start.num_actions(), start.to_text())
+        }
+    }
+
+    #[test]
+    fn the_registry_hands_each_game_its_own_start() {
+        let (actions, text) = GameId::Telo.visit(Actions);
+        assert_eq!(
+            (actions, text),
+            (Telo::new().num_actions(), Telo::new().to_text())
+        );
+        let (actions, text) = fanorona(5, 3).visit(Actions);
+        let start = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+        assert_eq!((actions, text), (start.num_actions(), start.to_text()));
+        assert_ne!(actions, Fanorona::standard().num_actions());
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub use excerpt::Excerpt;
 pub use fanorona::Fanorona;
 pub use fanorona::symmetry::{NUM_SYMMETRIES, Symmetry};
 pub use game::{ActionError, Game};
-pub use game_id::{GameId, GameIdError};
+pub use game_id::{GameId, GameIdError, GameVisitor};
 pub use random::RandomAgent;
 pub use registry::{
     AgentKind, AgentOptions, AgentSpec, Factory, OptionDef, OptionDefault, Registry, SpecError,

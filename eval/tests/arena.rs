@@ -2,11 +2,11 @@
 //! threads (and threads beyond the games are not started), the SPRT stops early, failing agents
 //! forfeit and their forfeits are reported, and results are written.
 
-use fanorona_util::progress::ProgressBar;
 use fanorona_env::{Agent, AgentError, AgentSpec, Board, Fanorona, Position, WinReason};
 use fanorona_eval::{
     GameRecord, Match, MatchConfig, MatchReport, Openings, Seat, Sprt, SprtDecision, registry,
 };
+use fanorona_util::progress::ProgressBar;
 
 fn config(games: usize, threads: usize) -> MatchConfig {
     MatchConfig {

@@ -2,12 +2,12 @@
 //! brute-force search written here), legal moves on every board and variant, determinism, and
 //! strength rising with depth.
 
-use fanorona_util::progress::ProgressBar;
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
 use fanorona_eval::minimax::{Limits, Searcher};
 use fanorona_eval::minimax::{MATE, MATE_BOUND};
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
 use fanorona_eval::{Match, MatchConfig, Openings, registry};
+use fanorona_util::progress::ProgressBar;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -1,8 +1,8 @@
 //! `fanorona.match`: a match between two agents in the arena, its summary as a dict.
 
-use fanorona_util::progress::ProgressBar;
 use fanorona_env::start_position;
 use fanorona_eval::{Match, MatchConfig, Openings, spec_factory};
+use fanorona_util::progress::ProgressBar;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 

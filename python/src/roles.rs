@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use fanorona_train::roles::actors::{DEFAULT_REPLAY_RATIO, LearnerActor, WorkerActor};
+use fanorona_train::roles::{self, DEFAULT_REPLAY_RATIO};
 use fanorona_train::run::RunConfig;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -61,14 +61,14 @@ fn parse_config(config: &Bound<'_, PyAny>) -> PyResult<RunConfig> {
 /// call it; calls run one at a time, waiting without the GIL.
 #[pyclass(module = "fanorona", frozen)]
 pub struct SelfPlayWorker {
-    inner: Mutex<WorkerActor>,
+    inner: Mutex<roles::SelfPlayWorker>,
 }
 
 #[pymethods]
 impl SelfPlayWorker {
     #[new]
     fn new(config: &Bound<'_, PyAny>, name: &str) -> PyResult<SelfPlayWorker> {
-        let actor = WorkerActor::new(parse_config(config)?, name).map_err(value_error)?;
+        let actor = roles::SelfPlayWorker::new(parse_config(config)?, name).map_err(value_error)?;
         Ok(SelfPlayWorker {
             inner: Mutex::new(actor),
         })
@@ -115,7 +115,7 @@ impl SelfPlayWorker {
 /// Any thread may call it; calls run one at a time, waiting without the GIL.
 #[pyclass(module = "fanorona", frozen)]
 pub struct Learner {
-    inner: Mutex<LearnerActor>,
+    inner: Mutex<roles::Learner>,
 }
 
 #[pymethods]
@@ -130,7 +130,7 @@ impl Learner {
     ) -> PyResult<Learner> {
         let config = config.map(parse_config).transpose()?;
         let actor = py
-            .detach(|| LearnerActor::open(config, &run_dir, replay_ratio))
+            .detach(|| roles::Learner::open(config, &run_dir, replay_ratio))
             .map_err(value_error)?;
         Ok(Learner {
             inner: Mutex::new(actor),

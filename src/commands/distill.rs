@@ -210,7 +210,6 @@ pub fn run(args: Args) -> Result<()> {
     Ok(())
 }
 
-
 /// The log line of an epoch: the student against the teacher on the held-out positions.
 fn epoch_line(report: &EpochReport) -> String {
     format!(

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use fanorona_train::io::load_policy;
-use fanorona_train::roles::actors::LEARNER_DONE_FILE;
+use fanorona_train::roles::LEARNER_DONE_FILE;
 use fanorona_train::roles::models::list_models;
-use fanorona_train::roles::{GAUNTLET_FILE, GauntletRow, ModelEvaluator};
+use fanorona_train::roles::{GAUNTLET_FILE, Gauntlet, GauntletRow};
 use fanorona_train::run::{CONFIG_FILE, EVAL_OPPONENTS, MetricsWriter, RunConfig, read_rows};
 
 use crate::output::outln;
@@ -37,7 +37,7 @@ pub fn evaluate_run(run: &Path, every: Option<u64>, follow: bool) -> Result<()> 
     let config = RunConfig::load(&run.join(CONFIG_FILE))
         .with_context(|| format!("{} is not a run directory", run.display()))?;
     let game = config.game.id()?;
-    let evaluator = ModelEvaluator::for_run(&config)?
+    let evaluator = Gauntlet::for_run(&config)?
         .ok_or_else(|| anyhow!("{game} has no evaluation opponents (they play Fanorona only)"))?;
     let every = every.unwrap_or(config.run.eval_every_iterations).max(1);
     let path = run.join(GAUNTLET_FILE);

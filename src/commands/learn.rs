@@ -13,9 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use fanorona_train::roles::actors::{
-    DEFAULT_REPLAY_RATIO, LEARNER_DONE_FILE, LearnerActor, LearnerRow,
-};
+use fanorona_train::roles::{DEFAULT_REPLAY_RATIO, LEARNER_DONE_FILE, Learner, LearnerRow};
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
 
 use super::train::{INTERRUPTED, stop_on_ctrl_c};
@@ -89,7 +87,7 @@ fn log_line(row: &LearnerRow) -> String {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let requested = requested(&args)?;
-    let mut learner = LearnerActor::open(requested, &args.run, args.replay_ratio)?;
+    let mut learner = Learner::open(requested, &args.run, args.replay_ratio)?;
     let iterations = args.iterations.unwrap_or(learner.config().run.iterations);
     let steps = args.steps.unwrap_or(u64::MAX);
     let done_file = args.run.join(LEARNER_DONE_FILE);

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use fanorona_train::io::{check_worker, next_sequence};
-use fanorona_train::roles::actors::{GAMES_DIR, LEARNER_DONE_FILE, WorkerActor};
 use fanorona_train::roles::models::latest_model;
+use fanorona_train::roles::{GAMES_DIR, LEARNER_DONE_FILE, SelfPlayWorker};
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
 
 use super::train::stop_on_ctrl_c;
@@ -69,7 +69,7 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap_or_else(|| format!("w{}", std::process::id()));
     check_worker(&name)?;
     let config = wait_for_run(&args.run, Duration::from_secs(args.wait))?;
-    let mut actor = WorkerActor::new(config, &name)?;
+    let mut actor = SelfPlayWorker::new(config, &name)?;
     let games_dir = args.run.join(GAMES_DIR);
     std::fs::create_dir_all(&games_dir)
         .with_context(|| format!("cannot create {}", games_dir.display()))?;

@@ -10,7 +10,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use fanorona_env::{Fanorona, Game};
 use fanorona_search::Evaluator;
 use fanorona_train::model::{
-    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
 use fanorona_train::players::NetworkEvaluator;
 use fanorona_train::replay::{
@@ -136,13 +136,13 @@ fn training(c: &mut Criterion) {
     random_buffer(8).sample(256, &mut TrainRng::seed_from_u64(4), &mut batch);
     for (name, arch) in architectures() {
         let config = NetworkConfig::for_game(&game, arch);
-        let learner_config = LearnerConfig {
+        let learner_config = TrainerConfig {
             optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
             schedule: LrSchedule::Constant { lr: 1e-3 },
             value_weight: 1.0,
             ema_decay: 0.0,
         };
-        let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+        let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
         group.throughput(Throughput::Elements(batch.size as u64));
         group.bench_function(BenchmarkId::new(name, batch.size), |b| {
             b.iter(|| learner.train_step(&batch))

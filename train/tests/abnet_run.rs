@@ -10,7 +10,7 @@ use burn::tensor::Device;
 use fanorona_env::{Fanorona, Game, Position};
 use fanorona_train::io::{Checkpoint, load_policy, policy_from_bytes};
 use fanorona_train::model::PolicyValueNet;
-use fanorona_train::roles::actors::{LearnerActor, WorkerActor};
+use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{
     BEST_FILE, METRICS_FILE, MetricsRow, RunConfig, SHIPPED_STUDENT, TrainError, TrainOptions,
     read_metrics, train,
@@ -177,9 +177,12 @@ fn bad_abnet_settings_are_refused_with_the_reason() {
     ));
 
     // The distributed roles play and learn MCTS runs only.
-    let err = WorkerActor::new(config(1), "w1").err().unwrap().to_string();
+    let err = SelfPlayWorker::new(config(1), "w1")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(err.contains("`fanorona train` only"), "{err}");
-    let learner = LearnerActor::open(Some(config(1)), &dir.path().join("learner"), 4.0);
+    let learner = Learner::open(Some(config(1)), &dir.path().join("learner"), 4.0);
     let err = learner.err().unwrap().to_string();
     assert!(err.contains("`fanorona train` only"), "{err}");
 }

@@ -13,11 +13,11 @@ use fanorona_env::{Board, Fanorona, Game, GameId, Position};
 use fanorona_train::io::{
     Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind, load_policy,
 };
-use fanorona_train::model::{Architecture, Learner, NetworkConfig};
+use fanorona_train::model::{Architecture, NetworkConfig, Trainer};
 use fanorona_train::rng::{RngState, TrainRng};
 use rand::SeedableRng;
 
-fn meta(learner: &Learner) -> CheckpointMeta {
+fn meta(learner: &Trainer) -> CheckpointMeta {
     CheckpointMeta {
         game: "fanorona 9x5".into(),
         network: learner.network().config().clone(),
@@ -58,7 +58,7 @@ fn round_trip(architecture: Architecture) {
     );
 
     // The optimiser state came back too: one more step gives the same network.
-    let mut resumed = loaded.into_learner(original.config().clone(), &device);
+    let mut resumed = loaded.into_trainer(original.config().clone(), &device);
     assert_eq!(resumed.step(), 3);
     let a = original.train_step(&batch);
     let b = resumed.train_step(&batch);
@@ -113,7 +113,7 @@ fn averaged_weights_are_saved_resumed_and_played() {
         outputs(original.network(), &batch)
     );
     // A resumed learner goes on averaging exactly as the original.
-    let mut resumed = loaded.into_learner(original.config().clone(), &device);
+    let mut resumed = loaded.into_trainer(original.config().clone(), &device);
     original.train_step(&batch);
     resumed.train_step(&batch);
     assert_eq!(

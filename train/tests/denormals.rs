@@ -10,8 +10,8 @@ use fanorona_env::{Fanorona, Game};
 use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
 use fanorona_train::model::count_denormals;
 use fanorona_train::model::{
-    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
-    PolicyValueNet,
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, PolicyValueNet, Trainer,
+    TrainerConfig,
 };
 use fanorona_train::replay::Batch;
 use rand::{Rng, SeedableRng};
@@ -63,16 +63,16 @@ const STEPS: usize = 2000;
 
 /// A small MLP trained `STEPS` steps with Adam and L2 weight decay, as the presets train, with
 /// a moving average of its weights.
-fn trained() -> Learner {
+fn trained() -> Trainer {
     let device = Device::flex();
     let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
-    let learner_config = LearnerConfig {
+    let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
         schedule: LrSchedule::Constant { lr: 1e-2 },
         value_weight: 1.0,
         ema_decay: 0.5,
     };
-    let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+    let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
     let batch = random_positions(64);
     for _ in 0..STEPS {
         learner.train_step(&batch);

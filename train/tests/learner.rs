@@ -7,7 +7,7 @@ use burn::tensor::Device;
 use common::games::fixed_batch;
 use fanorona_env::Fanorona;
 use fanorona_train::model::{
-    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
 use fanorona_train::replay::Batch;
 
@@ -31,13 +31,13 @@ fn overfits(architecture: Architecture, steps: usize) {
     let batch = fixed_batch();
     let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
     let device = Device::flex();
-    let learner_config = LearnerConfig {
+    let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
         schedule: LrSchedule::Constant { lr: 3e-3 },
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+    let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
     let first = learner.train_step(&batch);
     for _ in 1..steps {
         learner.train_step(&batch);

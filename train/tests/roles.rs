@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use fanorona_train::io::{Checkpoint, FileError, ShardError};
-use fanorona_train::roles::actors::{LearnerActor, WorkerActor};
 use fanorona_train::roles::models::list_models;
+use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{RunConfig, TrainError};
 
 fn tiny() -> RunConfig {
@@ -18,7 +18,7 @@ fn tiny() -> RunConfig {
 fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let mut learner = LearnerActor::open(Some(tiny()), &run, 2.0).unwrap();
+    let mut learner = Learner::open(Some(tiny()), &run, 2.0).unwrap();
     assert_eq!((learner.model_version(), learner.step()), (0, 0));
     assert_eq!(
         list_models(&run).unwrap().len(),
@@ -26,7 +26,7 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
         "version 0 is published"
     );
 
-    let mut worker = WorkerActor::new(tiny(), "w1").unwrap();
+    let mut worker = SelfPlayWorker::new(tiny(), "w1").unwrap();
     worker.set_model(&learner.model_bytes(), 0).unwrap();
     let first = worker.play_shard_bytes(0).unwrap();
     // The same worker, sequence and model give the same games; another sequence other games.
@@ -85,7 +85,7 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
         .learner
         .expect("a learner's checkpoint records its shards");
     assert!(progress.consumed.contains("w1-00000000.shard"));
-    let mut resumed = LearnerActor::open(None, &run, 2.0).unwrap();
+    let mut resumed = Learner::open(None, &run, 2.0).unwrap();
     assert_eq!(resumed.model_version(), meta.iteration);
     assert_eq!(resumed.ingest_bytes(&first).unwrap(), None);
     assert_eq!(resumed.ingest_bytes(&stale).unwrap(), None);
@@ -95,8 +95,8 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
 fn damaged_and_foreign_shards_are_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("run");
-    let learner = LearnerActor::open(Some(tiny()), &run, 4.0).unwrap();
-    let mut worker = WorkerActor::new(tiny(), "w").unwrap();
+    let learner = Learner::open(Some(tiny()), &run, 4.0).unwrap();
+    let mut worker = SelfPlayWorker::new(tiny(), "w").unwrap();
     worker.set_model(&learner.model_bytes(), 0).unwrap();
     let shard = worker.play_shard(0).unwrap();
     let path = shard.write(dir.path()).unwrap();
@@ -123,8 +123,8 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
     // A shard of 3x3 games does not go into a 5x3 run.
     let mut small = tiny();
     small.game.board = "3x3".into();
-    let other = LearnerActor::open(Some(small.clone()), &dir.path().join("other"), 4.0).unwrap();
-    let mut small_worker = WorkerActor::new(small, "s").unwrap();
+    let other = Learner::open(Some(small.clone()), &dir.path().join("other"), 4.0).unwrap();
+    let mut small_worker = SelfPlayWorker::new(small, "s").unwrap();
     small_worker.set_model(&other.model_bytes(), 0).unwrap();
     let foreign = small_worker.play_shard_bytes(0).unwrap();
     let err = learner.read_shard(&path, &foreign).unwrap_err();
@@ -136,7 +136,7 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
     let err = worker.set_model(&other.model_bytes(), 0).unwrap_err();
     assert!(err.to_string().contains("is for fanorona 3x3"), "{err}");
     assert!(matches!(
-        WorkerActor::new(tiny(), "no/slash"),
+        SelfPlayWorker::new(tiny(), "no/slash"),
         Err(TrainError::Shard(ShardError::BadWorker(_)))
     ));
 }
@@ -147,8 +147,8 @@ fn a_resumed_learner_publishes_again_the_versions_after_its_checkpoint() {
     let run = dir.path().join("run");
     let mut config = tiny();
     config.run.checkpoint_every_steps = 1000;
-    let mut learner = LearnerActor::open(Some(config.clone()), &run, 8.0).unwrap();
-    let mut worker = WorkerActor::new(config, "w").unwrap();
+    let mut learner = Learner::open(Some(config.clone()), &run, 8.0).unwrap();
+    let mut worker = SelfPlayWorker::new(config, "w").unwrap();
     worker.set_model(&learner.model_bytes(), 0).unwrap();
     let mut sequence = 0;
     for _ in 0..2 {
@@ -166,7 +166,7 @@ fn a_resumed_learner_publishes_again_the_versions_after_its_checkpoint() {
         |run: &Path| -> Vec<u64> { list_models(run).unwrap().iter().map(|m| m.0).collect() };
     assert_eq!(versions(&run), [0, 1, 2]);
     drop(learner);
-    let resumed = LearnerActor::open(None, &run, 8.0).unwrap();
+    let resumed = Learner::open(None, &run, 8.0).unwrap();
     assert_eq!((resumed.model_version(), resumed.step()), (1, 8));
     assert_eq!(versions(&run), [0, 1]);
 }

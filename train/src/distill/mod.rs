@@ -6,7 +6,7 @@
 //! docs/experiments/2026-12-02-distillation.md). Where the teacher is an MLP whose first layer
 //! has the student's first layer's shape, the student starts from it.
 //!
-//! The loss is the learner's ([`Learner`]): cross-entropy against the teacher's policy over
+//! The loss is the learner's ([`Trainer`]): cross-entropy against the teacher's policy over
 //! the legal actions plus `value_weight` times the squared error against the teacher's
 //! value, with Adam and a warm-up-cosine learning rate. The labels are computed batch by batch
 //! ([`lesson`]), so only the positions are kept in memory. With endgame tables, the value
@@ -27,8 +27,8 @@ use rand::seq::SliceRandom;
 use serde::Serialize;
 
 use crate::model::{
-    Architecture, Learner, LearnerConfig, LossReport, LrSchedule, NetworkConfig,
-    NetworkConfigError, OptimizerConfig, PolicyValueNet,
+    Architecture, LossReport, LrSchedule, NetworkConfig, NetworkConfigError, OptimizerConfig,
+    PolicyValueNet, Trainer, TrainerConfig,
 };
 use crate::replay::Batch;
 use crate::rng::TrainRng;
@@ -234,7 +234,7 @@ pub fn distill(
 
     let steps_per_epoch = positions.len().div_ceil(config.batch_size) as u64;
     let total = steps_per_epoch * config.epochs as u64;
-    let learner_config = LearnerConfig {
+    let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::WarmupCosine {
             peak: config.lr,
@@ -245,7 +245,7 @@ pub fn distill(
         value_weight: config.value_weight,
         ema_decay: 0.0,
     };
-    let mut learner = Learner::new(learner_config, student, &device);
+    let mut learner = Trainer::new(learner_config, student, &device);
     let mut rng = TrainRng::seed_from_u64(config.seed);
     let (mut batch, mut logits) = (Batch::default(), Vec::new());
     for epoch in 1..=config.epochs {
@@ -277,7 +277,7 @@ pub fn distill(
 fn compare(
     teacher: &PolicyValueNet,
     tables: Option<&EndgameTables>,
-    learner: &Learner,
+    learner: &Trainer,
     positions: &[Position],
     batch_size: usize,
 ) -> EpochReport {

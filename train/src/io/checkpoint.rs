@@ -20,8 +20,8 @@ use burn::tensor::{Bytes, Device};
 use fanorona_env::{GameId, GameIdError};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Learner, LearnerConfig, OptimizerConfig};
 use crate::model::{NetworkConfig, PolicyValueNet, flush_denormals};
+use crate::model::{OptimizerConfig, Trainer, TrainerConfig};
 use crate::rng::RngState;
 
 use super::envelope::{FileError, FileKind, FileRef, number_in_name, numbered_files};
@@ -133,7 +133,7 @@ impl Checkpoint {
     /// `optimizer` are taken from the learner) into `dir`, atomically; returns the file's path.
     pub fn save(
         dir: &Path,
-        learner: &Learner,
+        learner: &Trainer,
         mut meta: CheckpointMeta,
     ) -> Result<PathBuf, CheckpointError> {
         meta.step = learner.step();
@@ -283,9 +283,9 @@ impl Checkpoint {
 
     /// A learner continuing from this checkpoint (its step, network, optimiser state and
     /// averaged weights).
-    pub fn into_learner(self, config: LearnerConfig, device: &Device) -> Learner {
+    pub fn into_trainer(self, config: TrainerConfig, device: &Device) -> Trainer {
         let step = self.meta.step;
-        Learner::resume(
+        Trainer::resume(
             config,
             self.network,
             self.optimizer,

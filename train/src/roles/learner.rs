@@ -1,216 +1,397 @@
-//! The learner: the network with its optimiser, the replay window and the run's random
-//! generator. It ingests finished games (a whole shard at a time, by recency: each shard's
-//! games become the newest of the window), takes learner steps on minibatches of the window,
-//! publishes numbered model versions and saves checkpoints. `fanorona train` feeds it one
-//! iteration of games at a time; `fanorona learn` and the Ray learner actor feed it shards,
-//! earning learner steps at a replay ratio (positions sampled per new position) and recording
-//! every shard consumed in its checkpoints.
+//! The learner of a run, whatever its game (the run configuration names it), taking and
+//! giving bytes for drivers that pass models and games around as opaque values (`fanorona
+//! learn` through a shared run directory, the Ray driver, Python's `fanorona.Learner`):
+//! [`ingest_bytes`](Learner::ingest_bytes) (shard bytes in),
+//! [`train_earned`](Learner::train_earned) (the learner steps the new positions earned at the
+//! replay ratio), [`publish`](Learner::publish) (the next model version's bytes out, with a
+//! metrics row in `learner.csv`, the model in `models/` and a checkpoint when due),
+//! [`checkpoint`](Learner::checkpoint).
 
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
-use fanorona_env::Game;
+use serde::{Deserialize, Serialize};
 
-use crate::io::{LearnerProgress, PolicyFileError, PolicyMeta, Shard, policy_bytes};
-use crate::model::{NetworkConfig, PolicyValueNet};
-use crate::replay::{Batch, Trajectory};
-use crate::run::state::RunState;
-use crate::run::{RunConfig, TrainError, TrainingConfig};
+use super::game_learner::{AnyGameLearner, OpenLearner};
+use super::models::{publish_model, remove_models_after};
+use super::{Ingested, LossMeans};
+use crate::io::{Shard, list_shards};
+use crate::run::lock::RunLock;
+use crate::run::{MetricsWriter, Row, RunConfig, TrainError, resolve_config};
 
-/// The mean losses of a run of learner steps.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct LossMeans {
-    /// Steps taken.
-    pub steps: usize,
-    /// The learning rate of the last step.
+/// The folder of shards in a run directory.
+pub const GAMES_DIR: &str = "games";
+
+/// The file a learner writes into its run directory when it has reached its limit (and
+/// removes when it starts): self-play workers and the evaluator stop when they see it.
+pub const LEARNER_DONE_FILE: &str = "learner.done";
+
+/// The learner's metrics file in a run directory: one [`LearnerRow`] per model version.
+pub const LEARNER_METRICS_FILE: &str = "learner.csv";
+
+/// The replay ratio the learner uses unless told otherwise: positions sampled for training
+/// per new self-play position. The default preset's one-process loop samples 60 x 256
+/// positions per iteration of about 4,000 new ones, a ratio of about 4.
+pub const DEFAULT_REPLAY_RATIO: f64 = 4.0;
+
+/// One model version's row of `learner.csv`: what the learner ingested and trained on since
+/// the previous version.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LearnerRow {
+    /// The model version published.
+    pub version: u64,
+    /// Learner steps taken in all.
+    pub step: u64,
+    /// Seconds since the learner (or its resumption) started.
+    pub elapsed_s: f64,
+    /// Shards ingested since the previous version.
+    pub shards: u64,
+    /// Games ingested.
+    pub games: u64,
+    /// Positions ingested.
+    pub positions: u64,
+    /// Positions ingested per second of wall-clock time since the previous version.
+    pub ingest_positions_per_s: f64,
+    /// Self-play positions per second of one worker (positions over the workers' time).
+    pub worker_positions_per_s: f64,
+    /// Mean model staleness of the ingested shards: versions between the model that played a
+    /// shard and the learner's latest when it was ingested.
+    pub staleness_mean: f64,
+    /// The largest staleness.
+    pub staleness_max: u64,
+    /// Learner steps taken since the previous version.
+    pub steps: u64,
+    /// Positions in the replay window.
+    pub replay_positions: u64,
+    /// Learning rate at the last step.
     pub lr: f64,
-    /// Mean total loss.
-    pub total: f64,
+    /// Mean total loss over the steps.
+    pub loss_total: f64,
     /// Mean policy cross-entropy.
-    pub policy: f64,
+    pub loss_policy: f64,
     /// Mean value MSE.
-    pub value: f64,
+    pub loss_value: f64,
     /// Mean entropy of the network's policy.
-    pub entropy: f64,
+    pub policy_entropy: f64,
 }
 
-/// What one shard brought to the learner.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Ingested {
-    /// Games added to the window.
-    pub games: usize,
-    /// Positions added.
-    pub positions: usize,
-    /// Model versions between the one that played the shard and the learner's latest.
-    pub staleness: u64,
-    /// The worker's self-play time for the shard, in seconds.
-    pub seconds: f64,
+impl Row for LearnerRow {
+    fn iteration(&self) -> u64 {
+        self.version
+    }
 }
 
-/// The learner of a run.
-pub struct ShardLearner<G: Game> {
-    pub(crate) state: RunState<G>,
-    training: TrainingConfig,
-    batch: Batch,
+/// The sums behind the next [`LearnerRow`].
+#[derive(Default)]
+struct Tally {
+    row: LearnerRow,
+    staleness_sum: u64,
+    worker_seconds: f64,
+    /// The losses summed over steps.
+    loss_sums: [f64; 4],
 }
 
-impl<G: Game> ShardLearner<G> {
-    /// A new learner for games like `start` with `config`, or the one of the latest checkpoint
-    /// in `dir` (with its replay window, random generator and, for a learner fed by shards,
-    /// the shards it consumed).
-    pub fn open(config: &RunConfig, start: &G, dir: &Path) -> Result<ShardLearner<G>, TrainError> {
-        let network = NetworkConfig::for_game(start, config.network.clone());
-        let state = RunState::open(config, start, &network, dir)?;
-        Ok(ShardLearner {
-            state,
-            training: config.training.clone(),
-            batch: Batch::default(),
+/// The learner of a run directory: ingests shards, trains, publishes model versions (into
+/// `models/` and as bytes), writes `learner.csv` and checkpoints. Holds the run directory's
+/// lock while it lives.
+pub struct Learner {
+    config: RunConfig,
+    dir: PathBuf,
+    replay_ratio: f64,
+    learner: Box<dyn AnyGameLearner>,
+    metrics: MetricsWriter<LearnerRow>,
+    tally: Tally,
+    since: Instant,
+    started: Instant,
+    /// The step and path of the last checkpoint written or resumed from.
+    saved: Option<(u64, Option<PathBuf>)>,
+    published: Vec<u8>,
+    last_row: Option<LearnerRow>,
+    _lock: RunLock,
+}
+
+impl Learner {
+    /// Opens the learner of the run directory `dir`: a new run of `config` (which must agree
+    /// with the directory's `config.toml` if it has one; `None` takes that one), or the run of
+    /// its latest checkpoint, with the shards it consumed. Publishes model version 0 into
+    /// `dir/models/` for a new run (and the checkpoint's version for a resumed one, written
+    /// again in case it was lost or damaged; versions published after that checkpoint are
+    /// deleted, to be published again). `replay_ratio`: positions sampled per new position.
+    pub fn open(
+        config: Option<RunConfig>,
+        dir: &Path,
+        replay_ratio: f64,
+    ) -> Result<Learner, TrainError> {
+        if !(replay_ratio.is_finite() && replay_ratio > 0.0) {
+            return Err(crate::run::RunConfigError::OutOfRange {
+                key: "replay ratio",
+                expected: "a finite number above 0",
+                found: replay_ratio.to_string(),
+            }
+            .into());
+        }
+        let config = resolve_config(dir, config)?;
+        config.validate()?;
+        config.refuse_abnet()?;
+        config.run.device.device()?;
+        let lock = crate::run::lock_run_directory(dir)?;
+        let learner = config.game.id()?.visit(OpenLearner {
+            config: &config,
+            dir,
+        })?;
+        config.write_resolved(dir)?;
+        let (version, step, resumed) = (learner.model_version(), learner.step(), learner.resumed());
+        let metrics = MetricsWriter::open_file(&dir.join(LEARNER_METRICS_FILE), version)?;
+        let published = learner.model_bytes(&config)?;
+        remove_models_after(dir, version)?;
+        // Written again even where it exists: a copy damaged or lost since would stall every
+        // self-play worker.
+        publish_model(dir, version, &published)?;
+        Ok(Learner {
+            config,
+            dir: dir.to_path_buf(),
+            replay_ratio,
+            learner,
+            metrics,
+            tally: Tally::default(),
+            since: Instant::now(),
+            started: Instant::now(),
+            saved: resumed.then_some((step, None)),
+            published,
+            last_row: None,
+            _lock: lock,
         })
+    }
+
+    /// The run's configuration.
+    pub fn config(&self) -> &RunConfig {
+        &self.config
     }
 
     /// Learner steps taken.
     pub fn step(&self) -> u64 {
-        self.state.learner.step()
+        self.learner.step()
     }
 
-    /// The latest model version (the iteration, for `fanorona train`).
+    /// The latest model version published.
     pub fn model_version(&self) -> u64 {
-        self.state.iteration
+        self.learner.model_version()
     }
 
-    /// Whether it went on from a checkpoint.
-    pub fn resumed(&self) -> bool {
-        self.state.resumed
+    /// The latest model version published, as policy-file bytes (what
+    /// [`SelfPlayWorker::set_model`] takes).
+    pub fn model_bytes(&self) -> Vec<u8> {
+        self.published.clone()
     }
 
     /// Positions in the replay window.
     pub fn replay_positions(&self) -> usize {
-        self.state.replay.positions()
+        self.learner.replay_positions()
     }
 
-    /// The network as it is now (an inference copy).
-    pub fn network(&self) -> PolicyValueNet {
-        self.state.learner.inference_network()
-    }
-
-    /// Adds finished games to the replay window (the newest last).
-    pub fn add_games(&mut self, games: Vec<Trajectory>) {
-        for game in games {
-            self.state.replay.add_game(game);
-        }
-    }
-
-    /// Whether the window holds enough positions to train on (`min_replay_positions`).
-    pub fn ready(&self) -> bool {
-        self.state.replay.positions() >= self.training.min_replay_positions
-    }
-
-    /// Where a learner fed by shards stands: the shards consumed and its step credit.
-    fn progress(&mut self) -> &mut LearnerProgress {
-        self.state.progress.get_or_insert_with(Default::default)
-    }
-
-    /// Whether the shard named `name` was consumed already.
+    /// Whether the shard named `name` (`WORKER-SEQUENCE.shard`) was consumed already.
     pub fn consumed(&self, name: &str) -> bool {
-        self.state
-            .progress
-            .as_ref()
-            .is_some_and(|p| p.consumed.contains(name))
+        self.learner.consumed(name)
     }
 
-    /// Records the shard `name` as consumed without its games (a damaged one, skipped).
+    /// Records the shard named `name` as consumed without reading it (a damaged one).
     pub fn skip(&mut self, name: &str) {
-        self.progress().consumed.insert(name.to_string());
+        self.learner.skip(name)
     }
 
-    /// Adds the games of `shard` (named `name`) to the window and earns `replay_ratio`
-    /// sampled positions for each new one, once the window is ready; `None` (nothing added)
-    /// if it was consumed before. Steps owed are capped at two model versions' worth
-    /// (`2 * steps_per_iteration`): a learner slower than its workers trains on, at a lower
-    /// ratio, without falling ever further behind the data.
-    pub fn ingest(&mut self, name: &str, shard: Shard, replay_ratio: f64) -> Option<Ingested> {
-        if self.consumed(name) {
-            return None;
-        }
-        let ingested = Ingested {
-            games: shard.games.len(),
-            positions: shard.positions(),
-            staleness: self
-                .model_version()
-                .saturating_sub(shard.header.model_version),
-            seconds: shard.header.seconds,
-        };
-        self.add_games(shard.games);
-        let batch_size = self.training.batch_size as f64;
-        let cap = 2.0 * self.training.steps_per_iteration as f64;
-        let ready = self.ready();
-        let progress = self.progress();
-        progress.consumed.insert(name.to_string());
-        progress.positions_ingested += ingested.positions as u64;
-        if ready {
-            let earned = ingested.positions as f64 * replay_ratio / batch_size;
-            progress.step_credit = (progress.step_credit + earned).min(cap);
-        }
+    /// Reads a shard from `bytes` (`label` names it in errors), checking its seal and game.
+    pub fn read_shard(&self, label: &Path, bytes: &[u8]) -> Result<Shard, TrainError> {
+        let (shape, actions) = self.learner.game_sizes();
+        Ok(Shard::from_bytes(label, bytes, shape, actions)?)
+    }
+
+    /// Reads the shard file at `path`, checking its seal and game.
+    pub fn read_shard_file(&self, path: &Path) -> Result<Shard, TrainError> {
+        let (shape, actions) = self.learner.game_sizes();
+        Ok(Shard::read(path, shape, actions)?)
+    }
+
+    /// Ingests the shard `bytes` (see [`ingest`](Self::ingest)).
+    pub fn ingest_bytes(&mut self, bytes: &[u8]) -> Result<Option<Ingested>, TrainError> {
+        let shard = self.read_shard(Path::new("shard bytes"), bytes)?;
+        Ok(self.ingest(shard))
+    }
+
+    /// Adds the games of `shard` to the replay window (newest last) and earns learner steps
+    /// for its positions at the replay ratio; `None` if it was consumed before (a shard is
+    /// known by its worker and sequence number).
+    pub fn ingest(&mut self, shard: Shard) -> Option<Ingested> {
+        let name = shard.file_name();
+        let ratio = self.replay_ratio;
+        let ingested = self.learner.ingest(&name, shard, ratio)?;
+        let tally = &mut self.tally;
+        tally.row.shards += 1;
+        tally.row.games += ingested.games as u64;
+        tally.row.positions += ingested.positions as u64;
+        tally.staleness_sum += ingested.staleness;
+        tally.row.staleness_max = tally.row.staleness_max.max(ingested.staleness);
+        tally.worker_seconds += ingested.seconds;
         Some(ingested)
     }
 
-    /// Learner steps earned by ingested positions and not yet taken, whole.
-    pub fn steps_earned(&self) -> usize {
-        let credit = self.state.progress.as_ref().map_or(0.0, |p| p.step_credit);
-        credit.max(0.0).floor() as usize
+    /// Reads shard `bytes`, writes them into the run's `games/` folder (atomically, so that a
+    /// resumed learner finds them again) and ingests them; `None` if the shard was consumed
+    /// before. For drivers that pass shards as values rather than files.
+    pub fn ingest_and_store(&mut self, bytes: &[u8]) -> Result<Option<Ingested>, TrainError> {
+        let shard = self.read_shard(Path::new("shard bytes"), bytes)?;
+        if self.consumed(&shard.file_name()) {
+            return Ok(None);
+        }
+        let games = self.dir.join(GAMES_DIR);
+        std::fs::create_dir_all(&games).map_err(|error| crate::io::FileError::Io {
+            kind: crate::io::FileKind::Shard,
+            action: "create",
+            path: games.clone(),
+            error,
+        })?;
+        shard.write(&games)?;
+        Ok(self.ingest(shard))
     }
 
-    /// Takes `steps` learner steps (spending earned credit, if any) and returns their mean
-    /// losses; stops at the first loss that is not a finite number.
-    pub fn train(&mut self, steps: usize) -> Result<LossMeans, TrainError> {
-        let mut means = LossMeans {
-            steps,
-            ..LossMeans::default()
-        };
-        let state = &mut self.state;
-        for _ in 0..steps {
-            state
-                .replay
-                .sample(self.training.batch_size, &mut state.rng, &mut self.batch);
-            let loss = state.learner.train_step(&self.batch);
-            if let Some((which, value)) = loss.non_finite() {
-                return Err(TrainError::NonFiniteLoss {
-                    iteration: state.iteration,
-                    step: loss.step,
-                    loss: which,
-                    value,
-                });
+    /// Ingests the shards in the run's `games/` folder the learner has not consumed, oldest
+    /// model first (so that the newest games end up the most recent of the window); returns
+    /// how many. A damaged shard (or one of another game) is passed to `on_skip` and skipped,
+    /// once.
+    pub fn ingest_stored(
+        &mut self,
+        mut on_skip: impl FnMut(&TrainError),
+    ) -> Result<usize, TrainError> {
+        let mut shards: Vec<Shard> = Vec::new();
+        for path in list_shards(&self.dir.join(GAMES_DIR))? {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            if self.consumed(name) {
+                continue;
             }
-            means.lr = loss.lr;
-            means.total += loss.total as f64 / steps as f64;
-            means.policy += loss.policy as f64 / steps as f64;
-            means.value += loss.value as f64 / steps as f64;
-            means.entropy += loss.entropy as f64 / steps as f64;
+            match self.read_shard_file(&path) {
+                Ok(shard) => shards.push(shard),
+                Err(error) => {
+                    on_skip(&error);
+                    self.skip(name);
+                }
+            }
         }
-        if let Some(progress) = &mut state.progress {
-            progress.step_credit = (progress.step_credit - steps as f64).max(0.0);
+        shards.sort_by(|a, b| {
+            (a.header.model_version, a.file_name()).cmp(&(b.header.model_version, b.file_name()))
+        });
+        let count = shards.len();
+        for shard in shards {
+            self.ingest(shard);
         }
-        Ok(means)
+        Ok(count)
     }
 
-    /// Counts the next model version (an iteration, for `fanorona train`): the network as it
-    /// is now; returns the version.
-    pub fn advance(&mut self) -> u64 {
-        self.state.iteration += 1;
-        self.state.iteration
+    /// Learner steps earned by the positions ingested and not yet taken (none until the window
+    /// holds `min_replay_positions`).
+    pub fn steps_earned(&self) -> usize {
+        self.learner.steps_earned()
     }
 
-    /// The policy-file bytes of the network as it is now (what self-play workers load).
-    pub fn model_bytes(&self, config: &RunConfig) -> Result<Vec<u8>, TrainError> {
-        let game = config.game.id()?;
-        let net = self.network();
-        let meta = PolicyMeta::trained(game, net.config().clone(), self.step());
-        let label = PathBuf::from(format!("model version {}", self.model_version()));
-        policy_bytes(&net, &meta, &label).map_err(|e: PolicyFileError| e.into())
+    /// Learner steps still to take before the next model version (`steps_per_iteration`
+    /// steps make a version).
+    pub fn steps_to_next_version(&self) -> usize {
+        self.config.training.steps_per_iteration - self.tally.row.steps as usize
     }
 
-    /// Writes the replay window and a checkpoint into `dir` (keeping the latest
-    /// `keep_checkpoints`); returns the checkpoint's path.
-    pub fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
-        self.state.save(config, dir)
+    /// Takes the steps earned, at most `limit` and up to the next model version; returns how
+    /// many.
+    pub fn train_earned(&mut self, limit: usize) -> Result<usize, TrainError> {
+        let steps = self
+            .steps_earned()
+            .min(self.steps_to_next_version())
+            .min(limit);
+        if steps > 0 {
+            let losses = self.learner.train(steps)?;
+            self.add_losses(&losses);
+        }
+        Ok(steps)
+    }
+
+    /// Adds the losses of a run of steps to the tally.
+    fn add_losses(&mut self, losses: &LossMeans) {
+        let tally = &mut self.tally;
+        let n = losses.steps as f64;
+        tally.row.steps += losses.steps as u64;
+        tally.row.lr = losses.lr;
+        for (sum, mean) in tally.loss_sums.iter_mut().zip([
+            losses.total,
+            losses.policy,
+            losses.value,
+            losses.entropy,
+        ]) {
+            *sum += mean * n;
+        }
+    }
+
+    /// Publishes the network as the next model version: its bytes (returned, with the
+    /// version) into `models/`, a row into `learner.csv`, and a checkpoint when
+    /// `checkpoint_every_steps` steps have passed since the last.
+    pub fn publish(&mut self) -> Result<(u64, Vec<u8>), TrainError> {
+        let version = self.learner.advance();
+        self.published = self.learner.model_bytes(&self.config)?;
+        publish_model(&self.dir, version, &self.published)?;
+        let tally = std::mem::take(&mut self.tally);
+        let steps = tally.row.steps.max(1) as f64;
+        let [total, policy, value, entropy] = tally.loss_sums.map(|sum| sum / steps);
+        let row = LearnerRow {
+            version,
+            step: self.step(),
+            elapsed_s: self.started.elapsed().as_secs_f64(),
+            ingest_positions_per_s: tally.row.positions as f64
+                / self.since.elapsed().as_secs_f64().max(1e-9),
+            worker_positions_per_s: tally.row.positions as f64 / tally.worker_seconds.max(1e-9),
+            staleness_mean: tally.staleness_sum as f64 / tally.row.shards.max(1) as f64,
+            replay_positions: self.replay_positions() as u64,
+            loss_total: total,
+            loss_policy: policy,
+            loss_value: value,
+            policy_entropy: entropy,
+            ..tally.row
+        };
+        self.metrics.append(&row)?;
+        self.last_row = Some(row);
+        self.since = Instant::now();
+        let every = self.config.run.checkpoint_every_steps;
+        if self
+            .saved
+            .as_ref()
+            .is_none_or(|(saved, _)| self.step() >= saved + every)
+        {
+            self.save()?;
+        }
+        Ok((version, self.published.clone()))
+    }
+
+    /// Writes a checkpoint (with the replay window and the shards consumed) now; returns its
+    /// path. Steps taken since the last published version are published first, so that a
+    /// checkpoint's network is always a published version.
+    pub fn checkpoint(&mut self) -> Result<PathBuf, TrainError> {
+        if self.tally.row.steps > 0 {
+            let before = self.saved.clone();
+            self.publish()?;
+            // Publishing may have written one just now, of the learner as it is.
+            if let Some((_, Some(path))) = &self.saved
+                && self.saved != before
+            {
+                return Ok(path.clone());
+            }
+        }
+        self.save()
+    }
+
+    /// Writes a checkpoint of the learner as it is.
+    fn save(&mut self) -> Result<PathBuf, TrainError> {
+        let path = self.learner.save(&self.config, &self.dir)?;
+        self.saved = Some((self.step(), Some(path.clone())));
+        Ok(path)
+    }
+
+    /// The metrics row of the last model version this learner published.
+    pub fn last_row(&self) -> Option<&LearnerRow> {
+        self.last_row.as_ref()
     }
 }

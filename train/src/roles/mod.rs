@@ -1,17 +1,26 @@
-//! Training as three roles that can run in one process or many: the self-play
-//! [`SelfPlayWorker`] (a model in, a [`Shard`](crate::io::Shard) of finished games out), the
-//! [`ShardLearner`] (games in; learner steps, numbered model versions and checkpoints out) and
-//! the [`ModelEvaluator`] (model versions against fixed opponents). `fanorona train` composes
-//! them in one loop; `fanorona selfplay`, `learn` and `gauntlet` run each alone over a shared
-//! run directory (the [`models`] store and `games/*.shard`); [`actors`] gives the same roles
-//! to other drivers (Ray) as functions from bytes to bytes.
+//! Training as three roles that can run in one process or many: the [`SelfPlayWorker`] (a
+//! model in, a [`Shard`](crate::io::Shard) of finished games out), the [`Learner`] (games in;
+//! learner steps, numbered model versions and checkpoints out) and the [`Gauntlet`] (model
+//! versions against fixed opponents). `fanorona train` composes them in one loop (with the
+//! worker and learner of its game's own type, `game_worker` and `game_learner`); `fanorona
+//! selfplay`, `learn` and `gauntlet --run` run each alone over a shared run directory (the
+//! [`models`] store and `games/*.shard`), and Python and Ray drive the same types, which take
+//! and give bytes and reach the run's game through the registry
+//! ([`GameId::visit`](fanorona_env::GameId::visit)).
 
-pub mod actors;
-mod evaluator;
+mod game_learner;
+mod game_worker;
+mod gauntlet;
 mod learner;
 pub mod models;
 mod worker;
 
-pub use evaluator::{GAUNTLET_FILE, GauntletRow, ModelEvaluator};
-pub use learner::{Ingested, LossMeans, ShardLearner};
-pub use worker::{SelfPlayWorker, shard_rng};
+pub(crate) use game_learner::GameLearner;
+pub use game_learner::{Ingested, LossMeans};
+pub(crate) use game_worker::GameWorker;
+pub use game_worker::shard_rng;
+pub use gauntlet::{GAUNTLET_FILE, Gauntlet, GauntletRow};
+pub use learner::{
+    DEFAULT_REPLAY_RATIO, GAMES_DIR, LEARNER_DONE_FILE, LEARNER_METRICS_FILE, Learner, LearnerRow,
+};
+pub use worker::SelfPlayWorker;

@@ -1,116 +1,94 @@
-//! The self-play worker: the run's search and self-play settings with a model (a network and
-//! its version) in, finished games out, as a [`Shard`] that records the model version that
-//! played them. `fanorona train` plays each iteration with one; `fanorona selfplay` and the Ray
-//! actors play shard after shard, each with its own random generator.
+//! The self-play worker of a run, whatever its game (the run configuration names it), taking
+//! and giving bytes for drivers that pass models and games around as opaque values (the Ray
+//! driver through its object store, `fanorona selfplay` through a shared run directory,
+//! Python's `fanorona.SelfPlayWorker`): [`set_model`](SelfPlayWorker::set_model) (policy-file
+//! bytes and their version), then [`play_shard_bytes`](SelfPlayWorker::play_shard_bytes)
+//! (shard bytes out).
 
-use std::time::Instant;
+use std::path::{Path, PathBuf};
 
-use fanorona_env::Game;
-use rand::SeedableRng;
+use burn::tensor::Device;
 
-use crate::io::{Shard, ShardError};
-use crate::model::PolicyValueNet;
-use crate::players::NetworkEvaluator;
-use crate::replay::{Trajectory, TrajectoryMeta};
-use crate::rng::TrainRng;
+use super::game_worker::{AnyGameWorker, NewWorker};
+use crate::io::{LoadedPolicy, Shard, policy_from_bytes};
 use crate::run::{RunConfig, TrainError};
-use crate::selfplay::{SelfPlay, SelfPlayOutput};
-use crate::table_labels::TableLabels;
 
-/// Plays self-play games with the current model.
-pub struct SelfPlayWorker<G: Game> {
-    selfplay: SelfPlay<G>,
-    evaluator: NetworkEvaluator<G>,
-    start: G,
-    model_version: u64,
-    model_step: u64,
+/// Loads the policy-file `bytes` of model `version` onto the CPU, checking it is for the
+/// run's game.
+pub(super) fn load_model(
+    config: &RunConfig,
+    bytes: &[u8],
+    version: u64,
+) -> Result<LoadedPolicy, TrainError> {
+    let label = PathBuf::from(format!("model version {version}"));
+    let loaded = policy_from_bytes(&label, bytes.to_vec(), &Device::flex())?;
+    loaded.meta.check_game(&label, config.game.id()?)?;
+    Ok(loaded)
 }
 
-impl<G: Game> SelfPlayWorker<G> {
-    /// A worker playing from `start` with `config`'s search and self-play settings (and its
-    /// endgame tables, if any) and `net`, model version `version` trained for `step` learner
-    /// steps. Tables that cannot be opened are refused.
-    pub fn new(
-        config: &RunConfig,
-        start: G,
-        net: &PolicyValueNet,
-        version: u64,
-        step: u64,
-    ) -> Result<SelfPlayWorker<G>, TrainError> {
-        let selfplay = SelfPlay::new(start.clone(), config.mcts.clone(), config.selfplay.clone());
+/// A self-play worker of a run: plays shards with the latest model it was given.
+pub struct SelfPlayWorker {
+    config: RunConfig,
+    name: String,
+    worker: Option<Box<dyn AnyGameWorker>>,
+}
+
+impl SelfPlayWorker {
+    /// A worker named `name` (1 to 64 letters, digits, `-` or `_`; it names its shards) of
+    /// the run `config`, without a model yet.
+    pub fn new(config: RunConfig, name: &str) -> Result<SelfPlayWorker, TrainError> {
+        config.validate()?;
+        config.refuse_abnet()?;
+        crate::io::check_worker(name)?;
         Ok(SelfPlayWorker {
-            selfplay: selfplay.with_labels(TableLabels::for_run(config)?),
-            evaluator: NetworkEvaluator::new(net),
-            start,
-            model_version: version,
-            model_step: step,
+            config,
+            name: name.to_string(),
+            worker: None,
         })
     }
 
-    /// Plays with `net` from now on: model version `version`, trained for `step` steps.
-    pub fn set_model(&mut self, net: &PolicyValueNet, version: u64, step: u64) {
-        self.evaluator.set_network(net);
-        self.model_version = version;
-        self.model_step = step;
+    /// The version of the model it plays with, if it has one.
+    pub fn model_version(&self) -> Option<u64> {
+        self.worker.as_ref().map(|w| w.model_version())
     }
 
-    /// The version of the model playing.
-    pub fn model_version(&self) -> u64 {
-        self.model_version
+    /// Plays with the model of the policy-file `bytes` (version `version`) from now on.
+    pub fn set_model(&mut self, bytes: &[u8], version: u64) -> Result<(), TrainError> {
+        let loaded = load_model(&self.config, bytes, version)?;
+        let (net, step) = (&loaded.net, loaded.meta.step);
+        match &mut self.worker {
+            Some(w) => w.set_model(net, version, step),
+            None => {
+                let config = &self.config;
+                let new = NewWorker {
+                    config,
+                    net,
+                    version,
+                    step,
+                };
+                self.worker = Some(config.game.id()?.visit(new)?);
+            }
+        }
+        Ok(())
     }
 
-    /// Plays one batch of games (`games_per_iteration`) drawing from `rng`; the games' metadata
-    /// records `iteration` and the model's step; `on_game` is called after each finished game.
-    pub fn play(
-        &mut self,
-        rng: &mut TrainRng,
-        iteration: u64,
-        on_game: impl FnMut(&Trajectory),
-    ) -> SelfPlayOutput {
-        let meta = TrajectoryMeta {
-            iteration,
-            network_step: self.model_step,
-            ..TrajectoryMeta::default()
-        };
-        self.selfplay.play(&mut self.evaluator, rng, &meta, on_game)
+    /// Plays shard `sequence` (`games_per_iteration` games) with the current model.
+    ///
+    /// # Panics
+    /// If no model was set.
+    pub fn play_shard(&mut self, sequence: u64) -> Result<Shard, TrainError> {
+        let seed = self.config.run.seed;
+        let worker = self.worker.as_mut().expect("set_model before play_shard");
+        Ok(worker.play_shard(seed, &self.name, sequence)?)
     }
 
-    /// Plays shard `sequence` of `worker` (one batch of games) with a random generator of its
-    /// own, drawn from the run's `seed`, the worker and the sequence (see [`shard_rng`]).
-    pub fn play_shard(
-        &mut self,
-        seed: u64,
-        worker: &str,
-        sequence: u64,
-        on_game: impl FnMut(&Trajectory),
-    ) -> Result<Shard, ShardError> {
-        crate::io::check_worker(worker)?;
-        let started = Instant::now();
-        let mut rng = shard_rng(seed, worker, sequence);
-        let played = self.play(&mut rng, self.model_version, on_game);
-        Shard::new(
-            worker,
-            sequence,
-            self.model_version,
-            self.model_step,
-            started.elapsed().as_secs_f64(),
-            self.start.observation_shape(),
-            self.start.num_actions(),
-            played.games,
-        )
+    /// Plays shard `sequence` with the current model and returns its bytes (sealed,
+    /// checksummed; the learner's [`Learner::ingest_bytes`] reads them).
+    ///
+    /// # Panics
+    /// If no model was set.
+    pub fn play_shard_bytes(&mut self, sequence: u64) -> Result<Vec<u8>, TrainError> {
+        let shard = self.play_shard(sequence)?;
+        Ok(shard.to_bytes(Path::new(&shard.file_name()))?)
     }
-}
-
-/// The random generator of shard `sequence` of `worker` in a run of `seed`: a ChaCha8 stream
-/// seeded from the run's seed and the worker's name (FNV-1a), its stream number the sequence,
-/// so every shard's games differ and are reproducible.
-pub fn shard_rng(seed: u64, worker: &str, sequence: u64) -> TrainRng {
-    let name = worker
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-            (hash ^ byte as u64).wrapping_mul(0x0000_0100_0000_01b3)
-        });
-    let mut rng = TrainRng::seed_from_u64(seed ^ name.rotate_left(17));
-    rng.set_stream(sequence);
-    rng
 }

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::ComputeDevice;
 use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
-use crate::model::{LearnerConfig, LrSchedule, OptimizerConfig};
+use crate::model::{LrSchedule, OptimizerConfig, TrainerConfig};
 use crate::replay::ReplayConfig;
 use crate::selfplay::{AlphaBetaConfig, MctsConfig, SelfPlayConfig};
 use fanorona_util::atomic_write::write_atomic;
@@ -106,7 +106,7 @@ pub struct TrainingConfig {
     /// Positions needed in the replay window before training starts.
     pub min_replay_positions: usize,
     /// The optimiser, schedule and loss weights.
-    pub learner: LearnerConfig,
+    pub learner: TrainerConfig,
 }
 
 /// The run's length, seed, device and bookkeeping.
@@ -376,7 +376,7 @@ fn validate_loop(r: &LoopConfig) -> Result<(), RunConfigError> {
 }
 
 /// Checks the `[training.learner]` section.
-fn validate_learner(learner: &LearnerConfig) -> Result<(), RunConfigError> {
+fn validate_learner(learner: &TrainerConfig) -> Result<(), RunConfigError> {
     non_negative("training.learner.value_weight", learner.value_weight.into())?;
     let decay = learner.ema_decay;
     let key = "training.learner.ema_decay";

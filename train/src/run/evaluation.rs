@@ -2,10 +2,10 @@
 //! specification: the run's periodic evaluation against [`EVAL_OPPONENTS`], and `fanorona
 //! eval`.
 
-use fanorona_util::progress::ProgressBar;
 use fanorona_env::{AgentSpec, Board, Position};
 use fanorona_eval::{ArenaError, Built, Match, MatchConfig, MatchReport, Openings, spec_factory};
 use fanorona_search::SearchConfig;
+use fanorona_util::progress::ProgressBar;
 
 use super::{RunConfig, TrainError};
 use crate::model::PolicyValueNet;

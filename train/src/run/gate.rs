@@ -4,10 +4,10 @@
 //! turns), seeded from the run's seed and the iteration; it replaces the best only with a
 //! score above `abnet.gate_threshold`.
 
-use fanorona_util::progress::ProgressBar;
 use fanorona_env::{Agent, Board, Fanorona, Position};
 use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::{Built, Match, MatchConfig, Openings, TurnAgent};
+use fanorona_util::progress::ProgressBar;
 
 use super::{RunConfig, TrainError};
 use crate::model::PolicyValueNet;

@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::{CONFIG_FILE, CURVES_FILE, LOCK_FILE, METRICS_FILE};
 use crate::roles::GAUNTLET_FILE;
-use crate::roles::actors::{GAMES_DIR, LEARNER_DONE_FILE, LEARNER_METRICS_FILE};
 use crate::roles::models::MODELS_DIR;
+use crate::roles::{GAMES_DIR, LEARNER_DONE_FILE, LEARNER_METRICS_FILE};
 
 /// Files a run directory keeps under fixed names.
 const FIXED: [&str; 7] = [

@@ -13,15 +13,15 @@ use super::start::start_network;
 use super::{METRICS_FILE, MetricsError, RunConfig, TrainError};
 use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress, PolicyMeta};
 use crate::io::{export_policy, load_policy_on};
-use crate::model::{Learner, NetworkConfig, PolicyValueNet};
+use crate::model::{NetworkConfig, PolicyValueNet, Trainer};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
-use crate::roles::actors::LEARNER_METRICS_FILE;
+use crate::roles::LEARNER_METRICS_FILE;
 
 /// The state of a run being trained.
 pub(crate) struct RunState<G: Game> {
     /// The learner with the network and optimiser.
-    pub learner: Learner,
+    pub learner: Trainer,
     /// The replay window.
     pub replay: ReplayBuffer<G>,
     /// The run's random generator (self-play and minibatches).
@@ -74,7 +74,7 @@ impl<G: Game> RunState<G> {
                 step: 0,
             });
             return Ok(RunState {
-                learner: Learner::new(learner_config, net, &device),
+                learner: Trainer::new(learner_config, net, &device),
                 replay: ReplayBuffer::new(config.replay.clone(), start.clone()),
                 rng: TrainRng::seed_from_u64(config.run.seed),
                 iteration: 0,
@@ -114,7 +114,7 @@ impl<G: Game> RunState<G> {
             }
         };
         Ok(RunState {
-            learner: checkpoint.into_learner(learner_config, &device),
+            learner: checkpoint.into_trainer(learner_config, &device),
             replay,
             rng,
             iteration,

@@ -27,7 +27,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use fanorona_env::{Board, Fanorona, Game, GameId, Position, Telo};
+use fanorona_env::{Board, Game, GameId, GameVisitor, Position};
 use fanorona_eval::ArenaError;
 use fanorona_eval::tables::TablesError;
 
@@ -43,7 +43,7 @@ use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::replay::TrajectoryMeta;
 use crate::rng::RngStateError;
-use crate::roles::{ModelEvaluator, SelfPlayWorker, ShardLearner};
+use crate::roles::{GameLearner, GameWorker, Gauntlet};
 use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayConfig, SelfPlayOutput};
 use crate::table_labels::TableLabels;
 
@@ -276,14 +276,25 @@ pub fn train(
     config.validate()?;
     config.run.device.device()?;
     TableLabels::for_run(config)?;
-    match config.game.id()? {
-        GameId::Telo => run_game(config, Telo::new(), dir, options),
-        GameId::Fanorona(board) => run_game(
-            config,
-            Fanorona::new(Position::initial(board)),
-            dir,
-            options,
-        ),
+    config.game.id()?.visit(RunGame {
+        config,
+        dir,
+        options,
+    })
+}
+
+/// Runs the training of the game the registry visits.
+struct RunGame<'a> {
+    config: &'a RunConfig,
+    dir: &'a Path,
+    options: TrainOptions,
+}
+
+impl GameVisitor for RunGame<'_> {
+    type Output = Result<RunSummary, TrainError>;
+
+    fn visit<G: Game>(self, start: G) -> Self::Output {
+        run_game(self.config, start, self.dir, self.options)
     }
 }
 
@@ -293,9 +304,9 @@ pub fn train(
 struct Run<'a, G: Game> {
     config: &'a RunConfig,
     dir: &'a Path,
-    learner: ShardLearner<G>,
+    learner: GameLearner<G>,
     players: Players<G>,
-    evaluator: Option<ModelEvaluator>,
+    evaluator: Option<Gauntlet>,
     metrics: MetricsWriter,
     progress: Progress,
     started: Instant,
@@ -315,7 +326,7 @@ struct Run<'a, G: Game> {
 /// Who plays the self-play games of a run.
 enum Players<G: Game> {
     /// Tree search with the learner's latest network.
-    Mcts(Box<SelfPlayWorker<G>>),
+    Mcts(Box<GameWorker<G>>),
     /// The `abnet` agent with the best network, and its gate.
     AlphaBeta {
         selfplay: AlphaBetaSelfPlay,
@@ -356,7 +367,7 @@ impl<'a, G: Game> Run<'a, G> {
         options: TrainOptions,
     ) -> Result<Run<'a, G>, TrainError> {
         let lock = lock_run_directory(dir)?;
-        let learner = ShardLearner::open(config, &start, dir)?;
+        let learner = GameLearner::open(config, &start, dir)?;
         config.write_resolved(dir)?;
         let iteration = learner.model_version();
         let metrics = MetricsWriter::open(dir, iteration)?;
@@ -371,7 +382,7 @@ impl<'a, G: Game> Run<'a, G> {
                 .with_labels(TableLabels::for_run(config)?),
                 board,
             },
-            _ => Players::Mcts(Box::new(SelfPlayWorker::new(
+            _ => Players::Mcts(Box::new(GameWorker::new(
                 config,
                 start,
                 &learner.network(),
@@ -400,7 +411,7 @@ impl<'a, G: Game> Run<'a, G> {
         Ok(Run {
             config,
             dir,
-            evaluator: ModelEvaluator::for_run(config)?,
+            evaluator: Gauntlet::for_run(config)?,
             players,
             metrics,
             progress,

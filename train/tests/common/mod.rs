@@ -6,8 +6,8 @@ use burn::module::Module;
 use burn::tensor::Device;
 use fanorona_env::Fanorona;
 use fanorona_train::model::{
-    Architecture, Learner, LearnerConfig, LrSchedule, NetworkConfig, OptimizerConfig,
-    PolicyValueNet,
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, PolicyValueNet, Trainer,
+    TrainerConfig,
 };
 use fanorona_train::replay::Batch;
 
@@ -17,7 +17,7 @@ use games::fixed_batch;
 
 /// A learner for the standard board with Adam at learning rate `lr`, trained `steps` steps on
 /// the fixed batch (so batch-norm statistics are not the initial ones).
-pub fn trained(architecture: Architecture, lr: f64, steps: usize) -> Learner {
+pub fn trained(architecture: Architecture, lr: f64, steps: usize) -> Trainer {
     trained_with_average(architecture, lr, steps, 0.0)
 }
 
@@ -27,16 +27,16 @@ pub fn trained_with_average(
     lr: f64,
     steps: usize,
     ema_decay: f64,
-) -> Learner {
+) -> Trainer {
     let device = Device::flex();
     let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
-    let learner_config = LearnerConfig {
+    let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
         schedule: LrSchedule::Constant { lr },
         value_weight: 1.0,
         ema_decay,
     };
-    let mut learner = Learner::new(learner_config, config.init(&device).unwrap(), &device);
+    let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
     let batch = fixed_batch();
     for _ in 0..steps {
         learner.train_step(&batch);

@@ -1,4 +1,4 @@
-//! The evaluator: plays model versions against the run's fixed opponents
+//! The gauntlet (the evaluator role): plays model versions against the run's fixed opponents
 //! ([`EVAL_OPPONENTS`](crate::run::EVAL_OPPONENTS)) in quick arena matches with the run
 //! configuration's `eval_games` and `eval_simulations`, seeded from the run's seed and the
 //! version. `fanorona train` evaluates every `eval_every_iterations` iterations with it,
@@ -12,17 +12,17 @@ use crate::run::evaluation::evaluate;
 use crate::run::{Row, RunConfig, TrainError};
 
 /// Evaluates networks of one run.
-pub struct ModelEvaluator {
+pub struct Gauntlet {
     config: RunConfig,
     board: &'static Board,
 }
 
-impl ModelEvaluator {
+impl Gauntlet {
     /// The evaluator of the run `config`, if its game has evaluation opponents (Fanorona;
     /// the arena and minimax do not play Telo).
-    pub fn for_run(config: &RunConfig) -> Result<Option<ModelEvaluator>, TrainError> {
+    pub fn for_run(config: &RunConfig) -> Result<Option<Gauntlet>, TrainError> {
         Ok(match config.game.id()? {
-            GameId::Fanorona(board) => Some(ModelEvaluator {
+            GameId::Fanorona(board) => Some(Gauntlet {
                 config: config.clone(),
                 board,
             }),

@@ -1,8 +1,8 @@
-//! The learner: one gradient step on a replay minibatch. Loss = policy cross-entropy against
+//! The trainer: one gradient step on a replay minibatch. Loss = policy cross-entropy against
 //! the search's target distribution (illegal actions masked out, positions without a policy
 //! target skipped) + `value_weight` x value MSE, with L2 weight decay in the optimiser (Adam or
 //! SGD with momentum) and a learning-rate schedule over steps. Denormal weights are set to zero
-//! after every step (see [`crate::model::flush_denormals`]). With `ema_decay` > 0 the learner
+//! after every step (see [`crate::model::flush_denormals`]). With `ema_decay` > 0 the trainer
 //! also keeps a moving average of the weights ([`WeightAverage`]), for play.
 
 use burn::module::Module;
@@ -65,7 +65,7 @@ impl OptimizerConfig {
 /// How the learner trains.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct LearnerConfig {
+pub struct TrainerConfig {
     /// The optimiser.
     pub optimizer: OptimizerConfig,
     /// The learning rate over steps.
@@ -115,8 +115,8 @@ impl LossReport {
 }
 
 /// Trains a [`PolicyValueNet`] on replay minibatches.
-pub struct Learner {
-    config: LearnerConfig,
+pub struct Trainer {
+    config: TrainerConfig,
     net: PolicyValueNet,
     optimizer: ModuleOptimizer,
     step: u64,
@@ -124,30 +124,30 @@ pub struct Learner {
     averaging: Option<WeightAverage>,
 }
 
-impl Learner {
-    /// A learner for `net`, moved to the autodiff version of `device`, with a fresh optimiser.
-    pub fn new(config: LearnerConfig, net: PolicyValueNet, device: &Device) -> Learner {
+impl Trainer {
+    /// A trainer for `net`, moved to the autodiff version of `device`, with a fresh optimiser.
+    pub fn new(config: TrainerConfig, net: PolicyValueNet, device: &Device) -> Trainer {
         let optimizer = config.optimizer.init();
-        Learner::resume(config, net, optimizer, None, 0, device)
+        Trainer::resume(config, net, optimizer, None, 0, device)
     }
 
     /// A learner resuming at `step` with a saved optimiser state and moving average of the
     /// weights, if any (see [`crate::io::checkpoint`]); with `ema_decay` > 0 and no saved
     /// average, the average starts from `net`.
     pub fn resume(
-        config: LearnerConfig,
+        config: TrainerConfig,
         net: PolicyValueNet,
         optimizer: ModuleOptimizer,
         averaged: Option<PolicyValueNet>,
         step: u64,
         device: &Device,
-    ) -> Learner {
+    ) -> Trainer {
         let averaging = (config.ema_decay > 0.0).then(|| {
             let start = averaged.unwrap_or_else(|| net.clone());
             WeightAverage::new(config.ema_decay, start.to_device(device), step)
         });
         let device = device.clone().autodiff();
-        Learner {
+        Trainer {
             config,
             net: net.to_device(&device).train(),
             optimizer,
@@ -158,7 +158,7 @@ impl Learner {
     }
 
     /// The configuration.
-    pub fn config(&self) -> &LearnerConfig {
+    pub fn config(&self) -> &TrainerConfig {
         &self.config
     }
 
