@@ -9,19 +9,16 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fanorona_env::{
-    Agent, AgentKind, AgentOptions, Board, Fanorona, OptionDef, OptionDefault, Registry, SpecError,
-    ValueType,
+    AgentKind, AgentOptions, Board, OptionDef, OptionDefault, Registry, SpecError, ValueType,
 };
 
 use crate::agents::engine::{EngineAgent, EngineConfig};
 use crate::agents::greedy::GreedyChooser;
 use crate::agents::turn_agent::TurnAgent;
+use crate::arena::Built;
 use crate::minimax::player::MinimaxChooser;
 use crate::minimax::search::{Limits, MAX_DEPTH};
 use crate::solver::{SolverAgent, TableSource, shared_solution};
-
-/// A built agent, or why not.
-type Built = Result<Box<dyn Agent<Fanorona>>, SpecError>;
 
 /// Milliseconds: from 1 to a day.
 const MILLIS: ValueType = ValueType::Whole {

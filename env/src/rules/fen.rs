@@ -157,7 +157,9 @@ pub(crate) fn fen_rows(board: &Board, piece_at: impl Fn(Point) -> Option<Color>)
     rows.join("/")
 }
 
-fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {
+/// The board and each colour's pieces of FEN rows (`W1B/1W1/B2`: from the top, digits for runs
+/// of empty points), or what is wrong with them.
+pub(crate) fn parse_rows(text: &str) -> Result<(&'static Board, [u64; 2]), String> {
     let rows: Vec<&str> = text.split('/').collect();
     let mut grid: Vec<Vec<Option<Color>>> = Vec::with_capacity(rows.len());
     for (i, row) in rows.iter().enumerate() {

@@ -7,7 +7,7 @@ use crate::excerpt::Excerpt;
 use crate::game::{ActionError, Game};
 use crate::rules::board::Direction;
 use crate::rules::color::Color;
-use crate::rules::fen::fen_rows;
+use crate::rules::fen::{fen_rows, parse_rows};
 
 impl Telo {
     /// Reads the text form, e.g. `W1B/1W1/B2 w 4` (the plies may be left out: then the number
@@ -18,33 +18,15 @@ impl Telo {
             reason: reason.to_string(),
         };
         let mut fields = text.split_whitespace();
-        let rows: Vec<&str> = fields
+        let rows = fields
             .next()
-            .ok_or_else(|| syntax("empty: expected rows, side to move and plies"))?
-            .split('/')
-            .collect();
-        if rows.len() != 3 {
-            return Err(syntax("expected 3 rows separated by '/'"));
+            .ok_or_else(|| syntax("empty: expected rows, side to move and plies"))?;
+        let (board, pieces) = parse_rows(rows).map_err(|reason| syntax(&reason))?;
+        if (board.width(), board.height()) != (3, 3) {
+            return Err(syntax("expected 3 rows of 3 points separated by '/'"));
         }
-        let mut pieces = [0u16; 2];
-        for (i, row) in rows.iter().enumerate() {
-            let rank = 2 - i;
-            let mut column = 0;
-            for c in row.chars() {
-                match c {
-                    '1'..='3' => column += c as usize - '0' as usize,
-                    'W' | 'w' | 'B' | 'b' if column < 3 => {
-                        let color = usize::from(c.eq_ignore_ascii_case(&'b'));
-                        pieces[color] |= 1 << (rank * 3 + column);
-                        column += 1;
-                    }
-                    _ => return Err(syntax("rows hold W, B and digits 1-3, 3 points each")),
-                }
-            }
-            if column != 3 {
-                return Err(syntax("each row must describe exactly 3 points"));
-            }
-        }
+        // A 3 x 3 board's points are 0 to 8.
+        let pieces = pieces.map(|p| p as u16);
         let side = match fields.next() {
             Some("w" | "W") => Color::White,
             Some("b" | "B") => Color::Black,
