@@ -43,22 +43,28 @@ pub struct SearchConfig {
     pub seed: u64,
 }
 
+impl SearchConfig {
+    /// The defaults: the one source of the search options' defaults too (`mcts` and `net`
+    /// declare theirs from it).
+    pub const DEFAULT: SearchConfig = SearchConfig {
+        simulations: 800,
+        c_puct: 1.5,
+        fpu_reduction: 0.25,
+        dirichlet_alpha: 0.3,
+        dirichlet_fraction: 0.0,
+        temperature: 0.0,
+        gumbel: false,
+        gumbel_considered: 16,
+        c_visit: 50.0,
+        c_scale: 1.0,
+        virtual_loss: 1.0,
+        forced_playouts: 0.0,
+        seed: 0,
+    };
+}
+
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig {
-            simulations: 800,
-            c_puct: 1.5,
-            fpu_reduction: 0.25,
-            dirichlet_alpha: 0.3,
-            dirichlet_fraction: 0.0,
-            temperature: 0.0,
-            gumbel: false,
-            gumbel_considered: 16,
-            c_visit: 50.0,
-            c_scale: 1.0,
-            virtual_loss: 1.0,
-            forced_playouts: 0.0,
-            seed: 0,
-        }
+        SearchConfig::DEFAULT
     }
 }

@@ -20,7 +20,7 @@ pub const SIMS: OptionDef = OptionDef {
         min: 1,
         max: MAX_SIMS,
     },
-    default: OptionDefault::Value("800"),
+    default: OptionDefault::Whole(SearchConfig::DEFAULT.simulations as u64),
     help: "simulations per decision (with ms: whichever runs out first)",
 };
 
@@ -43,7 +43,7 @@ pub const CPUCT: OptionDef = OptionDef {
         min: 0.001,
         max: 100.0,
     },
-    default: OptionDefault::Value("1.5"),
+    default: OptionDefault::Real(SearchConfig::DEFAULT.c_puct as f64),
     help: "PUCT exploration constant",
 };
 
@@ -51,7 +51,7 @@ pub const CPUCT: OptionDef = OptionDef {
 pub const GUMBEL: OptionDef = OptionDef {
     name: "gumbel",
     value: ValueType::Bool,
-    default: OptionDefault::Value("false"),
+    default: OptionDefault::Flag(SearchConfig::DEFAULT.gumbel),
     help: "Gumbel root search (sequential halving) instead of PUCT",
 };
 
@@ -59,7 +59,7 @@ pub const GUMBEL: OptionDef = OptionDef {
 pub const CONSIDERED: OptionDef = OptionDef {
     name: "considered",
     value: ValueType::Whole { min: 1, max: 4096 },
-    default: OptionDefault::Value("16"),
+    default: OptionDefault::Whole(SearchConfig::DEFAULT.gumbel_considered as u64),
     help: "root actions Gumbel search considers",
 };
 
@@ -70,7 +70,7 @@ pub const TEMP: OptionDef = OptionDef {
         min: 0.0,
         max: 100.0,
     },
-    default: OptionDefault::Value("0"),
+    default: OptionDefault::Real(SearchConfig::DEFAULT.temperature as f64),
     help: "move choice temperature (0: the most visited)",
 };
 
@@ -78,7 +78,7 @@ pub const TEMP: OptionDef = OptionDef {
 pub const FPU: OptionDef = OptionDef {
     name: "fpu",
     value: ValueType::Real { min: 0.0, max: 2.0 },
-    default: OptionDefault::Value("0.25"),
+    default: OptionDefault::Real(SearchConfig::DEFAULT.fpu_reduction as f64),
     help: "first-play urgency reduction",
 };
 

@@ -90,8 +90,28 @@ pub enum OptionDefault {
     Required,
     /// No value: the factory does without (its help says what that means).
     Unset,
-    /// This value, read with the option's type.
+    /// This value, written out, read with the option's type.
     Value(&'static str),
+    /// This whole number: the constant the code itself defaults to, so that the two cannot
+    /// differ.
+    Whole(u64),
+    /// This number (likewise; help shows it as Rust writes it, so pick one it writes short).
+    Real(f64),
+    /// This flag (likewise).
+    Flag(bool),
+}
+
+impl OptionDefault {
+    /// The default as help shows it and specifications write it (`None`: required or unset).
+    pub fn text(self) -> Option<String> {
+        match self {
+            OptionDefault::Required | OptionDefault::Unset => None,
+            OptionDefault::Value(text) => Some(text.to_string()),
+            OptionDefault::Whole(n) => Some(n.to_string()),
+            OptionDefault::Real(x) => Some(x.to_string()),
+            OptionDefault::Flag(b) => Some(b.to_string()),
+        }
+    }
 }
 
 /// One option of an agent kind.
@@ -122,10 +142,10 @@ impl OptionDef {
     /// The option as help shows it: `depth=N (1-64, default 4)`.
     pub fn usage(&self) -> String {
         let mut notes: Vec<String> = self.value.range().into_iter().collect();
-        match self.default {
-            OptionDefault::Required => notes.push("required".into()),
-            OptionDefault::Unset => {}
-            OptionDefault::Value(value) => notes.push(format!("default {value}")),
+        match self.default.text() {
+            _ if self.default == OptionDefault::Required => notes.push("required".into()),
+            Some(value) => notes.push(format!("default {value}")),
+            None => {}
         }
         let usage = format!("{}={}", self.name, self.value.placeholder());
         if notes.is_empty() {

@@ -82,6 +82,9 @@ impl<'a> AgentOptions<'a> {
         let text = match (self.spec.option(name), def.default) {
             (Some(given), _) => given,
             (None, OptionDefault::Value(default)) => default,
+            (None, OptionDefault::Whole(n)) => return Some(Value::Whole(n)),
+            (None, OptionDefault::Real(x)) => return Some(Value::Real(x)),
+            (None, OptionDefault::Flag(b)) => return Some(Value::Bool(b)),
             (None, OptionDefault::Required | OptionDefault::Unset) => return None,
         };
         Some(def.value.read(text).unwrap_or_else(|expected| {

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{AgentKind, AgentOptions, AgentSpec, OptionDef, OptionDefault, SpecError};
+use super::{AgentKind, AgentOptions, AgentSpec, OptionDef, OptionDefault, SpecError, ValueType};
 use crate::{Agent, Fanorona};
 
 /// Every agent kind a program can build, in the order registered.
@@ -40,8 +40,22 @@ impl Registry {
             kind.name
         );
         for def in kind.options {
-            if let OptionDefault::Value(value) = def.default
-                && let Err(expected) = def.value.read(value)
+            let typed = match (def.default, def.value) {
+                (OptionDefault::Whole(_), ValueType::Whole { .. })
+                | (OptionDefault::Real(_), ValueType::Real { .. })
+                | (OptionDefault::Flag(_), ValueType::Bool) => true,
+                (OptionDefault::Whole(_) | OptionDefault::Real(_) | OptionDefault::Flag(_), _) => {
+                    false
+                }
+                _ => true,
+            };
+            assert!(
+                typed,
+                "agent kind {}: the default of {} is not of its type",
+                kind.name, def.name
+            );
+            if let Some(value) = def.default.text()
+                && let Err(expected) = def.value.read(&value)
             {
                 panic!(
                     "agent kind {}: default {value:?} of {} is not {expected}",
@@ -340,5 +354,45 @@ mod tests {
             path_extensions: &[],
             ..TOY
         });
+    }
+
+    #[test]
+    #[should_panic(expected = "the default of depth is not of its type")]
+    fn typed_defaults_must_be_of_their_option_type() {
+        const BAD: &[OptionDef] = &[OptionDef {
+            default: OptionDefault::Flag(true),
+            ..TOY.options[0]
+        }];
+        Registry::new().register(AgentKind {
+            name: "bad",
+            options: BAD,
+            path_extensions: &[],
+            ..TOY
+        });
+    }
+
+    #[test]
+    fn typed_defaults_are_read_and_shown_like_written_ones() {
+        let written = OptionDef {
+            default: OptionDefault::Value("0.5"),
+            ..TOY.options[1]
+        };
+        let typed = OptionDef {
+            default: OptionDefault::Real(0.5),
+            ..written
+        };
+        assert_eq!(typed.usage(), written.usage());
+        for def in [written, typed] {
+            let options: &'static [OptionDef] = Box::leak(Box::new([def]));
+            let mut registry = Registry::new();
+            registry.register(AgentKind {
+                name: "typed",
+                options,
+                path_extensions: &[],
+                ..TOY
+            });
+            let spec = registry.parse("typed").unwrap();
+            assert_eq!(registry.options(&spec).unwrap().real("ratio"), Some(0.5));
+        }
     }
 }
