@@ -341,33 +341,34 @@ mod tests {
         registry().register(TOY);
     }
 
+    /// A registry of one kind, `one`, whose only option is `def`.
+    fn registry_of(def: OptionDef) -> Registry {
+        let options: &'static [OptionDef] = Box::leak(Box::new([def]));
+        let mut registry = Registry::new();
+        registry.register(AgentKind {
+            name: "one",
+            options,
+            path_extensions: &[],
+            ..TOY
+        });
+        registry
+    }
+
     #[test]
     #[should_panic(expected = "default \"0\" of depth")]
     fn defaults_must_fit_their_type() {
-        const BAD: &[OptionDef] = &[OptionDef {
+        registry_of(OptionDef {
             default: OptionDefault::Value("0"),
             ..TOY.options[0]
-        }];
-        Registry::new().register(AgentKind {
-            name: "bad",
-            options: BAD,
-            path_extensions: &[],
-            ..TOY
         });
     }
 
     #[test]
     #[should_panic(expected = "the default of depth is not of its type")]
     fn typed_defaults_must_be_of_their_option_type() {
-        const BAD: &[OptionDef] = &[OptionDef {
+        registry_of(OptionDef {
             default: OptionDefault::Flag(true),
             ..TOY.options[0]
-        }];
-        Registry::new().register(AgentKind {
-            name: "bad",
-            options: BAD,
-            path_extensions: &[],
-            ..TOY
         });
     }
 
@@ -383,15 +384,8 @@ mod tests {
         };
         assert_eq!(typed.usage(), written.usage());
         for def in [written, typed] {
-            let options: &'static [OptionDef] = Box::leak(Box::new([def]));
-            let mut registry = Registry::new();
-            registry.register(AgentKind {
-                name: "typed",
-                options,
-                path_extensions: &[],
-                ..TOY
-            });
-            let spec = registry.parse("typed").unwrap();
+            let registry = registry_of(def);
+            let spec = registry.parse("one").unwrap();
             assert_eq!(registry.options(&spec).unwrap().real("ratio"), Some(0.5));
         }
     }
