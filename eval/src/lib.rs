@@ -17,6 +17,7 @@ pub mod minimax;
 pub mod protocol;
 pub mod rating;
 mod record;
+mod session;
 pub mod solver;
 pub mod tables;
 
@@ -35,3 +36,7 @@ pub use kinds::{
     AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_limits, register, registry, tables_dir,
 };
 pub use record::{GameRecord, RecordError};
+pub use session::{
+    AgentJob, AgentMove, AgentReport, GameSession, MAX_TURNS, Player, SessionError, StepInput,
+    TurnTrace, captures,
+};

@@ -6,9 +6,9 @@ use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, Turn, WinReason};
-use fanorona_eval::agent_turn;
+use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, WinReason};
 use fanorona_eval::protocol::read_line;
+use fanorona_eval::{AgentMove, GameSession, Player, SessionError, agent_turn};
 
 use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
@@ -97,16 +97,14 @@ fn resolve(candidates: &[String], answer: &str) -> Option<String> {
     }
 }
 
-/// A game between the human (on `input`/`output`) and an agent.
+/// A game between the human (on `input`/`output`) and an agent, kept in a [`GameSession`]
+/// (the agent's turns are played at once with the one agent built for the game).
 struct Session<R, W> {
     input: R,
     out: W,
     agent: Box<dyn Agent<Fanorona>>,
     human: Color,
-    game: Fanorona,
-    last: Option<Turn>,
-    /// The states before each of the human's turns, for undo.
-    undo: Vec<(Fanorona, Option<Turn>)>,
+    game: GameSession<()>,
 }
 
 impl<R: BufRead, W: Write> Session<R, W> {
@@ -129,11 +127,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// Draws the board with the last turn marked.
     fn show(&mut self) -> Result<()> {
-        write!(
-            self.out,
-            "\n{}",
-            self.game.position().render(self.last.as_ref())
-        )?;
+        let last = self.game.turns().last().map(|(_, turn)| turn);
+        write!(self.out, "\n{}", self.game.game().position().render(last))?;
         Ok(())
     }
 
@@ -160,10 +155,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
         )?;
         self.show()?;
         loop {
-            if let Some(outcome) = self.game.outcome() {
+            if let Some(outcome) = self.game.game().outcome() {
                 return self.result(outcome);
             }
-            let side = self.game.current_player();
+            let side = self.game.game().current_player();
             if side != self.human {
                 self.agent_plays(side)?;
                 continue;
@@ -180,15 +175,20 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// The agent plays its turn as `side`; the board and its evaluation are shown.
     fn agent_plays(&mut self, side: Color) -> Result<()> {
-        let board = self.game.board();
-        let turn = agent_turn(&mut self.agent, &mut self.game)?;
-        writeln!(
-            self.out,
-            "{} plays {}",
-            self.agent.name(),
-            turn.notation(board)
-        )?;
-        self.last = Some(turn);
+        let mut game = self.game.begin_agent_turn()?.game;
+        let board = game.board();
+        let played = agent_turn(&mut self.agent, &mut game)
+            .map(|turn| AgentMove {
+                game,
+                turn,
+                info: self.agent.last_info(),
+            })
+            .map_err(|e| SessionError::Agent(e.to_string()));
+        let notation = played.as_ref().ok().map(|m| m.turn.notation(board));
+        // A failed turn changes nothing and ends the game with its error.
+        self.game.end_agent_turn(played)?;
+        let notation = notation.unwrap_or_default();
+        writeln!(self.out, "{} plays {notation}", self.agent.name())?;
         self.show()?;
         if let Some(info) = self.agent.last_info() {
             writeln!(self.out, "eval: {}", describe(&info, side))?;
@@ -203,7 +203,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
             "" => {}
             "help" => writeln!(self.out, "{HELP}")?,
             "moves" | "?" => {
-                let names = self.game.position().legal_turn_names();
+                let names = self.game.game().position().legal_turn_names();
                 writeln!(self.out, "legal turns: {}", names.join(" "))?;
             }
             "undo" => self.take_back()?,
@@ -230,21 +230,19 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// Takes back the human's last turn and the agent's reply, if there is one.
     fn take_back(&mut self) -> Result<()> {
-        match self.undo.pop() {
-            Some((game, last)) => {
-                self.game = game;
-                self.last = last;
-                writeln!(self.out, "took back your last turn and the reply")?;
-                self.show()
-            }
-            None => Ok(writeln!(self.out, "nothing to undo")?),
+        let human = self.human;
+        if !self.game.turns().iter().any(|&(side, _)| side == human) {
+            return Ok(writeln!(self.out, "nothing to undo")?);
         }
+        self.game.undo()?;
+        writeln!(self.out, "took back your last turn and the reply")?;
+        self.show()
     }
 
     /// Shows the turn the agent would play for the human (`side`), with its evaluation, without
     /// playing it.
     fn hint(&mut self, side: Color) -> Result<()> {
-        let mut trial = self.game.clone();
+        let mut trial = self.game.game().clone();
         let board = trial.board();
         let turn = agent_turn(&mut self.agent, &mut trial)?;
         write!(self.out, "hint: {}", turn.notation(board))?;
@@ -257,9 +255,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// Plays the human's turn written as `text`, asking which one is meant if it is ambiguous.
     fn human_turn(&mut self, text: &str) -> Result<()> {
-        let pos = *self.game.position();
-        let turn = match pos.parse_turn(text) {
-            Ok(turn) => turn,
+        let pos = *self.game.game().position();
+        let text = match pos.parse_turn(text) {
+            Ok(_) => text.to_string(),
             Err(MoveError::Ambiguous { candidates, .. }) => {
                 let list: Vec<String> = candidates
                     .iter()
@@ -270,8 +268,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 let Some(answer) = self.ask(&prompt)? else {
                     return Ok(());
                 };
-                match resolve(&candidates, &answer).and_then(|c| pos.parse_turn(&c).ok()) {
-                    Some(turn) => turn,
+                match resolve(&candidates, &answer) {
+                    Some(candidate) => candidate,
                     None => {
                         writeln!(self.out, "not understood; enter the turn again")?;
                         return Ok(());
@@ -283,10 +281,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 return Ok(());
             }
         };
-        self.undo.push((self.game.clone(), self.last));
-        writeln!(self.out, "you play {}", turn.notation(pos.board()))?;
-        self.game.play_turn_unchecked(&turn);
-        self.last = Some(turn);
+        if let Err(e) = self.game.play_turn(&text) {
+            writeln!(self.out, "error: {e}")?;
+            return Ok(());
+        }
+        let moves = self.game.moves();
+        writeln!(self.out, "you play {}", moves[moves.len() - 1])?;
         self.show()
     }
 }
@@ -308,15 +308,25 @@ pub fn run(args: Args) -> Result<()> {
         .create(&spec, args.seed)
         .context("bad --agent (or --sims)")?;
     let start = args.position.position()?;
+    let name = agent.name();
+    let player = |side: Color| {
+        if side == args.human {
+            Player::Human
+        } else {
+            Player::Agent {
+                name: name.clone(),
+                choice: (),
+                seed: args.seed,
+            }
+        }
+    };
     let stdin = io::stdin();
     let mut session = Session {
         input: stdin.lock(),
         out: io::stdout().lock(),
         agent,
         human: args.human,
-        game: Fanorona::new(start),
-        last: None,
-        undo: Vec::new(),
+        game: GameSession::new(start, player(Color::White), player(Color::Black)),
     };
     session.play()
 }

@@ -14,15 +14,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use fanorona_env::{Color, SearchLimits, start_position};
-use fanorona_eval::agent_turn;
+use fanorona_eval::{AgentJob, AgentMove, Player, SessionError, StepInput, agent_turn};
 use serde::Deserialize;
 
-use super::agents::{AgentMenu, AgentPolicy};
+use super::Session;
+use super::agents::{AgentChoice, AgentMenu, AgentPolicy};
 use super::analyses::{self, Analyses};
 use super::assets;
 use super::guard::guard;
 use super::position::PositionQuery;
-use super::session::{AgentJob, AgentMove, Player, Session, SessionError, StepInput};
 use super::store::{SharedSession, Store};
 use super::think::Thinkers;
 use super::view::GameView;
@@ -194,7 +194,7 @@ async fn create(
     .map_err(|e| ApiError::bad_request(e.to_string()))?;
     let seed = request.seed.unwrap_or_else(rand::random);
     let [white, black] = player_specs(&request, &state.agents.default_agent().name)?;
-    let player = |spec: String, side: u64| -> Result<Player, ApiError> {
+    let player = |spec: String, side: u64| -> Result<Player<AgentChoice>, ApiError> {
         if spec.trim().eq_ignore_ascii_case("human") {
             return Ok(Player::Human);
         }
@@ -203,6 +203,7 @@ async fn create(
             .check(&spec, &start)
             .map_err(|e| ApiError::bad_request(e.to_string()))?;
         Ok(Player::Agent {
+            name: choice.name.clone(),
             choice,
             seed: seed.wrapping_add(side),
         })
@@ -212,7 +213,7 @@ async fn create(
     let to_build: Vec<_> = [&white, &black]
         .into_iter()
         .filter_map(|p| match p {
-            Player::Agent { choice, seed } => Some((choice.clone(), *seed)),
+            Player::Agent { choice, seed, .. } => Some((choice.clone(), *seed)),
             Player::Human => None,
         })
         .collect();
@@ -336,7 +337,7 @@ async fn agent(
 async fn play_agent_turn(
     state: Arc<AppState>,
     shared: SharedSession,
-    job: AgentJob,
+    job: AgentJob<AgentChoice>,
 ) -> Result<(), ApiError> {
     let AgentJob {
         choice,
@@ -381,7 +382,9 @@ async fn record(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     let date = chrono::Utc::now().format("%Y.%m.%d").to_string();
-    let text = lock(&find(&state, &id)?).record(date).to_text();
+    let text = lock(&find(&state, &id)?)
+        .record("fanorona serve", date)
+        .to_text();
     Ok((
         [
             (

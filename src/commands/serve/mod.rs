@@ -11,10 +11,8 @@ mod events;
 mod guard;
 mod listen;
 mod position;
-mod session;
 mod store;
 mod think;
-mod trace;
 mod view;
 
 use std::net::SocketAddr;
@@ -31,6 +29,9 @@ use analyses::Analyses;
 use api::AppState;
 use listen::ConnectionLimits;
 use store::Store;
+
+/// A game on the server: its agents are built per turn from their checked choice.
+type Session = fanorona_eval::GameSession<agents::AgentChoice>;
 use think::Thinkers;
 
 /// Arguments of `fanorona serve`.

@@ -8,7 +8,9 @@ use fanorona_env::start_position;
 use serde::Deserialize;
 
 use super::api::ApiError;
-use super::session::{Player, Session};
+use fanorona_eval::Player;
+
+use super::Session;
 
 /// The position of `GET /api/position` and `GET /api/analysis`, from the query string.
 #[derive(Debug, Default, Deserialize)]

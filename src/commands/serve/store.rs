@@ -3,7 +3,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::session::Session;
+use super::Session;
 
 /// A game shared between requests; one request works on it at a time.
 pub type SharedSession = Arc<Mutex<Session>>;
@@ -62,8 +62,8 @@ impl Store {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::commands::serve::session::Player;
     use fanorona_env::Position;
+    use fanorona_eval::Player;
 
     #[test]
     fn the_oldest_game_is_evicted_past_the_capacity() {

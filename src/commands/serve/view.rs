@@ -5,8 +5,9 @@
 use fanorona_env::{Board, Color, Direction, Game, Point, Step, StepKind};
 use serde::Serialize;
 
-use super::session::{AgentReport, Player, Session};
-use super::trace::{TurnTrace, captures};
+use fanorona_eval::{AgentReport, Player, TurnTrace, captures};
+
+use super::Session;
 
 /// A game's state.
 #[derive(Debug, Serialize)]

@@ -1,37 +1,41 @@
-//! One game on the server: the position, who plays each side (a person or an agent), the turn
-//! in progress step by step, the turns so far, undo, and the agent's last evaluation. An
-//! agent is not kept here: its turn is handed out as an [`AgentJob`] (the game to think
-//! about), built and played elsewhere, and handed back; meanwhile the game refuses changes.
+//! One game between people and agents, as `fanorona play` and `fanorona serve` hold it: the
+//! position, who plays each side, the turn in progress step by step, the turns so far, undo,
+//! and the agent's last evaluation. An agent is not kept here: its turn is handed out as an
+//! [`AgentJob`] (the game to think about), played elsewhere (at once by `play`, on a worker
+//! thread by `serve`), and handed back; meanwhile the game refuses changes. `C` is what the
+//! caller needs to play an agent's turn (`serve`: which agent to build; `play`: nothing, it
+//! keeps its agent).
 
 use fanorona_env::{Color, Fanorona, Game, Position, SearchInfo, Step, Turn};
-use fanorona_eval::{GameRecord, turn_of_steps};
 
-use super::agents::AgentChoice;
 use super::trace::TurnTrace;
+use crate::{GameRecord, turn_of_steps};
 
-/// The most turns a game on the server may have; a game longer than this refuses moves, so
-/// that its memory is bounded whatever the rules.
+/// The most turns a game may have; a longer game refuses moves, so that its memory is bounded
+/// whatever the rules.
 pub const MAX_TURNS: usize = 1000;
 
 /// Who plays a side.
-pub enum Player {
-    /// A person, through the page or the API.
+pub enum Player<C> {
+    /// A person.
     Human,
-    /// An agent, built for each of its turns.
+    /// An agent.
     Agent {
-        /// What to build.
-        choice: AgentChoice,
+        /// Its name (its specification), in errors and records.
+        name: String,
+        /// What its turns need (see the module's docs).
+        choice: C,
         /// The seed of its random choices (each turn's seed follows from it).
         seed: u64,
     },
 }
 
-impl Player {
-    /// `human`, or the agent's specification.
+impl<C> Player<C> {
+    /// `human`, or the agent's name.
     pub fn name(&self) -> &str {
         match self {
             Player::Human => "human",
-            Player::Agent { choice, .. } => &choice.name,
+            Player::Agent { name, .. } => name,
         }
     }
 }
@@ -84,9 +88,9 @@ pub struct AgentReport {
 }
 
 /// An agent's turn to think about: who, with which seed, on which game (a copy).
-pub struct AgentJob {
-    /// The agent to build.
-    pub choice: AgentChoice,
+pub struct AgentJob<C> {
+    /// The agent's [`Player::Agent`] choice.
+    pub choice: C,
     /// Its seed for this turn.
     pub seed: u64,
     /// The game as it is now; the agent plays its turn on it.
@@ -104,10 +108,10 @@ pub struct AgentMove {
 }
 
 /// A game in progress.
-pub struct Session {
+pub struct GameSession<C> {
     game: Fanorona,
     start: Position,
-    players: [Player; 2],
+    players: [Player<C>; 2],
     /// The game when the current turn began, and the steps played in it so far.
     turn_start: Fanorona,
     turn_steps: Vec<Step>,
@@ -120,11 +124,11 @@ pub struct Session {
     thinking: bool,
 }
 
-impl Session {
+impl<C: Clone> GameSession<C> {
     /// A game from `start` with `white` and `black` to play.
-    pub fn new(start: Position, white: Player, black: Player) -> Session {
+    pub fn new(start: Position, white: Player<C>, black: Player<C>) -> GameSession<C> {
         let game = Fanorona::new(start);
-        Session {
+        GameSession {
             turn_start: game.clone(),
             game,
             start,
@@ -149,7 +153,7 @@ impl Session {
     }
 
     /// Who plays `side`.
-    pub fn player(&self, side: Color) -> &Player {
+    pub fn player(&self, side: Color) -> &Player<C> {
         &self.players[side.index()]
     }
 
@@ -181,7 +185,7 @@ impl Session {
         self.last_report.as_ref()
     }
 
-    /// Whether [`Session::undo`] has something to take back.
+    /// Whether [`GameSession::undo`] has something to take back.
     pub fn can_undo(&self) -> bool {
         !self.thinking && (!self.turn_steps.is_empty() || !self.turns.is_empty())
     }
@@ -258,10 +262,10 @@ impl Session {
     }
 
     /// Hands out the turn of the agent to move; the game refuses changes until
-    /// [`Session::end_agent_turn`].
-    pub fn begin_agent_turn(&mut self) -> Result<AgentJob, SessionError> {
+    /// [`GameSession::end_agent_turn`].
+    pub fn begin_agent_turn(&mut self) -> Result<AgentJob<C>, SessionError> {
         let side = self.check_mover(false)?;
-        let Player::Agent { choice, seed } = &self.players[side.index()] else {
+        let Player::Agent { choice, seed, .. } = &self.players[side.index()] else {
             unreachable!("check_mover found an agent");
         };
         let turn = self.turns.len() as u64;
@@ -274,7 +278,7 @@ impl Session {
         Ok(job)
     }
 
-    /// Takes back what the agent of [`Session::begin_agent_turn`] did (its turn is played)
+    /// Takes back what the agent of [`GameSession::begin_agent_turn`] did (its turn is played)
     /// or why it failed (nothing changes); the game accepts changes again.
     pub fn end_agent_turn(
         &mut self,
@@ -341,10 +345,15 @@ impl Session {
         Ok(())
     }
 
-    /// The game as a PGN-like record (see `fanorona_eval::record`), dated `date`.
-    pub fn record(&self, date: String) -> GameRecord {
+    /// The finished turns, each with the side that played it.
+    pub fn turns(&self) -> &[(Color, Turn)] {
+        &self.turns
+    }
+
+    /// The game as a PGN-like record of `event`, dated `date`.
+    pub fn record(&self, event: &str, date: String) -> GameRecord {
         GameRecord {
-            event: "fanorona serve".into(),
+            event: event.into(),
             date,
             white: self.players[0].name().to_string(),
             black: self.players[1].name().to_string(),
@@ -376,9 +385,9 @@ mod tests {
     use rand::{Rng, SeedableRng};
 
     /// A game between two people on 5x5 and the FEN after each of its seeded random turns.
-    fn random_game(turns: usize) -> (Session, Vec<String>) {
+    fn random_game(turns: usize) -> (GameSession<()>, Vec<String>) {
         let start = Position::from_fen("BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w").unwrap();
-        let mut session = Session::new(start, Player::Human, Player::Human);
+        let mut session = GameSession::new(start, Player::Human, Player::Human);
         let mut rng = StdRng::seed_from_u64(7);
         let mut fens = vec![session.game().position().to_fen()];
         while fens.len() <= turns && session.game().outcome().is_none() {
@@ -408,12 +417,13 @@ mod tests {
 
     #[test]
     fn a_game_refuses_changes_while_its_agent_thinks_and_moves_past_the_length_limit() {
-        let registry = fanorona_train::players::registry();
-        let agents =
-            crate::commands::serve::agents::AgentPolicy::new(registry, "random", None).unwrap();
-        let start = Position::standard();
-        let choice = agents.check("random", &start).unwrap();
-        let mut session = Session::new(start, Player::Agent { choice, seed: 1 }, Player::Human);
+        let spec = fanorona_env::AgentSpec::parse("random").unwrap();
+        let white = Player::Agent {
+            name: spec.to_string(),
+            choice: spec,
+            seed: 1,
+        };
+        let mut session = GameSession::new(Position::standard(), white, Player::Human);
         let job = session.begin_agent_turn().unwrap();
         assert!(session.thinking() && !session.can_undo());
         assert!(matches!(
@@ -430,9 +440,9 @@ mod tests {
         assert!(session.end_agent_turn(failed).is_err());
         assert!(!session.thinking() && session.moves().is_empty());
         // A played turn is recorded.
-        let mut agent = agents.build(&job.choice, job.seed).unwrap();
+        let mut agent = crate::registry().create(&job.choice, job.seed).unwrap();
         let mut game = job.game;
-        let turn = fanorona_eval::agent_turn(&mut *agent, &mut game).unwrap();
+        let turn = crate::agent_turn(&mut *agent, &mut game).unwrap();
         let job = session.begin_agent_turn().unwrap();
         drop(job);
         let info = None;
