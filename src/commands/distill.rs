@@ -5,13 +5,13 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{GameId, Position};
+use fanorona_env::{Board, GameId, Position};
 use fanorona_eval::tables::shared_tables;
 use fanorona_train::distill::{DistillConfig, EpochReport, LeafSampling, Progress, distill};
-use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
+use fanorona_train::io::{LoadedPolicy, PolicyMeta, export_policy, load_policy};
 use fanorona_train::run::is_run_file;
 use fanorona_util::progress::{self, ProgressBar};
 use serde_json::json;
@@ -126,25 +126,16 @@ pub fn run(args: Args) -> Result<()> {
     let config = args.config();
     config.validate().context("bad settings")?;
     let metrics_path = args.checked_outputs()?;
-    let teacher = load_policy(&args.teacher)
-        .with_context(|| format!("cannot load the teacher {}", args.teacher.display()))?;
-    let GameId::Fanorona(board) = teacher.meta.game else {
-        bail!(
-            "{} holds a network for {}; distill teaches Fanorona networks only",
-            args.teacher.display(),
-            teacher.meta.game
-        );
-    };
+    let (teacher, board) = load_teacher(&args.teacher)?;
     let tables = args
         .tables
         .as_deref()
         .map(|dir| shared_tables(dir, board))
         .transpose()
         .context("bad --tables")?;
-    let mut metrics = BufWriter::new(
-        File::create(&metrics_path)
-            .with_context(|| format!("cannot create {}", metrics_path.display()))?,
-    );
+    let file = File::create(&metrics_path)
+        .with_context(|| format!("cannot create {}", metrics_path.display()))?;
+    let mut metrics = BufWriter::new(file);
     logln!(
         "distilling {} into an MLP {:?}: sampling {} positions",
         args.teacher.display(),
@@ -170,12 +161,14 @@ pub fn run(args: Args) -> Result<()> {
                 held_out,
                 exact,
             } => {
-                let exact = match &tables {
-                    Some(_) => format!(" ({exact} of them valued exactly by the tables)"),
-                    None => String::new(),
-                };
-                let line = format!("{train} training and {held_out} held-out positions{exact}");
-                say(&bar, line);
+                let exact = tables
+                    .as_ref()
+                    .map(|_| format!(" ({exact} of them valued exactly by the tables)"));
+                let exact = exact.unwrap_or_default();
+                say(
+                    &bar,
+                    format!("{train} training and {held_out} held-out positions{exact}"),
+                );
             }
             Progress::Step { loss, total } => {
                 bar.set_length(total);
@@ -200,14 +193,33 @@ pub fn run(args: Args) -> Result<()> {
         ..teacher.meta.clone()
     };
     export_policy(&student, &meta, &args.out)?;
+    report_written(&args.out, &meta, &metrics_path)
+}
+
+/// Says where the student (of `meta`) and the metrics were written.
+fn report_written(out: &Path, meta: &PolicyMeta, metrics_path: &Path) -> Result<()> {
     outln!(
         "wrote {} ({}, {} steps); metrics in {}",
-        args.out.display(),
+        out.display(),
         meta.network.architecture.describe(),
         meta.step,
         metrics_path.display()
     )?;
     Ok(())
+}
+
+/// The teacher's network from `path`, and its board (a Fanorona network is required).
+fn load_teacher(path: &Path) -> Result<(LoadedPolicy, &'static Board)> {
+    let teacher =
+        load_policy(path).with_context(|| format!("cannot load the teacher {}", path.display()))?;
+    let GameId::Fanorona(board) = teacher.meta.game else {
+        bail!(
+            "{} holds a network for {}; distill teaches Fanorona networks only",
+            path.display(),
+            teacher.meta.game
+        );
+    };
+    Ok((teacher, board))
 }
 
 /// The log line of an epoch: the student against the teacher on the held-out positions.

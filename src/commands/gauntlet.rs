@@ -4,13 +4,13 @@
 //! every match. `fanorona rate` turns the games into ratings. With `--run DIR` it is instead
 //! the evaluator of a shared run directory ([`super::gauntlet_run`]).
 
-use fanorona_util::progress::{self, ProgressBar};
+use fanorona_util::progress;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::AgentSpec;
 use fanorona_env::split_spec_list;
-use fanorona_eval::{Match, MatchConfig, MatchReport, spec_factory};
+use fanorona_eval::{Match, MatchConfig, MatchReport, Tally, spec_factory};
 use fanorona_util::atomic_write::{check_writable_dir, write_atomic};
 use serde::Serialize;
 
@@ -114,16 +114,17 @@ fn play_matches(args: Args) -> Result<()> {
     let start = args.position.position()?;
     let openings = args.play.openings(&start)?;
     check_new_or_empty(out)?;
-    let config = MatchConfig {
+    // A match per opponent, each with its own bar.
+    let config = || MatchConfig {
         games: args.games,
         threads: args.play.threads,
         start,
-        openings,
+        openings: openings.clone(),
         max_turns: args.play.max_turns,
         seed: args.play.seed,
         sprt: None,
         event: "fanorona gauntlet".into(),
-        progress: ProgressBar::hidden(),
+        progress: progress::bar_if(!args.play.quiet, 0, "games"),
     };
     let mut summary = Summary {
         agent: agent_text,
@@ -137,11 +138,7 @@ fn play_matches(args: Args) -> Result<()> {
     for (k, opponent) in opponents.iter().enumerate() {
         outln!("[{}/{}] {agent} vs {opponent}", k + 1, opponents.len())?;
         let make_opponent = spec_factory(&registry, opponent);
-        let config = MatchConfig {
-            progress: progress::bar_if(!args.play.quiet, 0, "games"),
-            ..config.clone()
-        };
-        let report = Match::new(config, &make_agent, &make_opponent).run()?;
+        let report = Match::new(config(), &make_agent, &make_opponent).run()?;
         let folder = match_folder(k, &opponent.to_string());
         report.write(&out.join(&folder))?;
         summary.opponents.push(opponent_summary(&report, folder));
@@ -149,18 +146,7 @@ fn play_matches(args: Args) -> Result<()> {
         let path = out.join(SUMMARY_FILE);
         write_atomic(&path, json.as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
-        let t = &report.tally;
-        let (low, high) = t.elo_interval();
-        outln!(
-            "      +{} ={} -{}, score {:.3}, Elo {:+.0} (95% CI {:+.0} .. {:+.0})",
-            t.wins,
-            t.draws,
-            t.losses,
-            t.score(),
-            t.elo(),
-            low,
-            high
-        )?;
+        outln!("      {}", tally_line(&report.tally))?;
         refuse_all_forfeited(
             &report,
             &format!("--agent {agent_text}"),
@@ -173,6 +159,21 @@ fn play_matches(args: Args) -> Result<()> {
         out.display()
     )?;
     Ok(())
+}
+
+/// A match's result in one line: `+W =D -L, score S, Elo E (95% CI LOW .. HIGH)`.
+fn tally_line(t: &Tally) -> String {
+    let (low, high) = t.elo_interval();
+    format!(
+        "+{} ={} -{}, score {:.3}, Elo {:+.0} (95% CI {:+.0} .. {:+.0})",
+        t.wins,
+        t.draws,
+        t.losses,
+        t.score(),
+        t.elo(),
+        low,
+        high
+    )
 }
 
 /// Refuses an output folder that holds anything, or where nothing can be written.
