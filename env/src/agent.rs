@@ -23,6 +23,15 @@ pub struct SearchLimits {
 }
 
 impl SearchLimits {
+    /// Whether these limits (a caller's, e.g. an engine protocol's `go`) replace a searching
+    /// agent's own budget: they give a time or a node count, or a depth where the agent
+    /// searches by depth. The one rule every searching agent follows.
+    pub fn replace_own(&self, searches_by_depth: bool) -> bool {
+        self.movetime.is_some()
+            || self.nodes.is_some()
+            || (searches_by_depth && self.depth.is_some())
+    }
+
     /// Whether another thread has asked the search to stop.
     pub fn stop_requested(&self) -> bool {
         self.stop
@@ -158,5 +167,30 @@ mod tests {
         stop.store(true, Ordering::Relaxed);
         assert!(limits.stop_requested());
         assert!(!SearchLimits::default().stop_requested());
+    }
+
+    #[test]
+    fn a_callers_time_or_nodes_replace_any_budget_and_its_depth_only_a_depth_search() {
+        let depth = SearchLimits {
+            depth: Some(3),
+            ..SearchLimits::default()
+        };
+        assert!(depth.replace_own(true) && !depth.replace_own(false));
+        let timed = SearchLimits {
+            movetime: Some(Duration::from_millis(5)),
+            ..SearchLimits::default()
+        };
+        let nodes = SearchLimits {
+            nodes: Some(10),
+            ..SearchLimits::default()
+        };
+        for limits in [timed, nodes] {
+            assert!(limits.replace_own(true) && limits.replace_own(false));
+        }
+        let only_stop = SearchLimits {
+            stop: Some(Arc::new(AtomicBool::new(true))),
+            ..SearchLimits::default()
+        };
+        assert!(!only_stop.replace_own(true) && !SearchLimits::default().replace_own(true));
     }
 }

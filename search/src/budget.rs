@@ -24,7 +24,7 @@ impl Budget {
     /// clocks), replacing `configured` when it gives a time or a node count; `configured`
     /// otherwise.
     pub fn under(limits: &SearchLimits, configured: Budget) -> Budget {
-        if limits.nodes.is_none() && limits.movetime.is_none() {
+        if !limits.replace_own(false) {
             return configured;
         }
         Budget {

@@ -85,7 +85,7 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
 /// The search limits for a caller's `limits`: any of depth, time and nodes given replaces the
 /// configured limits (those not given are then unlimited); none given keeps `configured`.
 pub fn limits_for(limits: &SearchLimits, configured: Limits) -> Limits {
-    if limits.depth.is_none() && limits.movetime.is_none() && limits.nodes.is_none() {
+    if !limits.replace_own(true) {
         return configured;
     }
     Limits {
