@@ -125,6 +125,11 @@ impl<R: BufRead, W: Write> Session<R, W> {
         }
     }
 
+    /// The last turn played, in notation.
+    fn last_move(&self) -> String {
+        self.game.moves().last().cloned().unwrap_or_default()
+    }
+
     /// Draws the board with the last turn marked.
     fn show(&mut self) -> Result<()> {
         let last = self.game.turns().last().map(|(_, turn)| turn);
@@ -176,7 +181,6 @@ impl<R: BufRead, W: Write> Session<R, W> {
     /// The agent plays its turn as `side`; the board and its evaluation are shown.
     fn agent_plays(&mut self, side: Color) -> Result<()> {
         let mut game = self.game.begin_agent_turn()?.game;
-        let board = game.board();
         let played = agent_turn(&mut self.agent, &mut game)
             .map(|turn| AgentMove {
                 game,
@@ -184,11 +188,10 @@ impl<R: BufRead, W: Write> Session<R, W> {
                 info: self.agent.last_info(),
             })
             .map_err(|e| SessionError::Agent(e.to_string()));
-        let notation = played.as_ref().ok().map(|m| m.turn.notation(board));
         // A failed turn changes nothing and ends the game with its error.
         self.game.end_agent_turn(played)?;
-        let notation = notation.unwrap_or_default();
-        writeln!(self.out, "{} plays {notation}", self.agent.name())?;
+        let (name, turn) = (self.agent.name(), self.last_move());
+        writeln!(self.out, "{name} plays {turn}")?;
         self.show()?;
         if let Some(info) = self.agent.last_info() {
             writeln!(self.out, "eval: {}", describe(&info, side))?;
@@ -285,8 +288,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
             writeln!(self.out, "error: {e}")?;
             return Ok(());
         }
-        let moves = self.game.moves();
-        writeln!(self.out, "you play {}", moves[moves.len() - 1])?;
+        let turn = self.last_move();
+        writeln!(self.out, "you play {turn}")?;
         self.show()
     }
 }

@@ -142,10 +142,10 @@ impl OptionDef {
     /// The option as help shows it: `depth=N (1-64, default 4)`.
     pub fn usage(&self) -> String {
         let mut notes: Vec<String> = self.value.range().into_iter().collect();
-        match self.default.text() {
-            _ if self.default == OptionDefault::Required => notes.push("required".into()),
-            Some(value) => notes.push(format!("default {value}")),
-            None => {}
+        if self.default == OptionDefault::Required {
+            notes.push("required".into());
+        } else if let Some(value) = self.default.text() {
+            notes.push(format!("default {value}"));
         }
         let usage = format!("{}={}", self.name, self.value.placeholder());
         if notes.is_empty() {

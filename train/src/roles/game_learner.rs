@@ -52,8 +52,6 @@ pub(crate) struct GameLearner<G: Game> {
     pub(crate) state: RunState<G>,
     training: TrainingConfig,
     batch: Batch,
-    /// The game's observation shape and action count.
-    sizes: ([usize; 3], usize),
 }
 
 impl<G: Game> GameLearner<G> {
@@ -67,7 +65,6 @@ impl<G: Game> GameLearner<G> {
             state,
             training: config.training.clone(),
             batch: Batch::default(),
-            sizes: (start.observation_shape(), start.num_actions()),
         })
     }
 
@@ -276,7 +273,8 @@ impl<G: Game> AnyGameLearner for GameLearner<G> {
         GameLearner::save(self, config, dir)
     }
     fn game_sizes(&self) -> ([usize; 3], usize) {
-        self.sizes
+        let game = &self.state.replay.prototype;
+        (game.observation_shape(), game.num_actions())
     }
 }
 

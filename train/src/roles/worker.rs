@@ -15,11 +15,7 @@ use crate::run::{RunConfig, TrainError};
 
 /// Loads the policy-file `bytes` of model `version` onto the CPU, checking it is for the
 /// run's game.
-pub(super) fn load_model(
-    config: &RunConfig,
-    bytes: &[u8],
-    version: u64,
-) -> Result<LoadedPolicy, TrainError> {
+fn load_model(config: &RunConfig, bytes: &[u8], version: u64) -> Result<LoadedPolicy, TrainError> {
     let label = PathBuf::from(format!("model version {version}"));
     let loaded = policy_from_bytes(&label, bytes.to_vec(), &Device::flex())?;
     loaded.meta.check_game(&label, config.game.id()?)?;
