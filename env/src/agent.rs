@@ -5,31 +5,24 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use crate::budget::Budget;
 use crate::game::Game;
 
 /// Limits for an agent's next decisions, set by a caller such as an engine protocol (`go
-/// movetime 500`). A limit left at `None` keeps the agent's own setting; an agent applies the
-/// limits it understands and ignores the others.
+/// movetime 500`): a budget that replaces the agent's own where [`Budget::under`] says so,
+/// and a flag to stop at once. Agents that do not search ignore them.
 #[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
-    /// Time for one decision.
-    pub movetime: Option<Duration>,
-    /// Search depth (in the agent's own unit, e.g. complete turns for minimax).
-    pub depth: Option<u32>,
-    /// Nodes for one decision (simulations for tree search).
-    pub nodes: Option<u64>,
+    /// The caller's budget (all `None`: the agent's own budget stands).
+    pub budget: Budget,
     /// Set by another thread to ask for the best decision found so far, now.
     pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl SearchLimits {
-    /// Whether these limits (a caller's, e.g. an engine protocol's `go`) replace a searching
-    /// agent's own budget: they give a time or a node count, or a depth where the agent
-    /// searches by depth. The one rule every searching agent follows.
-    pub fn replace_own(&self, searches_by_depth: bool) -> bool {
-        self.movetime.is_some()
-            || self.nodes.is_some()
-            || (searches_by_depth && self.depth.is_some())
+    /// Limits of this budget and no stop flag.
+    pub fn of(budget: Budget) -> SearchLimits {
+        SearchLimits { budget, stop: None }
     }
 
     /// Whether another thread has asked the search to stop.
@@ -131,7 +124,7 @@ mod tests {
         }
 
         fn set_limits(&mut self, limits: &SearchLimits) {
-            self.0 = limits.depth;
+            self.0 = limits.budget.depth;
         }
 
         fn last_info(&self) -> Option<SearchInfo> {
@@ -145,10 +138,7 @@ mod tests {
     #[test]
     fn boxed_agents_pass_limits_and_info_through() {
         let mut boxed: Box<dyn Agent<Fanorona>> = Box::new(Recorder(None));
-        boxed.set_limits(&SearchLimits {
-            depth: Some(3),
-            ..SearchLimits::default()
-        });
+        boxed.set_limits(&SearchLimits::of(Budget::fixed_depth(3)));
         assert_eq!(boxed.last_info().unwrap().depth, Some(3));
         // Agents that do not search keep the defaults.
         let mut random: Box<dyn Agent<Fanorona>> = Box::new(RandomAgent::new(1));
@@ -167,30 +157,5 @@ mod tests {
         stop.store(true, Ordering::Relaxed);
         assert!(limits.stop_requested());
         assert!(!SearchLimits::default().stop_requested());
-    }
-
-    #[test]
-    fn a_callers_time_or_nodes_replace_any_budget_and_its_depth_only_a_depth_search() {
-        let depth = SearchLimits {
-            depth: Some(3),
-            ..SearchLimits::default()
-        };
-        assert!(depth.replace_own(true) && !depth.replace_own(false));
-        let timed = SearchLimits {
-            movetime: Some(Duration::from_millis(5)),
-            ..SearchLimits::default()
-        };
-        let nodes = SearchLimits {
-            nodes: Some(10),
-            ..SearchLimits::default()
-        };
-        for limits in [timed, nodes] {
-            assert!(limits.replace_own(true) && limits.replace_own(false));
-        }
-        let only_stop = SearchLimits {
-            stop: Some(Arc::new(AtomicBool::new(true))),
-            ..SearchLimits::default()
-        };
-        assert!(!only_stop.replace_own(true) && !SearchLimits::default().replace_own(true));
     }
 }

@@ -8,6 +8,7 @@
 //! encoding) and [`observation`] (its observation planes).
 
 mod agent;
+mod budget;
 mod env;
 mod excerpt;
 mod fanorona;
@@ -36,6 +37,7 @@ pub use rules::step::{Step, StepKind};
 pub use rules::turn::{MAX_TURN_STEPS, Turn};
 
 pub use agent::{Agent, AgentError, SearchInfo, SearchLimits};
+pub use budget::Budget;
 pub use env::{Env, EnvConfig, EnvStep, Observation, StepInfo, Transition};
 pub use excerpt::Excerpt;
 pub use fanorona::Fanorona;

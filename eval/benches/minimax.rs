@@ -3,8 +3,8 @@
 //! position to depth 8.
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_main};
-use fanorona_env::{History, Position};
-use fanorona_eval::minimax::{Limits, Searcher};
+use fanorona_env::{Budget, History, Position};
+use fanorona_eval::minimax::Searcher;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -33,7 +33,7 @@ fn middle_games() -> Vec<Position> {
 /// Fresh searchers, one per position (their tables are allocated outside the timing).
 fn searchers(n: usize, depth: u32) -> Vec<Searcher> {
     (0..n)
-        .map(|_| Searcher::new(Limits::depth(depth), 16, 0))
+        .map(|_| Searcher::new(Budget::fixed_depth(depth), 16, 0))
         .collect()
 }
 
@@ -67,7 +67,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(1));
     group.bench_function("initial_9x5_depth8", |b| {
         b.iter_batched(
-            || Searcher::new(Limits::depth(8), 64, 0),
+            || Searcher::new(Budget::fixed_depth(8), 64, 0),
             |mut s| (s.search_position(&Position::standard(), &[]), s),
             BatchSize::PerIteration,
         )

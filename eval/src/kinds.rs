@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fanorona_env::{
-    AgentKind, AgentOptions, Board, OptionDef, OptionDefault, Registry, SpecError, ValueType,
+    AgentKind, AgentOptions, Board, Budget, OptionDef, OptionDefault, Registry, SpecError,
+    ValueType,
 };
 
 use crate::agents::engine::{EngineAgent, EngineConfig};
@@ -17,7 +18,7 @@ use crate::agents::greedy::GreedyChooser;
 use crate::agents::turn_agent::TurnAgent;
 use crate::arena::Built;
 use crate::minimax::player::MinimaxChooser;
-use crate::minimax::search::{Limits, MAX_DEPTH};
+use crate::minimax::search::MAX_DEPTH;
 use crate::solver::{SolverAgent, TableSource, shared_solution};
 
 /// Milliseconds: from 1 to a day.
@@ -187,20 +188,14 @@ pub fn registry() -> Registry {
     registry
 }
 
-/// The search limits of a `minimax` specification.
-pub fn minimax_limits(options: &AgentOptions) -> Limits {
-    let ms = options.whole("ms");
+/// The budget of a `minimax` specification: its depth (by default only where neither a time
+/// nor a node count is given), time and nodes.
+pub fn minimax_budget(options: &AgentOptions) -> Budget {
+    let time = options.whole("ms").map(Duration::from_millis);
     let nodes = options.whole("nodes");
-    let depth = if !options.is_given("depth") && (ms.is_some() || nodes.is_some()) {
-        MAX_DEPTH
-    } else {
-        options.whole("depth").expect("depth has a default")
-    };
-    Limits {
-        depth,
-        nodes,
-        time: ms.map(Duration::from_millis),
-    }
+    let depth = (options.is_given("depth") || (time.is_none() && nodes.is_none()))
+        .then(|| options.whole("depth").expect("depth has a default"));
+    Budget { time, depth, nodes }
 }
 
 /// The program and limits of an `engine` specification.
@@ -210,9 +205,11 @@ pub fn engine_config(options: &AgentOptions) -> EngineConfig {
         args: options.text("args").map_or(Vec::new(), |a| {
             a.split_whitespace().map(str::to_string).collect()
         }),
-        movetime: options.whole("movetime").map(Duration::from_millis),
-        depth: options.whole("depth"),
-        nodes: options.whole("nodes"),
+        budget: Budget {
+            time: options.whole("movetime").map(Duration::from_millis),
+            depth: options.whole("depth"),
+            nodes: options.whole("nodes"),
+        },
         timeout: Duration::from_millis(options.whole("timeout").expect("timeout has a default")),
     }
 }
@@ -244,7 +241,7 @@ fn create_minimax(options: &AgentOptions, seed: u64) -> Built {
     Ok(Box::new(TurnAgent::new(
         MinimaxChooser::new(
             options.spec().to_string(),
-            minimax_limits(options),
+            minimax_budget(options),
             options.whole("hash").expect("hash has a default"),
             options.seed_or(seed),
         )
@@ -375,23 +372,30 @@ mod tests {
         );
         assert_eq!(config.command, "fanorona");
         assert_eq!(config.args, ["engine", "--agent", "random"]);
-        assert_eq!(config.movetime, Some(Duration::from_millis(50)));
         assert_eq!(
-            (config.depth, config.timeout),
-            (None, Duration::from_secs(30))
+            (config.budget, config.timeout),
+            (
+                Budget::movetime(Duration::from_millis(50)),
+                Duration::from_secs(30)
+            )
         );
     }
 
     #[test]
-    fn minimax_limits_follow_the_options() {
-        let limits = |s: &str| with_options(s, minimax_limits);
-        assert_eq!(limits("minimax").depth, 4);
-        let l = limits("minimax:ms=50");
+    fn the_minimax_budget_follows_the_options() {
+        let budget = |s: &str| with_options(s, minimax_budget);
+        assert_eq!(budget("minimax"), Budget::fixed_depth(4));
+        // A time or node count alone searches as deep as they allow.
         assert_eq!(
-            (l.depth, l.time),
-            (MAX_DEPTH, Some(Duration::from_millis(50)))
+            budget("minimax:ms=50"),
+            Budget::movetime(Duration::from_millis(50))
         );
-        let l = limits("minimax:nodes=1000,depth=6");
-        assert_eq!((l.depth, l.nodes), (6, Some(1000)));
+        assert_eq!(
+            budget("minimax:nodes=1000,depth=6"),
+            Budget {
+                nodes: Some(1000),
+                ..Budget::fixed_depth(6)
+            }
+        );
     }
 }

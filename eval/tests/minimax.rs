@@ -2,9 +2,11 @@
 //! brute-force search written here), legal moves on every board and variant, determinism, and
 //! strength rising with depth.
 
-use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Game, Position, RandomAgent, Rules, Step};
-use fanorona_eval::minimax::{Limits, Searcher};
-use fanorona_eval::minimax::{MATE, MATE_BOUND};
+use fanorona_env::{
+    Agent, AgentSpec, Board, Budget, Fanorona, Game, Position, RandomAgent, Rules, Step,
+};
+use fanorona_eval::minimax::Searcher;
+use fanorona_eval::minimax::{MATE, MATE_BOUND, MAX_DEPTH, depth_limit};
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
 use fanorona_eval::{Match, MatchConfig, Openings, registry};
 use fanorona_util::progress::ProgressBar;
@@ -78,7 +80,7 @@ fn random_small_position(rng: &mut StdRng) -> Position {
 }
 
 fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::minimax::MinimaxResult {
-    Searcher::new(Limits::depth(depth), 1, seed)
+    Searcher::new(Budget::fixed_depth(depth), 1, seed)
         .search_position(pos, &[])
         .expect("a legal turn")
 }
@@ -100,7 +102,7 @@ fn finds_the_chain_that_wipes_out_the_last_pieces() {
 fn quiescence_resolves_captures_and_stands_pat_in_quiet_positions() {
     // White must capture and wipes out black by the chain c1d1A d1d2A.
     let wipe = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
-    let mut searcher = Searcher::new(Limits::depth(1), 1, 0);
+    let mut searcher = Searcher::new(Budget::fixed_depth(1), 1, 0);
     assert!(searcher.probe(&wipe, 0, 100).unwrap() > MATE_BOUND);
     // After its first step the chain goes on (mid-chain) and still wins.
     let mut chain = wipe.clone();
@@ -164,7 +166,7 @@ fn a_search_values_its_leaves_by_the_evaluation_it_is_given() {
     let pos = Position::from_fen("8B/9/9/9/WW7 w").unwrap();
     let score = |depth| {
         let mut searcher =
-            Searcher::with_evaluation(Limits::depth(depth), 1, 0, RankOne::default());
+            Searcher::with_evaluation(Budget::fixed_depth(depth), 1, 0, RankOne::default());
         let result = searcher.search_position(&pos, &[]).unwrap();
         (result.score, searcher.evaluation().calls)
     };
@@ -317,25 +319,20 @@ fn same_depth_and_seed_give_the_same_search() {
 #[test]
 fn node_and_time_limits_stop_the_search() {
     let pos = Position::standard();
-    let limits = Limits {
-        depth: 64,
-        nodes: Some(20_000),
-        time: None,
-    };
-    let r = Searcher::new(limits, 1, 0)
+    let r = Searcher::new(Budget::node_count(20_000), 1, 0)
         .search_position(&pos, &[])
         .unwrap();
     assert!(r.depth >= 1 && r.depth < 64);
     assert!(r.nodes < 40_000, "{} nodes", r.nodes);
-    let limits = Limits {
-        depth: 64,
-        nodes: None,
-        time: Some(std::time::Duration::from_millis(50)),
-    };
-    let r = Searcher::new(limits, 1, 0)
+    let budget = Budget::movetime(std::time::Duration::from_millis(50));
+    let r = Searcher::new(budget, 1, 0)
         .search_position(&pos, &[])
         .unwrap();
     assert!(r.elapsed.as_millis() < 1000, "{:?}", r.elapsed);
+    // A depth alone is searched to the end, within the deepest depth.
+    assert_eq!(depth_limit(&Budget::fixed_depth(3)), 3);
+    assert_eq!(depth_limit(&Budget::fixed_depth(500)), MAX_DEPTH);
+    assert_eq!(depth_limit(&Budget::node_count(10)), MAX_DEPTH);
 }
 
 fn match_score(first: &str, second: &str, games: usize) -> f64 {

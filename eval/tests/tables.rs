@@ -4,9 +4,8 @@
 
 use std::path::Path;
 
-use fanorona_env::{Board, Color, Fanorona, Outcome, Point, Position, Rules};
+use fanorona_env::{Board, Budget, Color, Fanorona, Outcome, Point, Position, Rules};
 use fanorona_eval::TurnChooser;
-use fanorona_eval::minimax::Limits;
 use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::solver::{Solution, SolveOptions, Value};
 use fanorona_eval::tables::{
@@ -364,9 +363,9 @@ fn minimax_with_tables_converts_won_endings_and_keeps_draws() {
             continue;
         }
         // Without the tables, this player takes 11 turns for a win in 7 (seed 21).
-        let mut with = MinimaxChooser::new("with", Limits::depth(1), 1, 1)
+        let mut with = MinimaxChooser::new("with", Budget::fixed_depth(1), 1, 1)
             .with_tables(Some(dir.path().to_path_buf()));
-        let mut without = MinimaxChooser::new("without", Limits::depth(4), 1, 2);
+        let mut without = MinimaxChooser::new("without", Budget::fixed_depth(4), 1, 2);
         let (outcome, turns) = play_out(pos, &mut with, &mut without);
         match value {
             Value::Win(n) => {

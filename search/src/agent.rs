@@ -2,10 +2,10 @@
 
 use std::time::Instant;
 
-use fanorona_env::{Agent, AgentError, Color, Game, SearchInfo, SearchLimits};
+use fanorona_env::{Agent, AgentError, Budget, Color, Game, SearchInfo, SearchLimits};
 
 use crate::Evaluator;
-use crate::budget::Budget;
+use crate::budget::simulation_limit;
 use crate::config::SearchConfig;
 use crate::driver::SearchDriver;
 
@@ -41,10 +41,7 @@ impl<G: Game, E: Evaluator<G>> MctsAgent<G, E> {
     /// game records call it.
     pub fn new(config: SearchConfig, evaluator: E, batch_size: usize, name: String) -> Self {
         MctsAgent {
-            budget: Budget {
-                simulations: Some(config.simulations),
-                time: None,
-            },
+            budget: Budget::node_count(config.simulations as u64),
             config,
             batch_size,
             evaluator,
@@ -132,8 +129,8 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for MctsAgent<G, E> {
             });
         }
         let start = Instant::now();
-        let budget = Budget::under(&self.limits, self.budget);
-        let simulations = budget.simulation_limit(self.config.gumbel, self.config.simulations);
+        let budget = self.budget.under(&self.limits.budget, false);
+        let simulations = simulation_limit(&budget, self.config.gumbel, self.config.simulations);
         let new_turn = self.move_root_to(state);
         let driver = self.driver.as_mut().expect("move_root_to makes the driver");
         self.reused_visits = driver.search_of(0).root_visits();
@@ -224,10 +221,7 @@ mod tests {
     fn nodes_set_the_simulations_and_info_reports_them() {
         let game = Fanorona::standard();
         let mut player = agent(800);
-        player.set_limits(&SearchLimits {
-            nodes: Some(40),
-            ..SearchLimits::default()
-        });
+        player.set_limits(&SearchLimits::of(Budget::node_count(40)));
         let action = player.act(&game).unwrap();
         let info = player.last_info().unwrap();
         assert_eq!(info.nodes, 40);
@@ -245,10 +239,7 @@ mod tests {
         let game = Fanorona::standard();
         let mut nodes = Vec::new();
         for ms in [40, 160] {
-            let budget = Budget {
-                simulations: None,
-                time: Some(Duration::from_millis(ms)),
-            };
+            let budget = Budget::movetime(Duration::from_millis(ms));
             let mut player = rollout_agent(budget, 1);
             assert!(game.is_legal(player.act(&game).unwrap()));
             let info = player.last_info().unwrap();
@@ -264,8 +255,8 @@ mod tests {
         assert!(nodes[1] > nodes[0], "{nodes:?}");
         // With simulations too, whichever runs out first.
         let both = Budget {
-            simulations: Some(10),
-            time: Some(Duration::from_secs(60)),
+            nodes: Some(10),
+            ..Budget::movetime(Duration::from_secs(60))
         };
         let mut player = rollout_agent(both, 1);
         player.act(&game).unwrap();
@@ -274,13 +265,7 @@ mod tests {
         // An agent playing both sides gives the other side's turn its own time, though it is
         // asked right where its own last action left the game.
         let budget = Duration::from_millis(30);
-        let mut both_sides = rollout_agent(
-            Budget {
-                simulations: None,
-                time: Some(budget),
-            },
-            1,
-        );
+        let mut both_sides = rollout_agent(Budget::movetime(budget), 1);
         let mut game = Fanorona::standard();
         let white = game.current_player();
         while game.current_player() == white {
@@ -298,10 +283,9 @@ mod tests {
     fn a_caller_time_and_stop_flag_cut_the_search_short() {
         let game = Fanorona::standard();
         let mut player = agent(800);
-        player.set_limits(&SearchLimits {
-            movetime: Some(Duration::from_millis(30)),
-            ..SearchLimits::default()
-        });
+        player.set_limits(&SearchLimits::of(Budget::movetime(Duration::from_millis(
+            30,
+        ))));
         let action = player.act(&game).unwrap();
         assert!(game.is_legal(action));
         let info = player.last_info().unwrap();
@@ -348,13 +332,7 @@ mod tests {
     #[test]
     fn the_steps_of_a_chain_share_the_turns_time() {
         let budget = Duration::from_millis(300);
-        let mut player = rollout_agent(
-            Budget {
-                simulations: None,
-                time: Some(budget),
-            },
-            1,
-        );
+        let mut player = rollout_agent(Budget::movetime(budget), 1);
         let mut game = chain_that_goes_on();
         game.apply(player.act(&game).unwrap()).unwrap();
         let first = player.last_info().unwrap();
@@ -383,10 +361,7 @@ mod tests {
 
     #[test]
     fn the_tree_is_kept_after_the_opponents_reply_and_dropped_elsewhere() {
-        let budget = Budget {
-            simulations: Some(300),
-            time: None,
-        };
+        let budget = Budget::node_count(300);
         let mut player = rollout_agent(budget, 3);
         let mut game = Fanorona::standard();
         let me = game.current_player();
@@ -432,10 +407,7 @@ mod tests {
     #[test]
     fn with_simulations_only_a_seed_gives_the_same_game() {
         let play = || {
-            let budget = Budget {
-                simulations: Some(60),
-                time: None,
-            };
+            let budget = Budget::node_count(60);
             let (mut white, mut black) = (rollout_agent(budget, 7), rollout_agent(budget, 8));
             let mut game = Fanorona::standard();
             let mut actions = Vec::new();

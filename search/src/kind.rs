@@ -87,6 +87,7 @@ pub fn register(registry: &mut Registry) {
 mod tests {
     use super::*;
     use crate::SearchConfig;
+    use fanorona_env::Budget;
 
     #[test]
     fn search_options_are_read_and_checked() {
@@ -132,25 +133,20 @@ mod tests {
             search_budget(&registry.options(&spec).unwrap())
         };
         let ms = |n| Some(std::time::Duration::from_millis(n));
-        assert_eq!(
-            budget("mcts"),
-            (crate::Budget {
-                simulations: Some(800),
-                time: None
-            })
-        );
+        assert_eq!(budget("mcts"), Budget::node_count(800));
         assert_eq!(
             budget("mcts:ms=50"),
-            crate::Budget {
-                simulations: None,
-                time: ms(50)
+            Budget {
+                time: ms(50),
+                ..Budget::default()
             }
         );
         assert_eq!(
             budget("mcts:ms=50,sims=64"),
-            crate::Budget {
-                simulations: Some(64),
-                time: ms(50)
+            Budget {
+                time: ms(50),
+                depth: None,
+                nodes: Some(64),
             }
         );
         let spec = registry.parse("mcts:ms=0").unwrap();

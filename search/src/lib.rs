@@ -26,7 +26,7 @@ mod temperature;
 mod tree;
 
 pub use agent::MctsAgent;
-pub use budget::{Budget, SIMULATION_CAP};
+pub use budget::SIMULATION_CAP;
 pub use config::SearchConfig;
 pub use driver::{BatchStats, SearchDriver};
 pub use evaluator::Evaluator;

@@ -6,8 +6,8 @@
 use crate::MCTS_KIND;
 use std::time::Duration;
 
-use crate::{Budget, SIMULATION_CAP, SearchConfig};
-use fanorona_env::AgentOptions;
+use crate::{SIMULATION_CAP, SearchConfig};
+use fanorona_env::{AgentOptions, Budget};
 use fanorona_env::{OptionDef, OptionDefault, ValueType};
 
 /// The most simulations per decision.
@@ -97,9 +97,13 @@ pub const BATCH: OptionDef = OptionDef {
 /// simulations if `sims` is given or `ms` is not, the time if `ms` is given.
 pub fn search_budget(options: &AgentOptions) -> Budget {
     let time = options.whole("ms").map(Duration::from_millis);
-    let simulations = (options.is_given("sims") || time.is_none())
+    let nodes = (options.is_given("sims") || time.is_none())
         .then(|| options.whole("sims").expect("sims has a default"));
-    Budget { simulations, time }
+    Budget {
+        time,
+        depth: None,
+        nodes,
+    }
 }
 
 /// The search settings of checked options (a searching kind declares [`SIMS`], [`CPUCT`],

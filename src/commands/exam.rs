@@ -10,12 +10,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{AgentSpec, Board, Position, Registry};
+use fanorona_env::{AgentSpec, Board, Budget, Position, Registry};
 use fanorona_eval::exam::{
     ExamReport, SetExamReport, TestSet, ValueError, ValueScore, exact_turn_values, examine,
     examine_set, questions,
 };
-use fanorona_eval::minimax::{Limits, MAX_DEPTH};
+use fanorona_eval::minimax::MAX_DEPTH;
 use fanorona_eval::solver::{Solution, TableSource, shared_solution};
 use fanorona_eval::tables::{EndgameTables, shared_tables};
 use fanorona_eval::{AgentFactory, spec_factory};
@@ -377,8 +377,8 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
             pairs.push((white, black));
         }
     }
-    let limits = Limits {
-        depth: args.depth,
+    let budget = Budget {
+        depth: Some(args.depth),
         nodes: args.nodes,
         time: None,
     };
@@ -395,7 +395,7 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         pairs,
         args.positions,
         args.seed,
-        limits,
+        budget,
         sources,
         &bar,
     )?;

@@ -9,9 +9,9 @@
 use criterion::measurement::WallTime;
 use criterion::{BatchSize, BenchmarkGroup, Criterion, Throughput, criterion_main};
 use fanorona_env::observation::{NUM_PLANES, observation_planes, write_observation};
-use fanorona_env::{History, Position};
+use fanorona_env::{Budget, History, Position};
+use fanorona_eval::minimax::Searcher;
 use fanorona_eval::minimax::{Handcrafted, StaticEvaluation};
-use fanorona_eval::minimax::{Limits, Searcher};
 use fanorona_train::io::load_policy;
 use fanorona_train::model::{MlpInference, MlpScratch, MlpValue, MlpValueScratch};
 use fanorona_train::players::{NetValue, sample_planes};
@@ -45,7 +45,7 @@ fn positions() -> Vec<Position> {
 /// allocated outside the timing).
 fn searchers<E: StaticEvaluation + Clone>(n: usize, evaluation: &E) -> Vec<Searcher<E>> {
     (0..n)
-        .map(|_| Searcher::with_evaluation(Limits::depth(DEPTH), 16, 0, evaluation.clone()))
+        .map(|_| Searcher::with_evaluation(Budget::fixed_depth(DEPTH), 16, 0, evaluation.clone()))
         .collect()
 }
 

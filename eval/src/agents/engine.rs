@@ -16,9 +16,11 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use fanorona_env::{
-    Agent, AgentError, Board, Fanorona, Game, Position, Rules, SearchInfo, SearchLimits, Turn,
+    Agent, AgentError, Board, Budget, Fanorona, Game, Position, Rules, SearchInfo, SearchLimits,
+    Turn,
 };
 
+use crate::protocol::go_command;
 use crate::protocol::info::parse_info;
 
 /// How an engine is started and asked.
@@ -28,13 +30,9 @@ pub struct EngineConfig {
     pub command: String,
     /// Its arguments.
     pub args: Vec<String>,
-    /// `go` limits: time per turn.
-    pub movetime: Option<Duration>,
-    /// `go` limits: depth.
-    pub depth: Option<u32>,
-    /// `go` limits: nodes.
-    pub nodes: Option<u64>,
-    /// Longest wait for any answer, on top of `movetime`.
+    /// The budget each `go` asks for.
+    pub budget: Budget,
+    /// Longest wait for any answer, on top of the budget's time.
     pub timeout: Duration,
 }
 
@@ -156,7 +154,8 @@ impl EngineAgent {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Timeout) => Err(self.fail(format!(
                 "no answer within {} ms; the engine was stopped",
-                self.config.timeout.as_millis() + self.config.movetime.map_or(0, |t| t.as_millis())
+                self.config.timeout.as_millis()
+                    + self.config.budget.time.map_or(0, |t| t.as_millis())
             ))),
             Err(RecvTimeoutError::Disconnected) => {
                 // Give the process a moment to be reaped so that its status can be told.
@@ -252,26 +251,16 @@ impl EngineAgent {
         self.send(&position)
     }
 
-    /// Sends `go` with the configured limits.
+    /// Sends `go` with the configured budget.
     fn send_go(&mut self) -> Result<(), AgentError> {
-        let mut go = String::from("go");
-        if let Some(t) = self.config.movetime {
-            go.push_str(&format!(" movetime {}", t.as_millis()));
-        }
-        if let Some(d) = self.config.depth {
-            go.push_str(&format!(" depth {d}"));
-        }
-        if let Some(n) = self.config.nodes {
-            go.push_str(&format!(" nodes {n}"));
-        }
-        self.send(&go)
+        self.send(&go_command(&self.config.budget))
     }
 
     /// Reads the engine's lines until `bestmove`, keeping the last `info` line of the search;
     /// the move sent and, if the engine reported an error, a note quoting it.
     fn read_bestmove(&mut self) -> Result<(String, String), AgentError> {
         let deadline =
-            Instant::now() + self.config.timeout + self.config.movetime.unwrap_or_default();
+            Instant::now() + self.config.timeout + self.config.budget.time.unwrap_or_default();
         self.info = None;
         let mut complaint = String::new();
         let mut stop_sent = false;
@@ -368,15 +357,11 @@ impl Agent<Fanorona> for EngineAgent {
         self.info = None;
     }
 
-    /// Limits given replace the configured `go` limits; the stop flag, when set during a
-    /// search, sends the engine `stop`.
+    /// A caller's time, nodes or depth replace the configured budget (see [`Budget::under`]);
+    /// the stop flag, when set during a search, sends the engine `stop`.
     fn set_limits(&mut self, limits: &SearchLimits) {
         self.stop = limits.stop.clone();
-        if limits.movetime.is_some() || limits.depth.is_some() || limits.nodes.is_some() {
-            self.config.movetime = limits.movetime;
-            self.config.depth = limits.depth;
-            self.config.nodes = limits.nodes;
-        }
+        self.config.budget = self.config.budget.under(&limits.budget, true);
     }
 
     /// The last `info` line of the engine's last search.
@@ -402,9 +387,7 @@ mod tests {
         EngineConfig {
             command: command.into(),
             args: args.iter().map(|a| a.to_string()).collect(),
-            movetime: None,
-            depth: None,
-            nodes: None,
+            budget: Budget::default(),
             timeout: Duration::from_millis(500),
         }
     }

@@ -146,7 +146,7 @@ mod tests {
     use crate::arena::Built;
     use crate::exam::test_set::label;
     use crate::minimax::MinimaxChooser;
-    use crate::minimax::search::Limits;
+    use fanorona_env::Budget;
     use fanorona_env::{Board, Position, RandomAgent};
 
     #[test]
@@ -167,12 +167,12 @@ mod tests {
             board,
             labeller: "minimax depth 2".into(),
             sources: "random games".into(),
-            positions: label(&positions, Limits::depth(2), &hidden).unwrap(),
+            positions: label(&positions, Budget::fixed_depth(2), &hidden).unwrap(),
         };
         let same = |_| -> Built {
             Ok(Box::new(TurnAgent::new(MinimaxChooser::new(
                 "minimax:depth=2",
-                Limits::depth(2),
+                Budget::fixed_depth(2),
                 crate::exam::test_set::LABEL_HASH_MB,
                 0,
             ))))

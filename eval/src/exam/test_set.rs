@@ -21,7 +21,7 @@
 use std::collections::HashSet;
 use std::path::Path;
 
-use fanorona_env::{Board, Position, Turn};
+use fanorona_env::{Board, Budget, Position, Turn};
 use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 
@@ -29,7 +29,7 @@ use super::error::ExamError;
 use super::sample::Sampler;
 use crate::arena::AgentFactory;
 use crate::minimax::player::value_of_score;
-use crate::minimax::search::{Limits, Searcher};
+use crate::minimax::search::{Searcher, depth_limit};
 use fanorona_util::atomic_write::write_atomic;
 
 /// The format version this code reads and writes.
@@ -71,18 +71,18 @@ pub(crate) const LABEL_HASH_MB: usize = 32;
 /// not depend on the chunks).
 const LABEL_CHUNK: usize = 8;
 
-/// Labels `positions` by a minimax search within `limits` (a fresh table for each, seed 0,
+/// Labels `positions` by a minimax search within `budget` (a fresh table for each, seed 0,
 /// so a depth-limited label depends on the position alone), in parallel. Positions without
 /// a legal turn are refused.
 pub fn label(
     positions: &[Position],
-    limits: Limits,
+    budget: Budget,
     progress: &ProgressBar,
 ) -> Result<Vec<LabelledPosition>, ExamError> {
     positions
         .par_chunks(LABEL_CHUNK)
         .map(|chunk| {
-            let mut searcher = Searcher::new(limits, LABEL_HASH_MB, 0);
+            let mut searcher = Searcher::new(budget, LABEL_HASH_MB, 0);
             chunk
                 .iter()
                 .map(|pos| {
@@ -110,10 +110,10 @@ const SET_OPENING_PLIES: u32 = 2;
 /// Most positions a set takes from one game.
 const SET_PER_GAME: usize = 4;
 
-/// The header's description of labels made within `limits`.
-fn labeller(limits: Limits) -> String {
-    let mut text = format!("minimax depth {}", limits.depth);
-    if let Some(nodes) = limits.nodes {
+/// The header's description of labels made within `budget`.
+fn labeller(budget: Budget) -> String {
+    let mut text = format!("minimax depth {}", depth_limit(&budget));
+    if let Some(nodes) = budget.nodes {
         text.push_str(&format!(" (at most {nodes} nodes)"));
     }
     text + ", hand-made evaluation, fresh table; value = tanh(score / 300), forced results ±1"
@@ -122,14 +122,14 @@ fn labeller(limits: Limits) -> String {
 impl TestSet {
     /// A set of up to `count` distinct positions from games between `pairs` of (white,
     /// black) agents from `start` (each opened by two to four random turns, seeded by `seed`),
-    /// labelled by a minimax search within `limits`; `sources` describes the games in the
+    /// labelled by a minimax search within `budget`; `sources` describes the games in the
     /// header.
     pub fn make(
         start: &Position,
         pairs: Vec<(&AgentFactory, &AgentFactory)>,
         count: usize,
         seed: u64,
-        limits: Limits,
+        budget: Budget,
         sources: String,
         progress: &ProgressBar,
     ) -> Result<TestSet, ExamError> {
@@ -143,9 +143,9 @@ impl TestSet {
         progress.set_position(0);
         Ok(TestSet {
             board: start.board(),
-            labeller: labeller(limits),
+            labeller: labeller(budget),
             sources,
-            positions: label(&positions, limits, progress)?,
+            positions: label(&positions, budget, progress)?,
         })
     }
 
@@ -291,7 +291,7 @@ mod tests {
         after.play_turn_unchecked(&start.legal_turns()[0]);
         let positions = label(
             &[start, super::super::sample::fresh(&after)],
-            Limits::depth(3),
+            Budget::fixed_depth(3),
             &ProgressBar::hidden(),
         )
         .unwrap();

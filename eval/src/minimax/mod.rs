@@ -9,7 +9,5 @@ pub(crate) mod search;
 pub(crate) mod tt;
 
 pub use evaluate::{Handcrafted, MOBILITY, PIECE, STRONG_POINT, StaticEvaluation, evaluate};
-pub use player::{
-    LARGEST_LOGIT, MinimaxChooser, limits_for, score_of_logit, score_of_value, value_of_score,
-};
-pub use search::{DRAW, Limits, MATE, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher};
+pub use player::{LARGEST_LOGIT, MinimaxChooser, score_of_logit, score_of_value, value_of_score};
+pub use search::{DRAW, MATE, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher, depth_limit};

@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use fanorona_env::{AgentError, Fanorona, SearchInfo, SearchLimits, Turn};
+use fanorona_env::{AgentError, Budget, Fanorona, SearchInfo, SearchLimits, Turn};
 
 use super::evaluate::{Handcrafted, StaticEvaluation};
-use super::search::{Limits, MATE_BOUND, MAX_DEPTH, MinimaxResult, Searcher};
+use super::search::{MATE_BOUND, MinimaxResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
 use crate::tables::shared_tables;
 
@@ -17,8 +17,8 @@ const VALUE_SCALE: f32 = 300.0;
 pub struct MinimaxChooser<E = Handcrafted> {
     name: String,
     searcher: Searcher<E>,
-    /// The limits of the specification, used when the caller sets none.
-    configured: Limits,
+    /// The budget of the specification, which stands unless a caller's replaces it.
+    configured: Budget,
     last: Option<MinimaxResult>,
     /// The expected continuation of the last search, in notation.
     pv: Vec<String>,
@@ -27,9 +27,10 @@ pub struct MinimaxChooser<E = Handcrafted> {
 }
 
 impl MinimaxChooser {
-    /// A minimax player called `name` with these limits, a `hash_mb` MiB table and a seed.
-    pub fn new(name: impl Into<String>, limits: Limits, hash_mb: usize, seed: u64) -> Self {
-        MinimaxChooser::with_evaluation(name, limits, hash_mb, seed, Handcrafted)
+    /// A minimax player called `name` searching within `budget`, with a `hash_mb` MiB table
+    /// and a seed.
+    pub fn new(name: impl Into<String>, budget: Budget, hash_mb: usize, seed: u64) -> Self {
+        MinimaxChooser::with_evaluation(name, budget, hash_mb, seed, Handcrafted)
     }
 }
 
@@ -37,15 +38,15 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
     /// A minimax player as [`MinimaxChooser::new`] whose leaves `evaluation` values.
     pub fn with_evaluation(
         name: impl Into<String>,
-        limits: Limits,
+        budget: Budget,
         hash_mb: usize,
         seed: u64,
         evaluation: E,
     ) -> Self {
         MinimaxChooser {
             name: name.into(),
-            searcher: Searcher::with_evaluation(limits, hash_mb, seed, evaluation),
-            configured: limits,
+            searcher: Searcher::with_evaluation(budget, hash_mb, seed, evaluation),
+            configured: budget,
             last: None,
             pv: Vec::new(),
             tables: None,
@@ -79,19 +80,6 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
         })?;
         self.searcher.set_tables(Some(tables));
         Ok(())
-    }
-}
-
-/// The search limits for a caller's `limits`: any of depth, time and nodes given replaces the
-/// configured limits (those not given are then unlimited); none given keeps `configured`.
-pub fn limits_for(limits: &SearchLimits, configured: Limits) -> Limits {
-    if !limits.replace_own(true) {
-        return configured;
-    }
-    Limits {
-        depth: limits.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH)),
-        nodes: limits.nodes,
-        time: limits.movetime,
     }
 }
 
@@ -152,9 +140,11 @@ impl<E: StaticEvaluation + Send> TurnChooser for MinimaxChooser<E> {
         self.pv.clear();
     }
 
+    /// A caller's time, nodes or depth replace the specification's budget (see
+    /// [`Budget::under`]); the stop flag ends a search once set.
     fn set_limits(&mut self, limits: &SearchLimits) {
         self.searcher
-            .set_limits(limits_for(limits, self.configured));
+            .set_budget(self.configured.under(&limits.budget, true));
         self.searcher.set_stop(limits.stop.clone());
     }
 
@@ -183,34 +173,16 @@ mod tests {
     use super::*;
     use crate::agents::turn_agent::TurnAgent;
 
-    fn agent(limits: Limits) -> TurnAgent<MinimaxChooser> {
-        TurnAgent::new(MinimaxChooser::new("minimax", limits, 1, 0))
+    fn agent(budget: Budget) -> TurnAgent<MinimaxChooser> {
+        TurnAgent::new(MinimaxChooser::new("minimax", budget, 1, 0))
     }
 
     #[test]
     fn caller_limits_replace_the_configured_ones_and_info_follows() {
-        let configured = Limits::depth(4);
-        assert_eq!(limits_for(&SearchLimits::default(), configured), configured);
-        let only_nodes = SearchLimits {
-            nodes: Some(500),
-            ..SearchLimits::default()
-        };
-        assert_eq!(
-            limits_for(&only_nodes, configured),
-            Limits {
-                depth: MAX_DEPTH,
-                nodes: Some(500),
-                time: None
-            }
-        );
-
-        let mut player = agent(Limits::depth(4));
+        let mut player = agent(Budget::fixed_depth(4));
         let game = Fanorona::standard();
         assert!(player.last_info().is_none());
-        player.set_limits(&SearchLimits {
-            depth: Some(2),
-            ..SearchLimits::default()
-        });
+        player.set_limits(&SearchLimits::of(Budget::fixed_depth(2)));
         let action = player.act(&game).unwrap();
         let info = player.last_info().unwrap();
         assert_eq!(info.depth, Some(2));
@@ -231,7 +203,7 @@ mod tests {
     #[test]
     fn a_set_stop_flag_ends_a_long_search_after_depth_one() {
         let stop = Arc::new(AtomicBool::new(true));
-        let mut player = agent(Limits::depth(MAX_DEPTH));
+        let mut player = agent(Budget::default());
         player.set_limits(&SearchLimits {
             stop: Some(stop),
             ..SearchLimits::default()
@@ -267,7 +239,7 @@ mod tests {
     fn wins_have_value_one_and_no_centipieces() {
         // White c1 takes both black pieces with the chain c1d1Ad2A.
         let game = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
-        let mut player = agent(Limits::depth(2));
+        let mut player = agent(Budget::fixed_depth(2));
         player.act(&game).unwrap();
         let info = player.last_info().unwrap();
         assert_eq!(

@@ -21,7 +21,7 @@
 //!   its exact value (a win or loss at its distance, as the mate scores count plies; a draw
 //!   0), unless the no-capture limit could end the game before that distance; a root they
 //!   hold is searched one turn deep, every child being exact.
-//! - **Stopping**: besides its own limits a search obeys a shared stop flag
+//! - **Stopping**: besides its budget a search obeys a shared stop flag
 //!   ([`Searcher::set_stop`]), set by another thread (an engine's `stop` command); it then
 //!   returns the last completed iteration's result.
 //! - **Determinism**: the root turns are shuffled by a seeded generator before ordering, so
@@ -32,7 +32,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use fanorona_env::{Fanorona, Position, Turn};
+use fanorona_env::{Budget, Fanorona, Position, Turn};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -60,26 +60,10 @@ pub const DRAW: i32 = 0;
 
 const INFINITY: i32 = MATE + 1;
 
-/// How long, how deep or how many nodes a search may use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Limits {
-    /// Deepest iteration, in complete turns (1..=[`MAX_DEPTH`]).
-    pub depth: u32,
-    /// Stop after about this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop after about this much time.
-    pub time: Option<Duration>,
-}
-
-impl Limits {
-    /// A fixed depth and nothing else.
-    pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: depth.clamp(1, MAX_DEPTH),
-            nodes: None,
-            time: None,
-        }
-    }
+/// The deepest iteration of a search under `budget`: its depth (within 1..=[`MAX_DEPTH`]), or
+/// [`MAX_DEPTH`] where it gives none.
+pub fn depth_limit(budget: &Budget) -> u32 {
+    budget.depth.map_or(MAX_DEPTH, |d| d.clamp(1, MAX_DEPTH))
 }
 
 /// What a search found.
@@ -118,7 +102,7 @@ impl MinimaxResult {
 #[derive(Debug)]
 pub struct Searcher<E = Handcrafted> {
     evaluation: E,
-    limits: Limits,
+    budget: Budget,
     seed: u64,
     rng: StdRng,
     tt: TranspositionTable,
@@ -142,20 +126,20 @@ pub struct Searcher<E = Handcrafted> {
 }
 
 impl Searcher {
-    /// A searcher with these limits, a table of `hash_mb` MiB and a tie-break seed, valuing
+    /// A searcher within `budget`, with a table of `hash_mb` MiB and a tie-break seed, valuing
     /// its leaves by the hand-made evaluation.
-    pub fn new(limits: Limits, hash_mb: usize, seed: u64) -> Searcher {
-        Searcher::with_evaluation(limits, hash_mb, seed, Handcrafted)
+    pub fn new(budget: Budget, hash_mb: usize, seed: u64) -> Searcher {
+        Searcher::with_evaluation(budget, hash_mb, seed, Handcrafted)
     }
 }
 
 impl<E: StaticEvaluation> Searcher<E> {
-    /// A searcher with these limits, a table of `hash_mb` MiB and a tie-break seed, valuing
+    /// A searcher within `budget`, with a table of `hash_mb` MiB and a tie-break seed, valuing
     /// its leaves by `evaluation`.
-    pub fn with_evaluation(limits: Limits, hash_mb: usize, seed: u64, evaluation: E) -> Self {
+    pub fn with_evaluation(budget: Budget, hash_mb: usize, seed: u64, evaluation: E) -> Self {
         Searcher {
             evaluation,
-            limits,
+            budget,
             seed,
             rng: StdRng::seed_from_u64(seed),
             tt: TranspositionTable::new(hash_mb),
@@ -178,14 +162,9 @@ impl<E: StaticEvaluation> Searcher<E> {
         &self.evaluation
     }
 
-    /// The limits.
-    pub fn limits(&self) -> Limits {
-        self.limits
-    }
-
-    /// Sets the limits of the following searches.
-    pub fn set_limits(&mut self, limits: Limits) {
-        self.limits = limits;
+    /// Sets the budget of the following searches.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
     }
 
     /// Sets (or removes) the flag another thread sets to stop the following searches.
@@ -315,7 +294,11 @@ impl<E: StaticEvaluation> Searcher<E> {
         };
         // Where the tables hold the root, they hold every child: one turn deep is exact.
         let exact_root = pos.is_turn_start() && self.table_score(pos, 0).is_some();
-        let last_depth = if exact_root { 1 } else { self.limits.depth };
+        let last_depth = if exact_root {
+            1
+        } else {
+            depth_limit(&self.budget)
+        };
         for depth in 1..=last_depth {
             let Some((index, score)) = self.search_root(pos, &mut root, depth as i32) else {
                 break;
@@ -331,7 +314,7 @@ impl<E: StaticEvaluation> Searcher<E> {
                 elapsed: self.start.elapsed(),
             };
             let half_time_used = self
-                .limits
+                .budget
                 .time
                 .is_some_and(|t| self.start.elapsed() * 2 > t);
             if score > MATE_BOUND || half_time_used || self.stop_requested() {
@@ -398,8 +381,8 @@ impl<E: StaticEvaluation> Searcher<E> {
         if self.completed_depth == 0 {
             return;
         }
-        let over_nodes = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-        let over_time = self.limits.time.is_some_and(|t| self.start.elapsed() >= t);
+        let over_nodes = self.budget.nodes.is_some_and(|n| self.nodes >= n);
+        let over_time = self.budget.time.is_some_and(|t| self.start.elapsed() >= t);
         self.stopped = over_nodes || over_time || self.stop_requested();
     }
 

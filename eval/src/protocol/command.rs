@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use fanorona_env::Excerpt;
+use fanorona_env::{Budget, Color, Excerpt};
 
 use super::clock::Clocks;
 
@@ -18,17 +18,43 @@ pub enum Start {
 /// The limits of a `go` command (all optional).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GoLimits {
-    /// `movetime MS`.
-    pub movetime: Option<Duration>,
-    /// `depth N`.
-    pub depth: Option<u32>,
-    /// `nodes N`.
-    pub nodes: Option<u64>,
+    /// `movetime MS`, `depth N`, `nodes N`.
+    pub budget: Budget,
     /// `infinite`: search until `stop` (never given with other limits).
     pub infinite: bool,
     /// `wtime MS btime MS winc MS binc MS movestogo N`: a time budget where `movetime` is not
     /// given.
     pub clocks: Clocks,
+}
+
+impl GoLimits {
+    /// The budget of the search for `side` to move: `infinite` is a node count no search
+    /// reaches (the `stop` command ends it), and the mover's clock gives the time where
+    /// `movetime` is not given.
+    pub fn budget_for(&self, side: Color) -> Budget {
+        if self.infinite {
+            return Budget::node_count(u64::MAX);
+        }
+        Budget {
+            time: self.budget.time.or_else(|| self.clocks.budget(side)),
+            ..self.budget
+        }
+    }
+}
+
+/// The `go` command that asks for a search within `budget`, as [`Command::parse`] reads it.
+pub fn go_command(budget: &Budget) -> String {
+    let mut go = String::from("go");
+    if let Some(t) = budget.time {
+        go.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    if let Some(d) = budget.depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = budget.nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
 }
 
 /// One command of the protocol.
@@ -204,9 +230,9 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, CommandError> {
         };
         let clocks = &mut limits.clocks;
         match key {
-            "movetime" => limits.movetime = Some(Duration::from_millis(positive()?)),
-            "depth" => limits.depth = Some(positive()?.min(u32::MAX as u64) as u32),
-            "nodes" => limits.nodes = Some(positive()?),
+            "movetime" => limits.budget.time = Some(Duration::from_millis(positive()?)),
+            "depth" => limits.budget.depth = Some(positive()?.min(u32::MAX as u64) as u32),
+            "nodes" => limits.budget.nodes = Some(positive()?),
             "wtime" => clocks.wtime = Some(time_left()?),
             "btime" => clocks.btime = Some(time_left()?),
             "winc" => clocks.winc = Duration::from_millis(whole()?),
@@ -310,16 +336,18 @@ mod tests {
         assert_eq!(
             parse("go movetime 250 depth 3 nodes 1000"),
             Command::Go(GoLimits {
-                movetime: Some(Duration::from_millis(250)),
-                depth: Some(3),
-                nodes: Some(1000),
+                budget: Budget {
+                    time: Some(Duration::from_millis(250)),
+                    depth: Some(3),
+                    nodes: Some(1000),
+                },
                 ..GoLimits::default()
             })
         );
         assert_eq!(
             parse("go wtime 60000 btime -20 winc 1000 binc 0 movestogo 30 depth 8"),
             Command::Go(GoLimits {
-                depth: Some(8),
+                budget: Budget::fixed_depth(8),
                 clocks: Clocks {
                     wtime: Some(Duration::from_millis(60_000)),
                     btime: Some(Duration::ZERO),
@@ -348,6 +376,62 @@ mod tests {
             "go infinite depth 3",
         ] {
             assert!(Command::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn infinite_is_a_budget_no_search_reaches_and_clocks_give_the_movetime() {
+        let infinite = GoLimits {
+            infinite: true,
+            ..GoLimits::default()
+        };
+        assert_eq!(
+            infinite.budget_for(Color::White),
+            Budget::node_count(u64::MAX)
+        );
+        let clocks = GoLimits {
+            budget: Budget::fixed_depth(5),
+            clocks: Clocks {
+                wtime: Some(Duration::from_secs(20)),
+                btime: Some(Duration::from_secs(2)),
+                ..Clocks::default()
+            },
+            ..GoLimits::default()
+        };
+        assert_eq!(
+            clocks.budget_for(Color::Black),
+            Budget {
+                time: Some(Duration::from_millis(100)),
+                ..Budget::fixed_depth(5)
+            }
+        );
+        // movetime, when given, wins over the clocks.
+        let mut both = clocks;
+        both.budget.time = Some(Duration::from_millis(7));
+        assert_eq!(
+            both.budget_for(Color::White).time,
+            Some(Duration::from_millis(7))
+        );
+    }
+
+    #[test]
+    fn a_budget_is_asked_for_by_a_go_that_reads_back_as_it() {
+        for budget in [
+            Budget::default(),
+            Budget::movetime(Duration::from_millis(250)),
+            Budget {
+                time: Some(Duration::from_millis(40)),
+                depth: Some(6),
+                nodes: Some(1000),
+            },
+        ] {
+            assert_eq!(
+                parse(&go_command(&budget)),
+                Command::Go(GoLimits {
+                    budget,
+                    ..GoLimits::default()
+                })
+            );
         }
     }
 }

@@ -15,7 +15,7 @@ mod search;
 pub(crate) mod server;
 
 pub use clock::Clocks;
-pub use command::{Command, CommandError, GoLimits, Start};
+pub use command::{Command, CommandError, GoLimits, Start, go_command};
 pub use info::info_line;
 pub use input::{NotUtf8, read_line};
 pub use server::Server;

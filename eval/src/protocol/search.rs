@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use fanorona_env::{Agent, Color, Fanorona, SearchLimits};
+use fanorona_env::{Agent, Fanorona, SearchLimits};
 use fanorona_util::denormals;
 
 use super::command::GoLimits;
@@ -23,25 +23,6 @@ pub(super) type BoxedAgent = Box<dyn Agent<Fanorona>>;
 /// waiting for one are not left waiting; `(none)` is kept for finished games).
 pub(super) fn failure(reason: &str) -> Vec<String> {
     vec![error_line(reason), "bestmove (error)".to_string()]
-}
-
-/// The agent's limits for `go` with `limits`, `side` to move: `infinite` is a node budget no
-/// search reaches (the stop flag ends it), and the mover's clock gives the time where
-/// `movetime` is not given.
-fn search_limits(limits: &GoLimits, side: Color, stop: Arc<AtomicBool>) -> SearchLimits {
-    if limits.infinite {
-        return SearchLimits {
-            nodes: Some(u64::MAX),
-            stop: Some(stop),
-            ..SearchLimits::default()
-        };
-    }
-    SearchLimits {
-        movetime: limits.movetime.or_else(|| limits.clocks.budget(side)),
-        depth: limits.depth,
-        nodes: limits.nodes,
-        stop: Some(stop),
-    }
 }
 
 /// A `go` in progress.
@@ -61,7 +42,10 @@ impl Search {
     ) -> Search {
         let stop = Arc::new(AtomicBool::new(false));
         let side = game.position().side_to_move();
-        agent.set_limits(&search_limits(limits, side, stop.clone()));
+        agent.set_limits(&SearchLimits {
+            budget: limits.budget_for(side),
+            stop: Some(stop.clone()),
+        });
         let infinite = limits.infinite;
         let out = out.clone();
         let handle = denormals::spawn(move || {
@@ -110,48 +94,5 @@ impl Search {
     pub(super) fn stop<W: Write>(self, out: &Output<W>) -> Option<BoxedAgent> {
         self.stop.store(true, Ordering::Relaxed);
         self.finish(out)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::time::Duration;
-
-    use super::*;
-    use crate::protocol::Clocks;
-
-    #[test]
-    fn infinite_is_a_budget_no_search_reaches_and_clocks_give_the_movetime() {
-        let stop = Arc::new(AtomicBool::new(false));
-        let infinite = GoLimits {
-            infinite: true,
-            ..GoLimits::default()
-        };
-        let limits = search_limits(&infinite, Color::White, stop.clone());
-        assert_eq!(
-            (limits.movetime, limits.depth, limits.nodes),
-            (None, None, Some(u64::MAX))
-        );
-        assert!(limits.stop.is_some());
-
-        let clocks = GoLimits {
-            depth: Some(5),
-            clocks: Clocks {
-                wtime: Some(Duration::from_secs(20)),
-                btime: Some(Duration::from_secs(2)),
-                ..Clocks::default()
-            },
-            ..GoLimits::default()
-        };
-        let limits = search_limits(&clocks, Color::Black, stop.clone());
-        assert_eq!(limits.movetime, Some(Duration::from_millis(100)));
-        assert_eq!(limits.depth, Some(5));
-        // movetime, when given, wins over the clocks.
-        let both = GoLimits {
-            movetime: Some(Duration::from_millis(7)),
-            ..clocks
-        };
-        let limits = search_limits(&both, Color::White, stop);
-        assert_eq!(limits.movetime, Some(Duration::from_millis(7)));
     }
 }

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use fanorona_env::{Agent, Color, Fanorona, Game, SearchInfo, SearchLimits};
+use fanorona_env::{Agent, Budget, Color, Fanorona, Game, SearchInfo, SearchLimits};
 use serde::Serialize;
 
 use super::agents::MAX_REQUEST_SIMS;
@@ -31,21 +31,17 @@ pub enum Deepening {
 impl Deepening {
     /// The limits of iteration `n` (from 1), or `None` past the largest.
     fn limits(self, n: u32, stop: &Arc<AtomicBool>) -> Option<SearchLimits> {
-        let limits = match self {
-            Deepening::Depth => SearchLimits {
-                depth: Some(n).filter(|&d| d <= MAX_DEPTH),
-                ..SearchLimits::default()
-            },
-            Deepening::Simulations => SearchLimits {
-                nodes: FIRST_SIMS
+        let budget = match self {
+            Deepening::Depth => Budget::fixed_depth(Some(n).filter(|&d| d <= MAX_DEPTH)?),
+            Deepening::Simulations => Budget::node_count(
+                FIRST_SIMS
                     .checked_shl(n - 1)
-                    .filter(|&sims| sims <= MAX_REQUEST_SIMS),
-                ..SearchLimits::default()
-            },
+                    .filter(|&sims| sims <= MAX_REQUEST_SIMS)?,
+            ),
         };
-        (limits.depth.is_some() || limits.nodes.is_some()).then(|| SearchLimits {
+        Some(SearchLimits {
+            budget,
             stop: Some(stop.clone()),
-            ..limits
         })
     }
 }
@@ -240,7 +236,11 @@ mod tests {
         assert_eq!(seen[0].verdict, "white wins in 1");
         assert_eq!(seen[0].white_value, Some(1.0));
         assert_eq!(seen[0].pv, ["b1c1Ac2Ab2Ac3W"]);
-        let limits = |n| Deepening::Simulations.limits(n, &stop).map(|l| l.nodes);
+        let limits = |n| {
+            Deepening::Simulations
+                .limits(n, &stop)
+                .map(|l| l.budget.nodes)
+        };
         assert_eq!(limits(1), Some(Some(64)));
         assert_eq!(limits(3), Some(Some(256)));
         assert_eq!(limits(20), None);

@@ -6,8 +6,8 @@
 
 use std::collections::HashSet;
 
-use fanorona_env::{History, Position};
-use fanorona_eval::minimax::{Limits, Searcher};
+use fanorona_env::{Budget, History, Position};
+use fanorona_eval::minimax::Searcher;
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
@@ -72,7 +72,7 @@ pub fn sample_leaves(start: &Position, count: usize, sampling: LeafSampling) -> 
                 leaves: &mut leaves,
             };
             let mut searcher = Searcher::with_evaluation(
-                Limits::depth(sampling.depth),
+                Budget::fixed_depth(sampling.depth),
                 HASH_MB,
                 rng.random(),
                 recording,

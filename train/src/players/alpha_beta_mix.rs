@@ -5,9 +5,8 @@
 //! the middle of a capture fight is valued after the captures fall: the tactics an MLP's value
 //! misses, at a small cost (a probe of at most a few hundred nodes, a few microseconds each).
 
-use fanorona_env::Fanorona;
-use fanorona_eval::minimax::value_of_score;
-use fanorona_eval::minimax::{Limits, Searcher};
+use fanorona_env::{Budget, Fanorona};
+use fanorona_eval::minimax::{Searcher, value_of_score};
 use fanorona_search::Evaluator;
 
 /// Transposition table of the probes, in MiB.
@@ -36,7 +35,7 @@ impl<E> AlphaBetaMix<E> {
     pub fn new(inner: E, probe: LeafProbe) -> AlphaBetaMix<E> {
         AlphaBetaMix {
             inner,
-            searcher: Searcher::new(Limits::depth(1), HASH_MB, 0),
+            searcher: Searcher::new(Budget::fixed_depth(1), HASH_MB, 0),
             probe,
         }
     }
@@ -102,7 +101,7 @@ pub(crate) mod tests {
             );
             assert!(policy.iter().all(|&p| p == 1.0));
             assert_eq!(values[0], 0.75 * 0.5 + 0.25);
-            let mut searcher = Searcher::new(Limits::depth(1), 1, 0);
+            let mut searcher = Searcher::new(Budget::fixed_depth(1), 1, 0);
             let quiet_score = searcher.probe(&states[1], depth, u64::MAX).unwrap();
             assert_eq!(values[1], mixed(quiet_score));
             // The opening's capture tree is beyond a probe: the network's value stays.

@@ -13,7 +13,7 @@ use fanorona_eval::TurnAgent;
 use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::minimax::score_of_logit;
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
-use fanorona_eval::{AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_limits, tables_dir};
+use fanorona_eval::{AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_budget, tables_dir};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -154,7 +154,7 @@ fn create_abnet_agent(
     })?;
     let chooser = MinimaxChooser::with_evaluation(
         spec.to_string(),
-        minimax_limits(options),
+        minimax_budget(options),
         options.whole("hash").expect("hash has a default"),
         options.seed_or(seed),
         NetValue::new(

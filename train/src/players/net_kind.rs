@@ -12,12 +12,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fanorona_env::{
-    Agent, AgentError, AgentKind, AgentOptions, Fanorona, Game, GameId, OptionDef, OptionDefault,
-    SearchInfo, SearchLimits, SpecError, ValueType,
+    Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, GameId, OptionDef,
+    OptionDefault, SearchInfo, SearchLimits, SpecError, ValueType,
 };
 use fanorona_eval::tables::{EndgameTables, TablesFirst, shared_tables};
 use fanorona_eval::{AB_TABLES, tables_dir};
-use fanorona_search::{Budget, Evaluator, MctsAgent, SearchConfig};
+use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 
 use crate::io::{LoadedPolicy, PolicyMeta, load_policy};
 use crate::model::{NetworkConfig, PolicyValueNet};

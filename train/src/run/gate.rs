@@ -4,7 +4,7 @@
 //! turns), seeded from the run's seed and the iteration; it replaces the best only with a
 //! score above `abnet.gate_threshold`.
 
-use fanorona_env::{Agent, Board, Fanorona, Position};
+use fanorona_env::{Agent, Board, Budget, Fanorona, Position};
 use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::{Built, Match, MatchConfig, Openings, TurnAgent};
 use fanorona_util::progress::ProgressBar;
@@ -12,7 +12,7 @@ use fanorona_util::progress::ProgressBar;
 use super::{RunConfig, TrainError};
 use crate::model::PolicyValueNet;
 use crate::players::NetValue;
-use crate::selfplay::{AlphaBetaConfig, node_limits};
+use crate::selfplay::AlphaBetaConfig;
 
 /// Transposition table of each gate player's search, in MiB.
 const HASH_MB: usize = 4;
@@ -33,9 +33,9 @@ pub(crate) fn gate_score(
         NetValue::new(&mlp, &start, 0.0)
     };
     let (candidate, best) = (player(candidate), player(best));
-    let limits = node_limits(abnet.gate_nodes);
+    let budget = Budget::node_count(abnet.gate_nodes);
     let agent = |value: &NetValue, name: &str, seed: u64| -> Box<dyn Agent<Fanorona>> {
-        let chooser = MinimaxChooser::with_evaluation(name, limits, HASH_MB, seed, value.clone());
+        let chooser = MinimaxChooser::with_evaluation(name, budget, HASH_MB, seed, value.clone());
         Box::new(TurnAgent::new(chooser))
     };
     let first = |seed| -> Built { Ok(agent(&candidate, "candidate", seed)) };

@@ -8,10 +8,8 @@
 
 use std::time::Instant;
 
-use fanorona_env::{Fanorona, Game, Position};
-use fanorona_eval::minimax::MAX_DEPTH;
-use fanorona_eval::minimax::value_of_score;
-use fanorona_eval::minimax::{Limits, Searcher};
+use fanorona_env::{Budget, Fanorona, Game, Position};
+use fanorona_eval::minimax::{Searcher, value_of_score};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
@@ -25,15 +23,6 @@ use crate::table_labels::TableLabels;
 
 /// Transposition table of each game's search, in MiB.
 const HASH_MB: usize = 4;
-
-/// A search of iterative deepening stopped after about `nodes` nodes (deterministic, unlike
-/// a time limit).
-pub fn node_limits(nodes: u64) -> Limits {
-    Limits {
-        nodes: Some(nodes),
-        ..Limits::depth(MAX_DEPTH)
-    }
-}
 
 /// Self-play settings of the `abnet` kind with the position every game starts from.
 #[derive(Clone, Debug)]
@@ -117,8 +106,8 @@ impl AlphaBetaSelfPlay {
     fn play_game(&self, value: NetValue, seed: u64, meta: &TrajectoryMeta) -> (Trajectory, u64) {
         let mut rng = TrainRng::seed_from_u64(seed);
         let mut game = Fanorona::new(self.start);
-        let limits = node_limits(self.config.nodes);
-        let mut searcher = Searcher::with_evaluation(limits, HASH_MB, rng.random(), value);
+        let budget = Budget::node_count(self.config.nodes);
+        let mut searcher = Searcher::with_evaluation(budget, HASH_MB, rng.random(), value);
         let mut recorder = TrajectoryRecorder::new(&game).with_labels(self.labels.clone());
         let mut target = vec![0.0; game.num_actions()];
         let opening = rng.random_range(0..=self.config.random_opening);

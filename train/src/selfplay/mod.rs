@@ -21,7 +21,7 @@
 mod alpha_beta;
 mod config;
 
-pub use alpha_beta::{AlphaBetaSelfPlay, node_limits};
+pub use alpha_beta::AlphaBetaSelfPlay;
 pub use config::{AlphaBetaConfig, MctsConfig, PlayoutCap, SelfPlayConfig};
 
 use std::time::Instant;
