@@ -17,6 +17,8 @@ environment truncates episodes after :data:`DEFAULT_TURN_LIMIT` (300) complete t
 given another ``turn_limit`` (None: no limit). Every object may be shared by threads: calls
 on one object run one at a time, and a thread waiting for one holds no GIL.
 - :class:`Agent`: any agent of the toolkit (random, greedy, minimax, solver, mcts, net, engine).
+- :class:`GameSession`: a game between people and agents with undo and a record, as
+  ``fanorona play`` and ``fanorona serve`` hold it.
 - :class:`Policy`: an exported policy file run on batches of observations.
 - :class:`EndgameTables`: exact values of positions with few pieces (``fanorona tables
   build``): ``EndgameTables(dir).probe(position)``.
@@ -35,6 +37,7 @@ from ._fanorona import (
     Agent,
     EndgameTables,
     Env,
+    GameSession,
     Learner,
     Policy,
     Position,
@@ -53,6 +56,7 @@ __all__ = [
     "Agent",
     "EndgameTables",
     "Env",
+    "GameSession",
     "Learner",
     "Policy",
     "Position",

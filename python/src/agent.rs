@@ -71,7 +71,7 @@ fn position_of(value: &Bound<'_, PyAny>) -> PyResult<Position> {
 }
 
 /// A search's info as a dict: value, depth, nodes, time (seconds), pv, centipieces, mate_in.
-fn info_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'py, PyDict>> {
+pub fn info_dict<'py>(py: Python<'py>, info: &SearchInfo) -> PyResult<Bound<'py, PyDict>> {
     let dict = PyDict::new(py);
     dict.set_item("value", info.value)?;
     dict.set_item("depth", info.depth)?;

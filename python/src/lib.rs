@@ -17,6 +17,7 @@ mod names;
 mod policy;
 mod position;
 mod roles;
+mod session;
 mod single_agent;
 mod single_agent_vec;
 mod tables;
@@ -36,6 +37,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vec_env::VecEnv>()?;
     m.add_class::<single_agent_vec::SingleAgentVecEnv>()?;
     m.add_class::<agent::Agent>()?;
+    m.add_class::<session::GameSession>()?;
     m.add_class::<policy::Policy>()?;
     m.add_class::<tables::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(arena::match_summary, m)?)?;

@@ -8,7 +8,7 @@ use std::ops::ControlFlow;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo, WinReason};
 use fanorona_eval::protocol::read_line;
-use fanorona_eval::{AgentMove, GameSession, Player, SessionError, agent_turn};
+use fanorona_eval::{GameSession, Player, agent_turn};
 
 use super::agent_help::agent_help;
 use super::position_args::PositionArgs;
@@ -180,16 +180,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
 
     /// The agent plays its turn as `side`; the board and its evaluation are shown.
     fn agent_plays(&mut self, side: Color) -> Result<()> {
-        let mut game = self.game.begin_agent_turn()?.game;
-        let played = agent_turn(&mut self.agent, &mut game)
-            .map(|turn| AgentMove {
-                game,
-                turn,
-                info: self.agent.last_info(),
-            })
-            .map_err(|e| SessionError::Agent(e.to_string()));
         // A failed turn changes nothing and ends the game with its error.
-        self.game.end_agent_turn(played)?;
+        self.game.play_agent_turn(&mut self.agent)?;
         let (name, turn) = (self.agent.name(), self.last_move());
         writeln!(self.out, "{name} plays {turn}")?;
         self.show()?;

@@ -6,10 +6,10 @@
 //! caller needs to play an agent's turn (`serve`: which agent to build; `play`: nothing, it
 //! keeps its agent).
 
-use fanorona_env::{Color, Fanorona, Game, Position, SearchInfo, Step, Turn};
+use fanorona_env::{Agent, Color, Fanorona, Game, Position, SearchInfo, Step, Turn};
 
 use super::trace::TurnTrace;
-use crate::{GameRecord, turn_of_steps};
+use crate::{GameRecord, agent_turn, turn_of_steps};
 
 /// The most turns a game may have; a longer game refuses moves, so that its memory is bounded
 /// whatever the rules.
@@ -57,7 +57,7 @@ pub enum SessionError {
         wanted: &'static str,
     },
     /// A whole turn was sent in the middle of a capture chain.
-    #[error("a capture chain is in progress: send its next step (or stop) to /steps")]
+    #[error("a capture chain is in progress: play its next step (or stop) one at a time")]
     MidChain,
     /// The move is not legal or cannot be read.
     #[error("{0}")]
@@ -71,8 +71,8 @@ pub enum SessionError {
     /// The agent to move is thinking; the game changes when it has played.
     #[error("the agent is thinking about its turn; read the game again when it has played")]
     Thinking,
-    /// The game reached the server's length limit.
-    #[error("this server keeps games of at most {MAX_TURNS} turns; start a new game")]
+    /// The game reached the length limit ([`MAX_TURNS`]).
+    #[error("a game holds at most {MAX_TURNS} turns; start a new game")]
     TooLong,
 }
 
@@ -219,6 +219,11 @@ impl<C: Clone> GameSession<C> {
         Ok(side)
     }
 
+    /// The side whose agent is to move, where the game may change and goes on.
+    pub fn agent_to_move(&self) -> Result<Color, SessionError> {
+        self.check_mover(false)
+    }
+
     /// Plays one step of a person's turn: `step` in notation (`d3e3W`, `stop`) or an action
     /// index.
     pub fn play_step(&mut self, step: StepInput<'_>) -> Result<(), SessionError> {
@@ -297,6 +302,24 @@ impl<C: Clone> GameSession<C> {
         self.game = played.game;
         self.finish_turn(side, played.turn);
         Ok(())
+    }
+
+    /// Plays the turn of the agent to move at once with `agent` (for callers that keep the
+    /// agent, as `play` and Python do): [`GameSession::begin_agent_turn`], the agent's turn on
+    /// the game, [`GameSession::end_agent_turn`]. A failed turn changes nothing.
+    pub fn play_agent_turn<A: Agent<Fanorona> + ?Sized>(
+        &mut self,
+        agent: &mut A,
+    ) -> Result<(), SessionError> {
+        let mut game = self.begin_agent_turn()?.game;
+        let played = agent_turn(agent, &mut game)
+            .map(|turn| AgentMove {
+                game,
+                turn,
+                info: agent.last_info(),
+            })
+            .map_err(|e| SessionError::Agent(e.to_string()));
+        self.end_agent_turn(played)
     }
 
     /// Records `turn`, just played by `side` from `turn_start`, and starts the next turn.
