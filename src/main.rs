@@ -29,8 +29,9 @@ enum Command {
     Gauntlet(commands::gauntlet::Args),
     /// Maximum-likelihood Elo ratings of every agent in folders of games, with intervals.
     Rate(commands::rate::Args),
-    /// Show a recorded game turn by turn.
-    Replay(commands::replay::Args),
+    /// Show a recorded game turn by turn (formerly `replay`, still accepted).
+    #[command(alias = "replay")]
+    Review(commands::review::Args),
     /// Play a game in the terminal against an agent.
     Play(commands::play::Args),
     /// Speak the engine protocol (UCI style) on stdin/stdout.
@@ -93,7 +94,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Match(args) => commands::match_cmd::run(args),
         Command::Gauntlet(args) => commands::gauntlet::run(args),
         Command::Rate(args) => commands::rate::run(args),
-        Command::Replay(args) => commands::replay::run(args),
+        Command::Review(args) => commands::review::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),

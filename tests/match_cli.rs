@@ -1,4 +1,4 @@
-//! End-to-end: `fanorona match` plays, reports and writes its results; `fanorona replay`
+//! End-to-end: `fanorona match` plays, reports and writes its results; `fanorona review`
 //! shows a written game; bad agent specifications fail with a clear message; the help lists
 //! every agent kind; forfeits are shown and a match forfeited entirely fails; `--out` is
 //! checked before the first game; `--threads` is capped; a closed output ends quietly.
@@ -10,7 +10,7 @@ use std::path::Path;
 use common::{Stream, fanorona, fanorona_closed};
 
 #[test]
-fn match_writes_results_that_replay_shows() {
+fn match_writes_results_that_review_shows() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let run = fanorona([
@@ -50,14 +50,17 @@ fn match_writes_results_that_replay_shows() {
         "colours alternate: {text}"
     );
     assert!(text.contains("[Board \"5x5\"]"));
-    let replay = fanorona(["replay", game.to_str().unwrap()]);
-    let shown = replay.assert_success();
+    let review = fanorona(["review", game.to_str().unwrap()]);
+    let shown = review.assert_success();
     assert!(shown.contains("Black: minimax:depth=1"), "{shown}");
     assert!(
         shown.contains("a   b   c   d   e"),
         "boards are drawn: {shown}"
     );
     assert!(shown.contains("result "), "{shown}");
+    // The command's former name still works.
+    let former = fanorona(["replay", game.to_str().unwrap()]);
+    assert_eq!(former.assert_success(), shown);
 }
 
 #[test]
@@ -130,7 +133,7 @@ fn quick_match(games: &str, extra: &[&str]) -> Vec<String> {
 }
 
 #[test]
-fn match_and_replay_end_quietly_on_a_closed_stdout() {
+fn match_and_review_end_quietly_on_a_closed_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("m");
     let out_text = out.to_str().unwrap();
@@ -140,7 +143,7 @@ fn match_and_replay_end_quietly_on_a_closed_stdout() {
     assert!(out.join("summary.json").exists(), "the results are written");
 
     let game = out.join("games").join("game-0001.pgn");
-    let run = fanorona_closed(["replay", game.to_str().unwrap()], Stream::Stdout);
+    let run = fanorona_closed(["review", game.to_str().unwrap()], Stream::Stdout);
     assert!(run.status.success(), "{}", run.stderr);
     assert_eq!(run.stderr, "");
 }

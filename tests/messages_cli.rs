@@ -38,7 +38,7 @@ fn long_input_is_echoed_in_part() {
     let game = dir.path().join("game.pgn");
     let token = "y".repeat(5_000_000);
     std::fs::write(&game, format!("[Result \"*\"]\n\n1. {token} *\n")).unwrap();
-    let stderr = fanorona(["replay", game.to_str().unwrap()])
+    let stderr = fanorona(["review", game.to_str().unwrap()])
         .assert_failure("(5000000 characters)")
         .to_string();
     assert!(stderr.len() < 1_000, "{} bytes", stderr.len());

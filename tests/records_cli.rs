@@ -1,4 +1,4 @@
-//! End-to-end: what `fanorona match` and `fanorona replay` read is checked: an opening on
+//! End-to-end: what `fanorona match` and `fanorona review` read is checked: an opening on
 //! another board than the match's, an empty record and a record whose result contradicts its
 //! moves are refused with a clear message.
 
@@ -33,7 +33,7 @@ fn replay_refuses_an_empty_record() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("empty.pgn");
     std::fs::write(&file, "\n").unwrap();
-    fanorona(["replay", file.to_str().unwrap()]).assert_failure("no moves and no result");
+    fanorona(["review", file.to_str().unwrap()]).assert_failure("no moves and no result");
 }
 
 #[test]
@@ -46,7 +46,7 @@ fn replay_refuses_a_result_the_moves_contradict() {
         "[Result \"0-1\"]\n[FEN \"9/9/9/9/W1B6 w\"]\n\n1. a1b1A 0-1\n",
     )
     .unwrap();
-    fanorona(["replay", file.to_str().unwrap()])
+    fanorona(["review", file.to_str().unwrap()])
         .assert_failure("the result 0-1 does not fit the game: the moves end the game: white wins");
     // The same game still open after a paika step, with a result and no reason given.
     std::fs::write(
@@ -54,5 +54,5 @@ fn replay_refuses_a_result_the_moves_contradict() {
         "[Result \"1-0\"]\n[FEN \"9/9/9/9/W7B w\"]\n\n1. a1a2 1-0\n",
     )
     .unwrap();
-    fanorona(["replay", file.to_str().unwrap()]).assert_failure("no Termination tag");
+    fanorona(["review", file.to_str().unwrap()]).assert_failure("no Termination tag");
 }

@@ -19,7 +19,7 @@ pub mod perft;
 pub mod play;
 pub mod position_args;
 pub mod rate;
-pub mod replay;
+pub mod review;
 pub mod run_arg;
 pub mod same_file;
 pub mod selfplay;

@@ -1,4 +1,4 @@
-//! `fanorona replay`: shows a recorded game turn by turn.
+//! `fanorona review` (formerly `replay`): shows a recorded game turn by turn.
 
 use std::path::PathBuf;
 
@@ -7,7 +7,7 @@ use fanorona_eval::GameRecord;
 
 use crate::output::{out, outln};
 
-/// Arguments of `fanorona replay`.
+/// Arguments of `fanorona review`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// A game record (as written by `fanorona match --out`).

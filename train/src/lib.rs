@@ -1,7 +1,7 @@
 //! Learning to play Fanorona by self-play, by layer: `model` (the policy/value network, its
-//! learner and device), `selfplay` (games played by tree search with the network, or by
+//! trainer and device), `selfplay` (games played by tree search with the network, or by
 //! `abnet`), `replay` (the window of recent games and minibatches), `roles` (self-play worker,
-//! learner and evaluator, in one process or many), `run` (the training run: configuration,
+//! learner and gauntlet, in one process or many), `run` (the training run: configuration,
 //! loop, evaluation, metrics), `io` (checkpoints, policy files, replay files), `players` (the
 //! network as an evaluator and as an agent), `distill` (a smaller network taught by a trained
 //! one), `table_labels` (exact value targets from endgame tables), `exam` (a network agent's
