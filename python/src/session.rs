@@ -63,14 +63,6 @@ fn player(spec: &str, seed: u64) -> PyResult<(Player<()>, Option<Mutex<BoxedAgen
     Ok((player, Some(Mutex::new(agent))))
 }
 
-/// The place of `side` in a (white, black) pair.
-fn index(side: Color) -> usize {
-    match side {
-        Color::White => 0,
-        Color::Black => 1,
-    }
-}
-
 #[pymethods]
 impl GameSession {
     #[new]
@@ -116,7 +108,7 @@ impl GameSession {
     #[getter]
     fn human_to_move(&self) -> bool {
         let game = self.session.game();
-        !game.is_terminal() && self.agents[index(game.current_player())].is_none()
+        !game.is_terminal() && self.agents[game.current_player().index()].is_none()
     }
 
     /// The finished turns, in notation.
@@ -171,7 +163,7 @@ impl GameSession {
     /// RuntimeError if the agent fails (nothing changes then).
     fn agent_move(&mut self, py: Python<'_>) -> PyResult<String> {
         let side = self.session.agent_to_move().map_err(session_error)?;
-        let agent = self.agents[index(side)]
+        let agent = self.agents[side.index()]
             .as_mut()
             .expect("an agent is built for every side an agent plays")
             .get_mut()
