@@ -45,7 +45,8 @@ pub struct Args {
     /// Total iterations of the run (a resumed run goes on until it has this many).
     #[arg(long)]
     pub iterations: Option<u64>,
-    /// Endgame tables (a directory of `fanorona tables build` for the run's board): the
+    /// Endgame tables (a directory of `fanorona tables build` for the run's board) or a
+    /// solved board (the file of `fanorona solve --save`): the
     /// self-play positions they hold take their exact values as value targets (the run's
     /// `selfplay.tables`; a resumed run takes them too).
     #[arg(long)]
@@ -110,7 +111,7 @@ pub fn run(args: Args) -> Result<()> {
     config.validate()?;
     if !args.quiet {
         let tables = match &config.selfplay.tables {
-            Some(dir) => format!(", value targets from the tables in {}", dir.display()),
+            Some(path) => format!(", exact value targets from {}", path.display()),
             None => String::new(),
         };
         logln!(

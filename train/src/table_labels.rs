@@ -1,13 +1,15 @@
-//! Exact value targets from endgame tables: the value of a position the tables hold (within
-//! its draw limits) as +1 a win, 0 a draw, -1 a loss for the side to move. `distill` labels
-//! its positions with it, and self-play ([`TableLabels`], the run's `selfplay.tables`) every
-//! recorded position the tables hold, in place of the game's result and the search's value.
+//! Exact value targets from endgame tables or a solved board: the value of a position they
+//! hold (within its draw limits) as +1 a win, 0 a draw, -1 a loss for the side to move.
+//! `distill` labels its positions with tables, and self-play ([`TableLabels`], the run's
+//! `selfplay.tables`) every recorded position the tables or the solution hold, in place of the
+//! game's result and the search's value.
 
 use std::any::Any;
+use std::path::Path;
 use std::sync::Arc;
 
 use fanorona_env::{Fanorona, Game, GameId, Position};
-use fanorona_eval::solver::Value;
+use fanorona_eval::solver::{Solution, TableSource, Value, shared_solution};
 use fanorona_eval::tables::{EndgameTables, shared_tables};
 
 use crate::run::{RunConfig, TrainError};
@@ -18,41 +20,88 @@ pub fn exact_value(tables: &EndgameTables, pos: &Position) -> Option<f32> {
     tables.value_under_limits(pos).map(Value::result)
 }
 
-/// The endgame tables that label a run's self-play positions.
+/// Where a run's exact values come from.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Endgame tables: the positions with few pieces.
+    Tables(Arc<EndgameTables>),
+    /// A solved board (`fanorona solve --save`): every position reachable from the start.
+    Solution(Arc<Solution>),
+}
+
+/// The endgame tables or the solved board that label a run's self-play positions.
 #[derive(Clone, Debug)]
 pub struct TableLabels {
-    tables: Arc<EndgameTables>,
+    source: Source,
 }
 
 impl TableLabels {
     /// Labels from `tables`.
     pub fn new(tables: Arc<EndgameTables>) -> TableLabels {
-        TableLabels { tables }
+        TableLabels {
+            source: Source::Tables(tables),
+        }
     }
 
-    /// The labels of a run: its `selfplay.tables` opened for its board (loaded once per
-    /// process), `None` without them. Tables that cannot be opened, or a game other than
-    /// Fanorona, are refused with the reason.
+    /// Labels from a solved board: every position it holds.
+    pub fn solved(solution: Arc<Solution>) -> TableLabels {
+        TableLabels {
+            source: Source::Solution(solution),
+        }
+    }
+
+    /// The labels of a run: its `selfplay.tables` (a directory of endgame tables, or the file
+    /// of a solved board) opened for its board (loaded once per process), `None` without
+    /// them. Tables or a solution that cannot be opened, of another board, or a game other
+    /// than Fanorona, are refused with the reason.
     pub fn for_run(config: &RunConfig) -> Result<Option<TableLabels>, TrainError> {
-        let Some(dir) = &config.selfplay.tables else {
+        let Some(path) = &config.selfplay.tables else {
             return Ok(None);
         };
         config.validate()?;
         let GameId::Fanorona(board) = config.game.id()? else {
             unreachable!("validate refuses tables for other games");
         };
-        let tables = shared_tables(dir, board).map_err(|error| TrainError::Tables {
-            dir: dir.clone(),
+        if path.is_file() {
+            return Self::open_solution(path, board).map(Some);
+        }
+        let tables = shared_tables(path, board).map_err(|error| TrainError::Tables {
+            dir: path.clone(),
             error,
         })?;
         Ok(Some(TableLabels::new(tables)))
     }
 
+    /// The solved board in `path`, refused if it is not of `board`.
+    fn open_solution(
+        path: &Path,
+        board: &'static fanorona_env::Board,
+    ) -> Result<TableLabels, TrainError> {
+        let solution =
+            shared_solution(&TableSource::File(path.to_path_buf())).map_err(|error| {
+                TrainError::Solution {
+                    path: path.to_path_buf(),
+                    error,
+                }
+            })?;
+        if !std::ptr::eq(solution.board(), board) {
+            return Err(TrainError::SolutionBoard {
+                path: path.to_path_buf(),
+                solved: solution.board().to_string(),
+                run: board.to_string(),
+            });
+        }
+        Ok(TableLabels::solved(solution))
+    }
+
     /// The exact value of `state` for its player to move, if it is a Fanorona position the
-    /// tables hold within its draw limits.
+    /// tables or the solution hold within its draw limits.
     pub fn value<G: Game>(&self, state: &G) -> Option<f32> {
-        let game = (state as &dyn Any).downcast_ref::<Fanorona>()?;
-        exact_value(&self.tables, game.position())
+        let pos = (state as &dyn Any).downcast_ref::<Fanorona>()?.position();
+        match &self.source {
+            Source::Tables(tables) => exact_value(tables, pos),
+            Source::Solution(solution) => solution.value_under_limits(pos).map(Value::result),
+        }
     }
 }
 
@@ -130,5 +179,53 @@ pub(crate) mod tests {
         config.game = crate::run::GameConfig::from(GameId::Telo);
         let error = TableLabels::for_run(&config).unwrap_err().to_string();
         assert!(error.contains("Fanorona positions only"), "{error}");
+    }
+
+    #[test]
+    fn a_solved_board_labels_every_position_it_holds_and_another_board_is_refused() {
+        let mut config = RunConfig::preset("tiny").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("solved-5x3.bin");
+        let board = Board::new(5, 3).unwrap();
+        let solution = Solution::solve(board).unwrap();
+        solution.save(&file).unwrap();
+        config.selfplay.tables = Some(file);
+        let labels = TableLabels::for_run(&config).unwrap().unwrap();
+        // The opening, beyond any endgame table, has its solved value; so has every position.
+        let start = Fanorona::new(Position::initial(board));
+        let solved = solution.value(start.position()).unwrap();
+        assert_eq!(labels.value(&start), Some(solved.result()));
+        let mut outcomes = [0; 3];
+        for (pos, value) in solution.positions().step_by(97) {
+            assert_eq!(labels.value(&Fanorona::new(pos)), Some(value.result()));
+            outcomes[(value.result() + 1.0) as usize] += 1;
+        }
+        assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
+        // A win too far for the turns left before the no-capture limit is not labelled.
+        let (win, n) = solution
+            .positions()
+            .find_map(|(pos, v)| match v {
+                Value::Win(n) if n > 1 => Some((pos, n)),
+                _ => None,
+            })
+            .unwrap();
+        let rules = fanorona_env::Rules::default();
+        let limit = rules.no_capture_limit.unwrap();
+        let fen = win.to_fen();
+        let rows_and_side: Vec<&str> = fen.split(' ').take(2).collect();
+        let late = |turns: u16| {
+            let fen = format!("{} {turns} 1", rows_and_side.join(" "));
+            Fanorona::new(Position::from_fen_with_rules(&fen, rules).unwrap())
+        };
+        assert_eq!(labels.value(&late(limit - n)), Some(1.0));
+        assert_eq!(labels.value(&late(limit - n + 1)), None);
+        let other = dir.path().join("solved-3x3.bin");
+        Solution::solve(Board::new(3, 3).unwrap())
+            .unwrap()
+            .save(&other)
+            .unwrap();
+        config.selfplay.tables = Some(other);
+        let error = TableLabels::for_run(&config).unwrap_err().to_string();
+        assert!(error.contains("3x3") && error.contains("5x3"), "{error}");
     }
 }

@@ -31,6 +31,13 @@ impl Solution {
         }
     }
 
+    /// The value of `pos` where its draw limits cannot change it
+    /// ([`Value::within_draw_limits`]). `None` as for [`Solution::value`], or where the limit
+    /// may end the game before its distance.
+    pub fn value_under_limits(&self, pos: &Position) -> Option<Value> {
+        self.value(pos)?.within_draw_limits(pos)
+    }
+
     /// Every legal complete turn of `pos` (each distinct result once; in mid-chain the ways
     /// to finish the chain) with its value for the side playing it. `None` if a turn leads
     /// outside the table (see [`Solution::value`]); an empty list where the side to move has

@@ -2,7 +2,7 @@
 
 use std::cmp::Ordering;
 
-use fanorona_env::Turn;
+use fanorona_env::{Position, Turn};
 
 /// The value of a position from the point of view of the side to move, under perfect play:
 /// the winner ends the game as fast as it can, the loser makes it last as long as it can.
@@ -47,6 +47,20 @@ impl Value {
             Value::Win(n) | Value::Loss(n) => Some(n),
             Value::Draw => None,
         }
+    }
+
+    /// `self`, the value of `pos`, where its draw limits cannot change it: a draw always
+    /// (limits only add draws), a win or a loss when its distance fits the turns left before
+    /// the no-capture limit (even without a capture the game ends first). `None` where the
+    /// limit may end the game before that distance.
+    #[inline]
+    pub fn within_draw_limits(self, pos: &Position) -> Option<Value> {
+        let turns_left = pos.rules().no_capture_limit.map_or(u16::MAX, |limit| {
+            limit.saturating_sub(pos.no_capture_turns())
+        });
+        self.distance()
+            .is_none_or(|n| n <= turns_left)
+            .then_some(self)
     }
 
     /// The table's 16-bit code: 0 for a draw, otherwise the distance plus one (its parity

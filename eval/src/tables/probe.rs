@@ -140,20 +140,12 @@ impl EndgameTables {
         }
     }
 
-    /// The exact value of `pos` where its draw limits cannot change it: a draw always (limits
-    /// only add draws), a win or a loss when its distance fits the turns left before the
-    /// no-capture limit (even without a capture the game ends first). `None` where the tables
-    /// do not hold the position or the limit may end the game before that distance.
+    /// The exact value of `pos` where its draw limits cannot change it
+    /// ([`Value::within_draw_limits`]). `None` where the tables do not hold the position or
+    /// the limit may end the game before its distance.
     #[inline]
     pub fn value_under_limits(&self, pos: &Position) -> Option<Value> {
-        let value = self.value(pos)?;
-        let turns_left = pos.rules().no_capture_limit.map_or(u16::MAX, |limit| {
-            limit.saturating_sub(pos.no_capture_turns())
-        });
-        value
-            .distance()
-            .is_none_or(|n| n <= turns_left)
-            .then_some(value)
+        self.value(pos)?.within_draw_limits(pos)
     }
 
     /// Whether the tables value `pos`: its board, its rules and few enough pieces.

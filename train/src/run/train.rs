@@ -29,6 +29,7 @@ use std::time::Instant;
 
 use fanorona_env::{Board, Game, GameId, GameVisitor, Position};
 use fanorona_eval::ArenaError;
+use fanorona_eval::solver::SolverError;
 use fanorona_eval::tables::TablesError;
 
 use super::gate::gate_score;
@@ -133,6 +134,26 @@ pub enum TrainError {
         dir: PathBuf,
         /// Why they cannot be opened.
         error: TablesError,
+    },
+    /// The run's solved board (`selfplay.tables` naming a file) cannot be opened.
+    #[error("the run's solved board (selfplay.tables) {path}: {error}")]
+    Solution {
+        /// The table file.
+        path: PathBuf,
+        /// Why it cannot be opened.
+        error: SolverError,
+    },
+    /// The run's solved board (`selfplay.tables`) is of another board than the run's game.
+    #[error(
+        "the run's solved board (selfplay.tables) {path} is of the {solved} board, the run plays {run}: solve the run's board (fanorona solve --board {run} --save FILE)"
+    )]
+    SolutionBoard {
+        /// The table file.
+        path: PathBuf,
+        /// The board it solves.
+        solved: String,
+        /// The run's board.
+        run: String,
     },
     /// The evaluation's exam on the built-in test set failed.
     #[error("the exam on the built-in 9x5 test set: {0}")]

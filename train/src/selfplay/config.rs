@@ -48,7 +48,8 @@ pub struct SelfPlayConfig {
     pub parallel_games: usize,
     /// A game still running after this many actions is scored a draw.
     pub max_actions: usize,
-    /// Endgame tables (a directory of `fanorona tables build` for the run's board): every
+    /// Endgame tables (a directory of `fanorona tables build` for the run's board) or a
+    /// solved board (the file of `fanorona solve --save`): every
     /// recorded position they hold within its draw limits takes their exact value (+1, 0, -1)
     /// as its value target, in place of the game's result and the search's value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
