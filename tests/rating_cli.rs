@@ -200,8 +200,8 @@ fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
         .map(|l| l.split(',').collect())
         .collect();
     assert_eq!(rows.len(), 2, "{text}");
-    // search, step, iteration; core hours are twice the wall-clock hours and grow with the
-    // step.
+    // search, step, iteration; positions and core hours grow with the step, core hours are
+    // twice the wall-clock hours.
     assert_eq!(
         (rows[0][1], rows[0][2], rows[0][3]),
         ("sims=4", "16", "2"),
@@ -210,8 +210,9 @@ fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
     assert_eq!((rows[1][2], rows[1][3]), ("24", "3"), "{text}");
     let number = |row: &[&str], i: usize| row[i].parse::<f64>().unwrap();
     assert!(number(&rows[1], 4) > number(&rows[0], 4), "{text}");
+    assert!(number(&rows[1], 5) > number(&rows[0], 5), "{text}");
     assert!(
-        (number(&rows[0], 5) - 2.0 * number(&rows[0], 4)).abs() < 1e-9,
+        (number(&rows[0], 6) - 2.0 * number(&rows[0], 5)).abs() < 1e-9,
         "{text}"
     );
     assert_eq!(&std::fs::read(&png).unwrap()[1..4], b"PNG");

@@ -1,6 +1,8 @@
 //! A run's learning curve in rating: the ratings that `fanorona rate` fitted to the run's
 //! checkpoints (agents whose `path=` names `RUN/checkpoint-STEP.ckpt`), each placed at the
-//! training time that produced it, read from the run's `metrics.csv`.
+//! training time and the self-play positions that produced it, read from the run's
+//! `metrics.csv` (a run of `fanorona train`) or its `learner.csv` (a distributed run: the CLI
+//! roles or Ray).
 
 use std::path::{Path, PathBuf};
 
@@ -9,7 +11,8 @@ use fanorona_eval::rating::Ratings;
 use serde::Serialize;
 
 use crate::io::Checkpoint;
-use crate::run::{METRICS_FILE, MetricsError, MetricsRow, read_metrics};
+use crate::roles::{LEARNER_METRICS_FILE, LearnerRow};
+use crate::run::{METRICS_FILE, MetricsError, MetricsRow, read_metrics, read_rows};
 
 /// A learning curve that cannot be made.
 #[derive(Debug, thiserror::Error)]
@@ -27,7 +30,9 @@ pub enum CurveError {
     )]
     NoCheckpoints(PathBuf),
     /// A rated checkpoint's step is not in the run's metrics.
-    #[error("checkpoint step {step} of {run} has no row in its {METRICS_FILE}")]
+    #[error(
+        "checkpoint step {step} of {run} has no row in its {METRICS_FILE} or {LEARNER_METRICS_FILE}"
+    )]
     UnknownStep {
         /// The run directory.
         run: PathBuf,
@@ -45,8 +50,10 @@ pub struct CurvePoint {
     pub search: String,
     /// The checkpoint's learner step.
     pub step: u64,
-    /// The iteration that ended at that step.
+    /// The iteration (a distributed run: the model version) that ended at that step.
     pub iteration: u64,
+    /// Self-play positions played (ingested, in a distributed run) up to that step.
+    pub positions: u64,
     /// Wall-clock hours of training up to the checkpoint, summed over resumptions.
     pub wall_hours: f64,
     /// `wall_hours` times the cores the run had.
@@ -72,9 +79,55 @@ impl CurvePoint {
     }
 }
 
+/// One row of a run's progress: the learner step an iteration (or model version) ended at,
+/// the seconds since the run (or its resumption) started, and the positions it added.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Progress {
+    iteration: u64,
+    step: u64,
+    elapsed_s: f64,
+    positions: u64,
+}
+
+impl From<&MetricsRow> for Progress {
+    fn from(row: &MetricsRow) -> Progress {
+        Progress {
+            iteration: row.iteration,
+            step: row.step,
+            elapsed_s: row.elapsed_s,
+            positions: row.positions,
+        }
+    }
+}
+
+impl From<&LearnerRow> for Progress {
+    fn from(row: &LearnerRow) -> Progress {
+        Progress {
+            iteration: row.version,
+            step: row.step,
+            elapsed_s: row.elapsed_s,
+            positions: row.positions,
+        }
+    }
+}
+
+/// The progress rows of the run in `run`: its `metrics.csv`, or where it has none (a
+/// distributed run), its `learner.csv`.
+fn read_progress(run: &Path) -> Result<Vec<Progress>, MetricsError> {
+    let learner = run.join(LEARNER_METRICS_FILE);
+    if !run.join(METRICS_FILE).exists() && learner.exists() {
+        let rows: Vec<LearnerRow> = read_rows(&learner)?;
+        return Ok(rows.iter().map(Progress::from).collect());
+    }
+    Ok(read_metrics(&run.join(METRICS_FILE))?
+        .iter()
+        .map(Progress::from)
+        .collect())
+}
+
 /// Seconds of training up to each row: `elapsed_s` restarts at every resumption, so the
 /// segments are added up.
-fn training_seconds(rows: &[MetricsRow]) -> Vec<f64> {
+fn training_seconds(rows: &[Progress]) -> Vec<f64> {
     let mut total = 0.0;
     let mut previous = 0.0;
     rows.iter()
@@ -119,7 +172,7 @@ pub fn learning_curve(
     let canonical = run
         .canonicalize()
         .map_err(|e| CurveError::Run(run.to_path_buf(), e.to_string()))?;
-    let rows = read_metrics(&run.join(METRICS_FILE))?;
+    let rows = read_progress(run)?;
     let seconds = training_seconds(&rows);
     let mut points = Vec::new();
     for player in &ratings.players {
@@ -139,6 +192,7 @@ pub fn learning_curve(
             search,
             step,
             iteration: rows[index].iteration,
+            positions: rows[..=index].iter().map(|r| r.positions).sum(),
             wall_hours,
             core_hours: wall_hours * cores,
             rating: player.rating,
@@ -169,8 +223,16 @@ pub fn curve_csv(points: &[CurvePoint]) -> String {
 /// The points as a table for people.
 pub fn curve_table(points: &[CurvePoint]) -> String {
     let mut table = format!(
-        "{:<36} {:>9} {:>6} {:>7} {:>7} {:>7} {:>17} {:>6}\n",
-        "run and search", "iteration", "step", "hours", "core h", "Elo", "95% interval", "games"
+        "{:<36} {:>9} {:>6} {:>10} {:>7} {:>7} {:>7} {:>17} {:>6}\n",
+        "run and search",
+        "iteration",
+        "step",
+        "positions",
+        "hours",
+        "core h",
+        "Elo",
+        "95% interval",
+        "games"
     );
     for p in points {
         let interval = match (p.low, p.high) {
@@ -178,10 +240,11 @@ pub fn curve_table(points: &[CurvePoint]) -> String {
             _ => "-".to_string(),
         };
         table.push_str(&format!(
-            "{:<36} {:>9} {:>6} {:>7.2} {:>7.2} {:>+7.0} {:>17} {:>6}\n",
+            "{:<36} {:>9} {:>6} {:>10} {:>7.2} {:>7.2} {:>+7.0} {:>17} {:>6}\n",
             p.series(),
             p.iteration,
             p.step,
+            p.positions,
             p.wall_hours,
             p.core_hours,
             p.rating,
@@ -203,6 +266,7 @@ mod tests {
             iteration,
             step,
             elapsed_s,
+            positions: 1000 * iteration,
             ..MetricsRow::default()
         }
     }
@@ -216,6 +280,7 @@ mod tests {
             row(3, 30, 30.0),
             row(4, 40, 90.0),
         ];
+        let rows: Vec<Progress> = rows.iter().map(Progress::from).collect();
         assert_eq!(training_seconds(&rows), vec![100.0, 250.0, 280.0, 340.0]);
     }
 
@@ -235,7 +300,7 @@ mod tests {
         let run = dir.join("run");
         std::fs::create_dir_all(&run).unwrap();
         // Resumed after iteration 2: 900 s into the second segment.
-        let metrics = metrics_file(&[row(1, 60, 1800.0), row(2, 120, 3600.0), row(3, 180, 900.0)]);
+        let metrics = csv_of(&[row(1, 60, 1800.0), row(2, 120, 3600.0), row(3, 180, 900.0)]);
         std::fs::write(run.join(METRICS_FILE), &metrics).unwrap();
         let ckpt = |step: u64| run.join(Checkpoint::file_name(step)).display().to_string();
         let other_run = dir.join("other").join(Checkpoint::file_name(60));
@@ -264,14 +329,17 @@ mod tests {
         let points = &curve[1..];
         assert!(points.iter().all(|p| p.series().ends_with("run sims=64")));
         assert_eq!((points[0].step, points[0].iteration), (60, 1));
+        assert_eq!(points[0].positions, 1000);
         assert_eq!(points[0].wall_hours, 0.5);
         assert_eq!(points[0].core_hours, 1.0);
         assert_eq!(points[0].rating, 100.0);
         assert_eq!((points[1].step, points[1].iteration), (180, 3));
+        assert_eq!(points[1].positions, 1000 + 2000 + 3000);
         assert_eq!(points[1].wall_hours, 1.25);
         assert_eq!((points[1].low, points[1].high), (Some(250.0), Some(350.0)));
         let csv = curve_csv(&curve);
-        let header = "run,search,step,iteration,wall_hours,core_hours,rating,low,high,games\n";
+        let header =
+            "run,search,step,iteration,positions,wall_hours,core_hours,rating,low,high,games\n";
         assert!(csv.starts_with(header), "{csv}");
         assert_eq!(csv.lines().count(), 4);
         assert!(curve_table(&curve).contains("+300"));
@@ -295,8 +363,52 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// A metrics file of `rows`.
-    fn metrics_file(rows: &[MetricsRow]) -> String {
+    #[test]
+    fn a_distributed_run_is_placed_by_its_learner_metrics() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path();
+        let version = |version: u64, step: u64, elapsed_s: f64, positions: u64| LearnerRow {
+            version,
+            step,
+            elapsed_s,
+            positions,
+            ..LearnerRow::default()
+        };
+        let rows = [version(1, 50, 60.0, 4000), version(2, 120, 180.0, 5000)];
+        std::fs::write(run.join(LEARNER_METRICS_FILE), csv_of(&rows)).unwrap();
+        let ckpt = run.join(Checkpoint::file_name(120)).display().to_string();
+        let ratings = Ratings {
+            anchor: "minimax:depth=1".into(),
+            games: 40,
+            draw_parameter: 0.5,
+            prior: 2.0,
+            bootstrap_samples: 0,
+            bootstrap_used: 0,
+            seed: 1,
+            players: vec![rated(format!("net:path={ckpt}"), 200.0)],
+        };
+        let curve = learning_curve(run, &ratings, 3.0).unwrap();
+        assert_eq!(curve.len(), 1);
+        let point = &curve[0];
+        assert_eq!(
+            (point.iteration, point.step, point.positions),
+            (2, 120, 9000)
+        );
+        assert_eq!(
+            (point.wall_hours, point.core_hours),
+            (0.05, 0.15000000000000002)
+        );
+        // A run's own metrics come first where both files exist.
+        std::fs::write(run.join(METRICS_FILE), csv_of(&[row(1, 120, 36.0)])).unwrap();
+        let point = &learning_curve(run, &ratings, 1.0).unwrap()[0];
+        assert_eq!(
+            (point.iteration, point.positions, point.wall_hours),
+            (1, 1000, 0.01)
+        );
+    }
+
+    /// CSV text of `rows`, with a header.
+    fn csv_of<R: Serialize>(rows: &[R]) -> String {
         let mut writer = csv::Writer::from_writer(Vec::new());
         for r in rows {
             writer.serialize(r).unwrap();

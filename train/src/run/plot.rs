@@ -388,6 +388,7 @@ mod tests {
             search: "sims=400".into(),
             step: (hours * 1000.0) as u64,
             iteration: (hours * 10.0) as u64,
+            positions: (hours * 1e6) as u64,
             wall_hours: hours / 2.0,
             core_hours: hours,
             rating,
