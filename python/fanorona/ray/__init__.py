@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import ray
 from ray.exceptions import GetTimeoutError, RayActorError
@@ -205,7 +205,10 @@ def train(
         for i in range(actors)
     ]
     playing = {w.play.remote(version, model_ref): i for i, w in enumerate(workers)}
-    learning: Dict[Any, Any] = {}
+    # A learner call's shard and the actor that played it: the actor plays again once the
+    # learner has trained on its shard, with the model that came out, so self-play never runs
+    # ahead of the learner (staleness stays below the number of actors, as in one process).
+    learning: Dict[Any, Tuple[Any, int]] = {}
     shards = positions = actor_failures = learner_failures = 0
     failing_since: Optional[float] = None
     log(f"ray: {actors} self-play actors, learner at model version {version}, until {target}")
@@ -222,15 +225,15 @@ def train(
             index = playing.pop(ref)
             try:
                 shard = ray.get(ref)
-                learning[learner.ingest.remote(shard, version)] = shard
+                learning[learner.ingest.remote(shard, version)] = (shard, index)
             except RayActorError:
                 actor_failures += 1
                 log(f"ray: self-play actor {index} failed; playing again")
                 time.sleep(0.5)
-            if version < target:
-                playing[workers[index].play.remote(version, model_ref)] = index
+                if version < target:
+                    playing[workers[index].play.remote(version, model_ref)] = index
             continue
-        shard = learning.pop(ref)
+        shard, index = learning.pop(ref)
         try:
             result = ray.get(ref)
         except RayActorError as error:
@@ -245,7 +248,7 @@ def train(
                 ) from error
             log(f"ray: the learner failed ({type(error).__name__}); sending the shard again")
             time.sleep(0.5)
-            learning[learner.ingest.remote(shard, version)] = shard
+            learning[learner.ingest.remote(shard, version)] = (shard, index)
             continue
         failing_since = None
         if result["ingested"] is not None:
@@ -261,6 +264,8 @@ def train(
         if result["model"] is not None and result["version"] > version:
             version = result["version"]
             model_ref = ray.put(result["model"])
+        if version < target:
+            playing[workers[index].play.remote(version, model_ref)] = index
         if version >= target and playing:
             # The run is complete: games still being played are not needed.
             for w in workers:
