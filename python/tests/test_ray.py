@@ -1,7 +1,8 @@
 """fanorona.ray on a real local Ray (no mocks; 4 logical CPUs: one per actor, the learner's, a
-spare for restarts): a run with two self-play actors and a learner, a self-play actor and the
-learner killed mid-run, a restarted learner's versions reaching the driver, a stalled run
-stopped with the reason, a resumed run, a cluster joined by address."""
+spare for restarts): a run with two self-play actors and a learner, self-play paced by the
+learner, a self-play actor and the learner killed mid-run, a restarted learner's versions
+reaching the driver, a stalled run stopped with the reason, a resumed run, a cluster joined
+by address."""
 
 from __future__ import annotations
 
@@ -56,6 +57,18 @@ def test_a_run_with_two_actors_and_its_resumption(tmp_path):
     again = ray_command("train", "--out", str(run), "--actors", "1", "--iterations", "5")
     assert again.returncode == 0, again.stderr
     assert [r["version"] for r in learner_rows(run)] == ["1", "2", "3", "4", "5"]
+
+
+def test_self_play_does_not_run_ahead_of_the_learner(tmp_path):
+    # Each actor plays again only with the model trained on its last shard: a shard is a few
+    # versions stale at most (when actors were sent off again at once, the tiny preset's fast
+    # games outran the learner and the staleness reached 8 by version 12 and kept growing).
+    run = tmp_path / "run"
+    done = ray_command("train", "--preset", "tiny", "--out", str(run), "--actors", "2", "--iterations", "20")
+    assert done.returncode == 0, done.stderr
+    rows = learner_rows(run)
+    assert len(rows) == 20
+    assert max(int(r["staleness_max"]) for r in rows) <= 6, [r["staleness_max"] for r in rows]
 
 
 def test_killed_actors_and_learner_are_restarted_and_nothing_is_counted_twice(tmp_path):
