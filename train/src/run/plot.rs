@@ -281,6 +281,17 @@ fn log_range(values: impl Iterator<Item = f64>) -> Range<f64> {
     lo / pad..hi * pad
 }
 
+/// An axis tick's text: the value to one significant digit after its leading digits, without
+/// trailing zeros (0.3, not 0.30000000000000004; 0.05; 240).
+fn tick_label(value: &f64) -> String {
+    if *value == 0.0 || !value.is_finite() {
+        return format!("{value}");
+    }
+    let decimals = (-value.abs().log10().floor()).max(0.0) as usize + 1;
+    let text = format!("{value:.decimals$}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// [`draw_panel`] on the x coordinate `x` (linear or logarithmic).
 fn draw_on<X>(
     area: &DrawingArea<BitMapBackend<'_>, Shift>,
@@ -291,7 +302,7 @@ fn draw_on<X>(
 ) -> Result<(), String>
 where
     X: AsRangedCoord<Value = f64>,
-    X::CoordDescType: ValueFormatter<f64>,
+    X::CoordDescType: ValueFormatter<f64> + Ranged<ValueType = f64>,
 {
     let Panel {
         title,
@@ -312,7 +323,7 @@ where
         .map_err(|e| e.to_string())?;
     let mut mesh = chart.configure_mesh();
     if text {
-        mesh.x_desc(x_name);
+        mesh.x_desc(x_name).x_label_formatter(&tick_label);
     } else {
         mesh.x_labels(0).y_labels(0);
     }
@@ -371,6 +382,27 @@ mod tests {
         assert_eq!(&bytes[1..4], b"PNG");
         assert!(bytes.len() > 5_000);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn tick_labels_are_short() {
+        let labels: Vec<String> = [
+            0.30000000000000004,
+            0.05,
+            0.2,
+            2.5,
+            240.0,
+            1000.0,
+            0.0,
+            -0.5,
+        ]
+        .iter()
+        .map(tick_label)
+        .collect();
+        assert_eq!(
+            labels,
+            ["0.3", "0.05", "0.2", "2.5", "240", "1000", "0", "-0.5"]
+        );
     }
 
     #[test]
