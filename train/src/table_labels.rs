@@ -8,7 +8,7 @@ use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
-use fanorona_env::{Fanorona, Game, GameId, Position};
+use fanorona_env::{Board, Fanorona, Game, GameId, Position};
 use fanorona_eval::solver::{Solution, TableSource, Value, shared_solution};
 use fanorona_eval::tables::{EndgameTables, shared_tables};
 
@@ -73,10 +73,7 @@ impl TableLabels {
     }
 
     /// The solved board in `path`, refused if it is not of `board`.
-    fn open_solution(
-        path: &Path,
-        board: &'static fanorona_env::Board,
-    ) -> Result<TableLabels, TrainError> {
+    fn open_solution(path: &Path, board: &'static Board) -> Result<TableLabels, TrainError> {
         let solution =
             shared_solution(&TableSource::File(path.to_path_buf())).map_err(|error| {
                 TrainError::Solution {
@@ -109,7 +106,7 @@ impl TableLabels {
 pub(crate) mod tests {
     use super::*;
     use crate::selfplay::SelfPlayOutput;
-    use fanorona_env::{Board, Telo};
+    use fanorona_env::Telo;
     use fanorona_eval::tables::{BuildOptions, build};
 
     /// Endgame tables of `board` up to `pieces` pieces, built into a temporary directory
