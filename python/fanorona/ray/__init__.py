@@ -207,7 +207,7 @@ def train(
     playing = {w.play.remote(version, model_ref): i for i, w in enumerate(workers)}
     # A learner call's shard and the actor that played it: the actor plays again once the
     # learner has trained on its shard, with the model that came out, so self-play never runs
-    # ahead of the learner (staleness stays below the number of actors, as in one process).
+    # ahead of the learner (staleness stays near the number of actors instead of growing).
     learning: Dict[Any, Tuple[Any, int]] = {}
     shards = positions = actor_failures = learner_failures = 0
     failing_since: Optional[float] = None
