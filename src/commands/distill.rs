@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, GameId, Position};
 use fanorona_eval::tables::shared_tables;
-use fanorona_train::distill::{DistillConfig, EpochReport, LeafSampling, Progress, distill};
+use fanorona_train::distill::{DistillSettings, EpochReport, Progress, distill};
 use fanorona_train::io::{LoadedPolicy, PolicyMeta, export_policy, load_policy};
 use fanorona_train::run::is_run_file;
 use fanorona_util::progress::{self, ProgressBar};
@@ -33,31 +33,31 @@ pub struct Args {
     pub out: PathBuf,
     /// The student MLP's hidden widths, comma-separated. Where its first equals the teacher
     /// MLP's, the student starts from the teacher's first layer.
-    #[arg(long, value_delimiter = ',', default_value = "64,32")]
+    #[arg(long, value_delimiter = ',', default_values_t = DistillSettings::default().hidden)]
     pub hidden: Vec<usize>,
     /// Training positions (leaves of alpha-beta searches in seeded games).
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = DistillSettings::default().positions)]
     pub positions: usize,
     /// Held-out positions the student is compared with the teacher on after each epoch.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = DistillSettings::default().held_out)]
     pub held_out: usize,
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 4)]
+    #[arg(long, default_value_t = DistillSettings::default().epochs)]
     pub epochs: usize,
     /// Positions a step.
-    #[arg(long, default_value_t = 512)]
+    #[arg(long, default_value_t = DistillSettings::default().batch_size)]
     pub batch: usize,
     /// The highest learning rate (Adam; warm-up, then cosine decay).
-    #[arg(long, default_value_t = 1e-3)]
+    #[arg(long, default_value_t = DistillSettings::default().lr)]
     pub lr: f64,
     /// Weight of the value loss against the policy loss.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = DistillSettings::default().value_weight)]
     pub value_weight: f32,
     /// Depth of the searches whose leaves are sampled, in complete turns.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=8))]
+    #[arg(long, default_value_t = DistillSettings::default().depth, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub depth: u32,
     /// Chance that a search's leaf is kept.
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = DistillSettings::default().keep)]
     pub keep: f64,
     /// Seed of the games, the student's initial weights and the order of the positions.
     #[arg(long, default_value_t = 1)]
@@ -74,8 +74,8 @@ pub struct Args {
 
 impl Args {
     /// The distillation settings the arguments ask for.
-    fn config(&self) -> DistillConfig {
-        DistillConfig {
+    fn settings(&self) -> DistillSettings {
+        DistillSettings {
             hidden: self.hidden.clone(),
             positions: self.positions,
             held_out: self.held_out,
@@ -83,12 +83,8 @@ impl Args {
             batch_size: self.batch,
             lr: self.lr,
             value_weight: self.value_weight,
-            sampling: LeafSampling {
-                depth: self.depth,
-                keep: self.keep,
-                seed: self.seed,
-            },
-            seed: self.seed,
+            depth: self.depth,
+            keep: self.keep,
         }
     }
 
@@ -123,8 +119,8 @@ impl Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let config = args.config();
-    config.validate().context("bad settings")?;
+    let settings = args.settings();
+    settings.validate().context("bad settings")?;
     let metrics_path = args.checked_outputs()?;
     let (teacher, board) = load_teacher(&args.teacher)?;
     let tables = args
@@ -154,7 +150,8 @@ pub fn run(args: Args) -> Result<()> {
         &teacher.net,
         tables.as_deref(),
         &Position::initial(board),
-        &config,
+        &settings,
+        args.seed,
         &mut |progress| match progress {
             Progress::Sampled {
                 train,
@@ -184,6 +181,7 @@ pub fn run(args: Args) -> Result<()> {
                 record(json!({"kind": "epoch", "report": report}));
             }
         },
+        None,
     )?;
     bar.finish_and_clear();
     written.with_context(|| format!("cannot write {}", metrics_path.display()))?;

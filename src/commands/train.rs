@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use fanorona_env::GameId;
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::{
-    BEST_FILE, CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
+    CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
 };
 
 use super::run_arg::run_or_deprecated;
@@ -153,14 +153,18 @@ pub fn run(args: Args) -> Result<()> {
     }
     outln!("checkpoint {}", summary.checkpoint.display())?;
     outln!("curves {}", out.join(CURVES_FILE).display())?;
-    if config.abnet.is_some() {
-        let best = out.join(BEST_FILE);
-        outln!("agent abnet:path={}", best.display())?;
+    if let Some(agent) = &summary.agent {
+        outln!("agent abnet:path={}", agent.display())?;
     }
     if summary.interrupted {
+        let student = if summary.iterations < config.run.iterations {
+            ""
+        } else {
+            ", before its student was taught"
+        };
         eprintln!(
-            "interrupted after iteration {} of {}: checkpoint {} written; run the same command \
-             again to resume",
+            "interrupted after iteration {} of {}{student}: checkpoint {} written; run the same \
+             command again to resume",
             summary.iterations,
             config.run.iterations,
             summary.checkpoint.display()

@@ -4,12 +4,14 @@
 //! from the shipped student, and bad settings (and the distributed roles) are refused with the
 //! reason.
 
+mod common;
+
 use std::path::Path;
 
 use burn::tensor::Device;
-use fanorona_env::{Fanorona, Game, Position};
+use common::position_outputs;
+use fanorona_env::{Fanorona, Position};
 use fanorona_train::io::{Checkpoint, load_policy, policy_from_bytes};
-use fanorona_train::model::PolicyValueNet;
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{
     BEST_FILE, METRICS_FILE, MetricsRow, RunConfig, SHIPPED_STUDENT, TrainError, TrainOptions,
@@ -50,17 +52,6 @@ fn rows(dir: &Path) -> Vec<MetricsRow> {
     rows
 }
 
-/// The value and logits of `net` at the start of `game`.
-fn outputs(net: &PolicyValueNet, game: &Fanorona) -> Vec<f32> {
-    let config = net.config();
-    let mut observation = vec![0.0; config.observation_len()];
-    game.write_observation(&mut observation);
-    let mut out = vec![0.0; config.num_actions + 1];
-    let (logits, value) = out.split_at_mut(config.num_actions);
-    net.infer(&observation, logits, value);
-    out
-}
-
 #[test]
 fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
     let dir = tempfile::tempdir().unwrap();
@@ -99,7 +90,10 @@ fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
     let agent = load_policy(&whole.join(BEST_FILE)).unwrap().net;
     let saved = load_policy(&whole.join(&best)).unwrap().net;
     let game = Fanorona::new(Position::initial(fanorona_env::Board::new(5, 3).unwrap()));
-    assert_eq!(outputs(&agent, &game), outputs(&saved, &game));
+    assert_eq!(
+        position_outputs(&agent, &game),
+        position_outputs(&saved, &game)
+    );
 }
 
 #[test]
@@ -127,12 +121,18 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
     .net;
     let agent = load_policy(&dir.path().join(BEST_FILE)).unwrap().net;
     let game = Fanorona::standard();
-    assert_eq!(outputs(&agent, &game), outputs(&student, &game));
+    assert_eq!(
+        position_outputs(&agent, &game),
+        position_outputs(&student, &game)
+    );
     // The learner did train: its network is no longer the student.
     let trained = load_policy(&Checkpoint::latest(dir.path()).unwrap())
         .unwrap()
         .net;
-    assert_ne!(outputs(&trained, &game), outputs(&student, &game));
+    assert_ne!(
+        position_outputs(&trained, &game),
+        position_outputs(&student, &game)
+    );
 }
 
 #[test]

@@ -14,9 +14,13 @@
 
 mod leaves;
 mod lesson;
+mod settings;
 
 pub use leaves::{LeafSampling, sample_leaves};
 pub use lesson::lesson;
+pub use settings::DistillSettings;
+
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use burn::tensor::Device;
 use fanorona_env::Position;
@@ -33,75 +37,6 @@ use crate::model::{
 use crate::replay::Batch;
 use crate::rng::TrainRng;
 use crate::table_labels::exact_value;
-
-/// How a student is taught.
-#[derive(Clone, Debug, PartialEq)]
-pub struct DistillConfig {
-    /// The student MLP's hidden widths.
-    pub hidden: Vec<usize>,
-    /// Positions trained on.
-    pub positions: usize,
-    /// Further positions, never trained on, on which the student is compared with the teacher
-    /// after each epoch.
-    pub held_out: usize,
-    /// Passes over the training positions.
-    pub epochs: usize,
-    /// Positions a step.
-    pub batch_size: usize,
-    /// The highest learning rate (reached after a short warm-up, then decayed by a cosine).
-    pub lr: f64,
-    /// Weight of the value loss against the policy loss.
-    pub value_weight: f32,
-    /// How the positions are sampled.
-    pub sampling: LeafSampling,
-    /// Seed of the student's initial weights and of the order of the positions.
-    pub seed: u64,
-}
-
-impl DistillConfig {
-    /// An error if a count is 0 or the chance of keeping a leaf is not in `(0, 1]`.
-    pub fn validate(&self) -> Result<(), DistillError> {
-        for (what, count) in [
-            ("positions", self.positions),
-            ("held-out positions", self.held_out),
-            ("epochs", self.epochs),
-            ("batch size", self.batch_size),
-            ("search depth", self.sampling.depth as usize),
-        ] {
-            if count == 0 {
-                return Err(DistillError::Zero { what });
-            }
-        }
-        let keep = self.sampling.keep;
-        if !(keep > 0.0 && keep <= 1.0) {
-            return Err(DistillError::Keep(keep));
-        }
-        let out_of_range = |what, expected, found: String| {
-            Err(DistillError::OutOfRange {
-                what,
-                expected,
-                found,
-            })
-        };
-        let sampled = self.positions.saturating_add(self.held_out);
-        if sampled > MAX_POSITIONS {
-            let expected = "at most 20000000 training and held-out positions together";
-            return out_of_range("positions", expected, sampled.to_string());
-        }
-        if self.batch_size > MAX_BATCH {
-            return out_of_range("batch size", "at most 65536", self.batch_size.to_string());
-        }
-        if !(self.lr > 0.0 && self.lr <= 1.0) {
-            return out_of_range("learning rate", "a number in (0, 1]", self.lr.to_string());
-        }
-        let weight = self.value_weight;
-        if !(weight.is_finite() && weight >= 0.0) {
-            let expected = "a finite number at least 0";
-            return out_of_range("value weight", expected, weight.to_string());
-        }
-        Ok(())
-    }
-}
 
 /// The most positions (training and held-out together) a student may be taught on, about a
 /// gigabyte of positions.
@@ -151,6 +86,9 @@ pub enum DistillError {
     /// The start position has no game to sample from.
     #[error("the start position has no legal turn: no positions to learn from")]
     NoPositions,
+    /// The stop flag was set: the student is not done, and not returned.
+    #[error("stopped before the student was taught")]
+    Stopped,
 }
 
 /// What happened so far, for progress reports and metrics.
@@ -196,30 +134,39 @@ pub struct EpochReport {
     pub policy_loss: f32,
 }
 
-/// Teaches a student of shape `config.hidden` from `teacher` (an inference copy) on positions
-/// of games from `start`; returns the student (an inference copy). `progress` hears of each
-/// stage, step and epoch.
+/// Teaches a student of shape `settings.hidden` from `teacher` (an inference copy) on positions
+/// of games from `start`, seeded by `seed` (the games, the student's initial weights, the order
+/// of the positions); returns the student (an inference copy). `progress` hears of each
+/// stage, step and epoch; `stop`, when set (e.g. by Ctrl-C), ends the teaching at the next
+/// step with [`DistillError::Stopped`].
 pub fn distill(
     teacher: &PolicyValueNet,
     tables: Option<&EndgameTables>,
     start: &Position,
-    config: &DistillConfig,
+    settings: &DistillSettings,
+    seed: u64,
     progress: &mut dyn FnMut(Progress),
+    stop: Option<&AtomicBool>,
 ) -> Result<PolicyValueNet, DistillError> {
-    config.validate()?;
+    settings.validate()?;
+    let sampling = LeafSampling {
+        depth: settings.depth,
+        keep: settings.keep,
+        seed,
+    };
     let student_config = NetworkConfig {
-        architecture: Architecture::mlp(&config.hidden),
+        architecture: Architecture::mlp(&settings.hidden),
         ..teacher.config().clone()
     };
     let device = Device::flex();
-    let mut student = student_config.init_seeded(&device, config.seed)?;
+    let mut student = student_config.init_seeded(&device, seed)?;
     student.adopt_first_layer(teacher);
 
-    let mut positions = sample_leaves(start, config.positions + config.held_out, config.sampling);
-    if positions.len() < config.positions + config.held_out {
+    let mut positions = sample_leaves(start, settings.positions + settings.held_out, sampling);
+    if positions.len() < settings.positions + settings.held_out {
         return Err(DistillError::NoPositions);
     }
-    let held_out = positions.split_off(config.positions);
+    let held_out = positions.split_off(settings.positions);
     let exact = tables.map_or(0, |t| {
         positions
             .iter()
@@ -232,25 +179,28 @@ pub fn distill(
         exact,
     });
 
-    let steps_per_epoch = positions.len().div_ceil(config.batch_size) as u64;
-    let total = steps_per_epoch * config.epochs as u64;
+    let steps_per_epoch = positions.len().div_ceil(settings.batch_size) as u64;
+    let total = steps_per_epoch * settings.epochs as u64;
     let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::WarmupCosine {
-            peak: config.lr,
+            peak: settings.lr,
             warmup_steps: (total / 50).max(1),
             total_steps: total,
             final_fraction: 0.02,
         },
-        value_weight: config.value_weight,
+        value_weight: settings.value_weight,
         ema_decay: 0.0,
     };
     let mut learner = Trainer::new(learner_config, student, &device);
-    let mut rng = TrainRng::seed_from_u64(config.seed);
+    let mut rng = TrainRng::seed_from_u64(seed);
     let (mut batch, mut logits) = (Batch::default(), Vec::new());
-    for epoch in 1..=config.epochs {
+    for epoch in 1..=settings.epochs {
         positions.shuffle(&mut rng);
-        for chunk in positions.chunks(config.batch_size) {
+        for chunk in positions.chunks(settings.batch_size) {
+            if stop.is_some_and(|stop| stop.load(Ordering::SeqCst)) {
+                return Err(DistillError::Stopped);
+            }
             lesson(teacher, tables, chunk, &mut batch, &mut logits);
             let loss = learner.train_step(&batch);
             if let Some((which, value)) = loss.non_finite() {
@@ -262,7 +212,7 @@ pub fn distill(
             }
             progress(Progress::Step { loss, total });
         }
-        let report = compare(teacher, tables, &learner, &held_out, config.batch_size);
+        let report = compare(teacher, tables, &learner, &held_out, settings.batch_size);
         progress(Progress::Epoch(EpochReport {
             epoch,
             step: learner.step(),
@@ -329,8 +279,8 @@ mod tests {
     use burn::module::Module;
     use fanorona_env::Fanorona;
 
-    fn config(epochs: usize) -> DistillConfig {
-        DistillConfig {
+    fn config(epochs: usize) -> DistillSettings {
+        DistillSettings {
             hidden: vec![32, 8],
             positions: 512,
             held_out: 128,
@@ -338,13 +288,15 @@ mod tests {
             batch_size: 64,
             lr: 3e-3,
             value_weight: 4.0,
-            sampling: LeafSampling {
-                depth: 2,
-                keep: 0.05,
-                seed: 2,
-            },
-            seed: 1,
+            depth: 2,
+            keep: 0.05,
         }
+    }
+
+    /// Why `distill` refuses `settings` on the standard board.
+    fn refused(settings: &DistillSettings) -> DistillError {
+        let start = Position::standard();
+        distill(&teacher(), None, &start, settings, 1, &mut |_| {}, None).unwrap_err()
     }
 
     /// A seeded teacher MLP 32-32.
@@ -363,6 +315,7 @@ mod tests {
             None,
             &Position::standard(),
             &config(4),
+            1,
             &mut |p| match p {
                 Progress::Epoch(report) => reports.push(report),
                 Progress::Step { total, .. } => {
@@ -375,6 +328,7 @@ mod tests {
                     exact,
                 } => assert_eq!((train, held_out, exact), (512, 128, 0)),
             },
+            None,
         )
         .unwrap();
         assert_eq!(steps, 32);
@@ -398,71 +352,91 @@ mod tests {
     #[test]
     fn bad_settings_are_refused_before_any_work() {
         let mut bad = config(0);
-        let error =
-            distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        let error = refused(&bad);
         assert_eq!(error.to_string(), "epochs must be at least 1 (got 0)");
         bad = config(1);
-        bad.sampling.keep = 1.5;
-        let error =
-            distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        bad.keep = 1.5;
+        let error = refused(&bad);
         assert!(matches!(error, DistillError::Keep(_)), "{error}");
-        bad = DistillConfig {
+        bad = DistillSettings {
             hidden: vec![],
             ..config(1)
         };
-        let error =
-            distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+        let error = refused(&bad);
         assert!(error.to_string().contains("hidden layer"), "{error}");
         for (bad, what) in [
             (
-                DistillConfig {
+                DistillSettings {
                     lr: f64::NAN,
                     ..config(1)
                 },
                 "learning rate",
             ),
             (
-                DistillConfig {
+                DistillSettings {
                     lr: 1e30,
                     ..config(1)
                 },
                 "learning rate",
             ),
             (
-                DistillConfig {
+                DistillSettings {
                     value_weight: f32::INFINITY,
                     ..config(1)
                 },
                 "value weight",
             ),
             (
-                DistillConfig {
+                DistillSettings {
                     positions: usize::MAX,
                     ..config(1)
                 },
                 "positions",
             ),
             (
-                DistillConfig {
+                DistillSettings {
                     batch_size: 1 << 20,
                     ..config(1)
                 },
                 "batch size",
             ),
         ] {
-            let error =
-                distill(&teacher(), None, &Position::standard(), &bad, &mut |_| {}).unwrap_err();
+            let error = refused(&bad);
             assert!(error.to_string().starts_with(what), "{error}");
         }
-        let huge = DistillConfig {
+        let huge = DistillSettings {
             hidden: vec![100_000_000],
             ..config(1)
         };
-        let error =
-            distill(&teacher(), None, &Position::standard(), &huge, &mut |_| {}).unwrap_err();
+        let error = refused(&huge);
         assert!(error.to_string().contains("above the limit"), "{error}");
         let lost = Position::from_fen("B8/9/9/9/9 w").unwrap();
-        let error = distill(&teacher(), None, &lost, &config(1), &mut |_| {}).unwrap_err();
+        let error = distill(&teacher(), None, &lost, &config(1), 1, &mut |_| {}, None).unwrap_err();
         assert!(matches!(error, DistillError::NoPositions), "{error}");
+    }
+
+    #[test]
+    fn a_stop_ends_the_teaching_at_the_next_step() {
+        let stop = AtomicBool::new(false);
+        let mut steps = 0;
+        let error = distill(
+            &teacher(),
+            None,
+            &Position::standard(),
+            &config(4),
+            1,
+            &mut |p| {
+                if let Progress::Step { .. } = p {
+                    steps += 1;
+                    if steps == 3 {
+                        stop.store(true, Ordering::SeqCst);
+                    }
+                }
+            },
+            Some(&stop),
+        )
+        .unwrap_err();
+        assert!(matches!(error, DistillError::Stopped), "{error}");
+        assert_eq!(steps, 3, "no step after the stop");
     }
 }

@@ -3,13 +3,15 @@
 //! presets (`tiny`, `small`, `default`, `long`, `full`, `abnet`), and written resolved into
 //! the run directory as `config.toml`. A configuration with an `[abnet]` section trains the
 //! network of the `abnet` agent by its own self-play (expert iteration); without one, the
-//! network of an MCTS (AlphaZero).
+//! network of an MCTS (AlphaZero), which a `[distill]` section teaches at the end of the run
+//! to the smaller MLP `abnet` searches with (the run's agent).
 
 use std::path::Path;
 
 use fanorona_env::GameId;
 use serde::{Deserialize, Serialize};
 
+use crate::distill::DistillSettings;
 use crate::model::ComputeDevice;
 use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
 use crate::model::{LrSchedule, OptimizerConfig, TrainerConfig};
@@ -156,6 +158,10 @@ pub struct RunConfig {
     pub training: TrainingConfig,
     /// Length, seed, device, checkpoints and evaluation.
     pub run: LoopConfig,
+    /// Of a Fanorona MCTS run, the student the finished run's network is taught to (seeded by
+    /// the run's seed): the run's agent, `abnet` over it; `None`: no agent file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distill: Option<DistillSettings>,
 }
 
 impl RunConfig {
@@ -271,6 +277,9 @@ impl RunConfig {
         if let Some(abnet) = &self.abnet {
             self.validate_abnet(abnet)?;
         }
+        if let Some(distill) = &self.distill {
+            self.validate_distill(distill)?;
+        }
         validate_loop(&self.run)
     }
 }
@@ -303,6 +312,18 @@ impl RunConfig {
         probability("abnet.random_turn", abnet.random_turn)?;
         count("abnet.gate_games", abnet.gate_games as u64, MAX_GAMES)?;
         probability("abnet.gate_threshold", abnet.gate_threshold)
+    }
+
+    /// Checks the `[distill]` section: a Fanorona MCTS run, settings in range.
+    fn validate_distill(&self, distill: &DistillSettings) -> Result<(), RunConfigError> {
+        let why = if !matches!(self.game.id()?, GameId::Fanorona(_)) {
+            Some("[distill] teaches fanorona networks only (abnet plays fanorona)".to_string())
+        } else if self.abnet.is_some() {
+            Some("[distill] is for MCTS runs: an [abnet] run trains abnet's network itself".into())
+        } else {
+            distill.validate().err().map(|e| format!("distill: {e}"))
+        };
+        why.map_or(Ok(()), |why| Err(RunConfigError::Invalid(why)))
     }
 }
 

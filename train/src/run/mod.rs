@@ -1,6 +1,7 @@
 //! The training run: its configuration (presets, TOML), the loop of self-play, replay and
 //! learner steps with checkpoints and resume, evaluation matches, metrics and their plot, and
-//! the learning curve in rating; an `abnet` run's start network and gate.
+//! the learning curve in rating; an `abnet` run's start network and gate; the student a
+//! finished MCTS run teaches its network to.
 
 mod config;
 pub(crate) mod evaluation;
@@ -13,6 +14,7 @@ mod progress;
 mod run_files;
 mod start;
 pub(crate) mod state;
+mod student;
 mod train;
 
 pub use config::{
@@ -27,6 +29,7 @@ pub use metrics::{
 pub use plot::{PlotError, plot_learning_curves, plot_metrics};
 pub use run_files::is_run_file;
 pub use start::SHIPPED_STUDENT;
+pub use student::{STUDENT_FILE, STUDENT_METRICS_FILE};
 pub(crate) use train::lock_run_directory;
 pub use train::{
     BEST_FILE, CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train,

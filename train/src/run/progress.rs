@@ -35,6 +35,11 @@ impl Progress {
         }
     }
 
+    /// A further bar of `unit`s below the others, of unknown length.
+    pub fn bar(&self, unit: &str) -> ProgressBar {
+        self.bars.add(progress::bar(0, unit))
+    }
+
     /// The log line of the iteration `row` reports, with the iterations done of the run's
     /// total and the estimated time left (the iteration bar's estimate).
     pub fn iteration_line(&self, row: &MetricsRow) -> String {

@@ -3,14 +3,18 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{CONFIG_FILE, CURVES_FILE, LOCK_FILE, METRICS_FILE};
+use super::{BEST_FILE, CONFIG_FILE, CURVES_FILE, LOCK_FILE, METRICS_FILE};
+use super::{STUDENT_FILE, STUDENT_METRICS_FILE};
 use crate::roles::GAUNTLET_FILE;
 use crate::roles::models::MODELS_DIR;
 use crate::roles::{GAMES_DIR, LEARNER_DONE_FILE, LEARNER_METRICS_FILE};
 
 /// Files a run directory keeps under fixed names.
-const FIXED: [&str; 7] = [
+const FIXED: [&str; 10] = [
     CONFIG_FILE,
+    BEST_FILE,
+    STUDENT_FILE,
+    STUDENT_METRICS_FILE,
     METRICS_FILE,
     LEARNER_METRICS_FILE,
     LEARNER_DONE_FILE,
@@ -24,7 +28,7 @@ const FIXED: [&str; 7] = [
 const NUMBERED: [&str; 2] = ["checkpoint-", "replay-"];
 
 /// Whether `path` names a file a training run keeps (existing or not): its configuration,
-/// metrics, lock, plot, checkpoints and replay windows in a run directory (a folder holding
+/// metrics, lock, plot, agent files, checkpoints and replay windows in a run directory (a folder holding
 /// `config.toml` or `train.lock`), and anything in such a directory's `models/` or `games/`.
 pub fn is_run_file(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
@@ -74,6 +78,9 @@ mod tests {
             "train.lock",
             "models/model-0000000003.safetensors",
             "games/w1-0000000002.shard",
+            "best.safetensors",
+            "student.safetensors",
+            "student.jsonl",
         ] {
             assert!(is_run_file(&dir.join(name)), "{name}");
         }

@@ -9,7 +9,10 @@
 //! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end;
 //! - of an `abnet` run, `best-STEP.safetensors` beside each checkpoint (the best network at
 //!   that checkpoint, one unit with it like the replay window) and `best.safetensors`, the
-//!   best network so far as a policy file: the agent (`abnet:path=RUN/best.safetensors`).
+//!   best network so far as a policy file: the agent (`abnet:path=RUN/best.safetensors`);
+//! - of an MCTS run with a `[distill]` section, once it has all its iterations,
+//!   `student.safetensors`, its network taught to a smaller MLP: the agent
+//!   (`abnet:path=RUN/student.safetensors`), with `student.jsonl`, the teaching's metrics.
 //!
 //! An `abnet` run (a configuration with an `[abnet]` section) plays its self-play with the
 //! `abnet` agent over the best network ([`AlphaBetaSelfPlay`]), and after each iteration's
@@ -36,9 +39,11 @@ use super::gate::gate_score;
 use super::lock::RunLock;
 use super::progress::Progress;
 use super::state::Best;
+use super::student::{STUDENT_FILE, teach_student};
 use super::{CONFIG_FILE, RunConfig, RunConfigError};
 use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
+use crate::distill::{DistillError, DistillSettings};
 use crate::exam::builtin_set_exam;
 use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
@@ -155,6 +160,9 @@ pub enum TrainError {
         /// The run's board.
         run: String,
     },
+    /// The run's network cannot be taught to its student (`[distill]`).
+    #[error("teaching the run's student ([distill]): {0}")]
+    Distill(#[from] DistillError),
     /// The evaluation's exam on the built-in test set failed.
     #[error("the exam on the built-in 9x5 test set: {0}")]
     Exam(String),
@@ -222,7 +230,8 @@ pub struct TrainOptions {
 pub struct RunSummary {
     /// Whether it went on from a checkpoint.
     pub resumed: bool,
-    /// Whether it was stopped (through [`TrainOptions::stop`]) before all its iterations.
+    /// Whether it was stopped (through [`TrainOptions::stop`]) before all its iterations, or
+    /// before its student was taught.
     pub interrupted: bool,
     /// Iterations completed (all sessions together).
     pub iterations: u64,
@@ -236,6 +245,9 @@ pub struct RunSummary {
     pub checkpoint: PathBuf,
     /// The last metrics row.
     pub last_metrics: Option<MetricsRow>,
+    /// The run's agent file, if it has one: an `abnet` run's best network, or the student of
+    /// a finished run with a `[distill]` section (`abnet:path=FILE`).
+    pub agent: Option<PathBuf>,
 }
 
 /// The configuration a run in `dir` goes on with: the directory's own `config.toml` if it has
@@ -366,7 +378,23 @@ fn run_game<G: Game>(
     while run.learner.model_version() < config.run.iterations && !run.stopping {
         last_metrics = Some(run.iteration()?);
     }
-    run.finish(last_metrics)
+    let trained = last_metrics.is_some();
+    let student = match &config.distill {
+        Some(settings) if run.learner.model_version() >= config.run.iterations => {
+            Some(run.student(settings, trained)?)
+        }
+        _ => None,
+    };
+    let mut summary = run.finish(last_metrics)?;
+    if config.abnet.is_some() {
+        summary.agent = Some(dir.join(BEST_FILE));
+    }
+    if let Some(student) = student {
+        // Stopped before the student was taught: the run is not done.
+        summary.interrupted |= student.is_none();
+        summary.agent = student;
+    }
+    Ok(summary)
 }
 
 /// Creates the run directory `dir` if needed and takes its lock.
@@ -597,6 +625,36 @@ impl<'a, G: Game> Run<'a, G> {
         due || self.stopping || self.learner.model_version() == self.config.run.iterations
     }
 
+    /// The student of a finished run with a `[distill]` section, taught from the learner's
+    /// network (its average, if it keeps one) when this session `trained` or there is none
+    /// yet; `None` if the run was stopped before it was taught.
+    fn student(
+        &self,
+        settings: &DistillSettings,
+        trained: bool,
+    ) -> Result<Option<PathBuf>, TrainError> {
+        let path = self.dir.join(STUDENT_FILE);
+        if !trained && path.exists() {
+            return Ok(Some(path));
+        }
+        let learner = &self.learner.state.learner;
+        let teacher = match learner.averaged_network() {
+            Some(average) => average.clone(),
+            None => learner.inference_network(),
+        };
+        let stop = self.stop.as_deref();
+        let (config, step) = (self.config, learner.step());
+        teach_student(
+            config,
+            settings,
+            &teacher,
+            step,
+            self.dir,
+            &self.progress,
+            stop,
+        )
+    }
+
     /// Closes the progress bars, draws the curves and sums the run up.
     fn finish(self, last_metrics: Option<MetricsRow>) -> Result<RunSummary, TrainError> {
         self.progress.games.finish_and_clear();
@@ -623,6 +681,7 @@ impl<'a, G: Game> Run<'a, G> {
             replay_positions: state.replay.positions(),
             checkpoint,
             last_metrics,
+            agent: None,
         })
     }
 }

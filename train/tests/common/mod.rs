@@ -4,7 +4,7 @@
 
 use burn::module::Module;
 use burn::tensor::Device;
-use fanorona_env::Fanorona;
+use fanorona_env::{Fanorona, Game};
 use fanorona_train::model::{
     Architecture, LrSchedule, NetworkConfig, OptimizerConfig, PolicyValueNet, Trainer,
     TrainerConfig,
@@ -51,4 +51,15 @@ pub fn outputs(net: &PolicyValueNet, batch: &Batch) -> (Vec<f32>, Vec<f32>) {
     net.valid()
         .infer(&batch.observations, &mut policy, &mut values);
     (policy, values)
+}
+
+/// The logits and value of `net` at `game`'s position, one vector (logits first).
+pub fn position_outputs(net: &PolicyValueNet, game: &Fanorona) -> Vec<f32> {
+    let config = net.config();
+    let mut observation = vec![0.0; config.observation_len()];
+    game.write_observation(&mut observation);
+    let mut out = vec![0.0; config.num_actions + 1];
+    let (logits, value) = out.split_at_mut(config.num_actions);
+    net.infer(&observation, logits, value);
+    out
 }
