@@ -15,7 +15,7 @@ use fanorona_train::distill::{DistillSettings, distill};
 use fanorona_train::io::load_policy;
 use fanorona_train::model::{Architecture, PolicyValueNet};
 use fanorona_train::run::{
-    RunConfig, RunSummary, STUDENT_FILE, STUDENT_METRICS_FILE, TrainOptions, train,
+    RunConfig, RunSummary, STUDENT_FILE, STUDENT_METRICS_FILE, TrainOptions, resolve_config, train,
 };
 
 /// The tiny preset (5x3) with a small student MLP 16-8, taught on 600 positions in 2 epochs.
@@ -101,6 +101,29 @@ fn a_finished_run_keeps_its_student_and_new_iterations_teach_a_new_one() {
     assert!(longer.step > first.step);
     let student = load_policy(&agent).unwrap();
     assert_eq!(student.meta.step, longer.step, "the new network's student");
+}
+
+#[test]
+fn a_finished_run_without_a_student_takes_one_up_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = RunConfig {
+        distill: None,
+        ..config(1)
+    };
+    let first = run(&plain, dir.path(), None);
+    assert_eq!(first.agent, None);
+    let resolved = resolve_config(dir.path(), Some(config(1))).unwrap();
+    assert_eq!(resolved.distill, config(1).distill);
+    let again = run(&resolved, dir.path(), None);
+    assert_eq!(again.step, first.step, "no further iteration");
+    let student = load_policy(&dir.path().join(STUDENT_FILE)).unwrap();
+    assert_eq!(student.meta.step, first.step);
+    let stored = RunConfig::load(&dir.path().join("config.toml")).unwrap();
+    assert_eq!(
+        stored.distill,
+        config(1).distill,
+        "the run directory's config has it"
+    );
 }
 
 #[test]

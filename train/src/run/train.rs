@@ -251,8 +251,9 @@ pub struct RunSummary {
 }
 
 /// The configuration a run in `dir` goes on with: the directory's own `config.toml` if it has
-/// one (then `requested`, if given, must agree with it apart from the run's length and
-/// device, which are taken from `requested`), else `requested` or the default preset.
+/// one (then `requested`, if given, must agree with it apart from the run's length, device
+/// and `[distill]` section, which are taken from `requested`), else `requested` or the default
+/// preset.
 pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunConfig, TrainError> {
     let stored_path = dir.join(CONFIG_FILE);
     if !stored_path.exists() {
@@ -292,6 +293,8 @@ pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunCon
         }
         stored.run.iterations = requested.run.iterations;
         stored.run.device = requested.run.device;
+        // The student is taught at the run's end: a finished run may take one up.
+        stored.distill = requested.distill;
         if requested.selfplay.tables.is_some() {
             stored.selfplay.tables = requested.selfplay.tables;
         }
