@@ -38,6 +38,10 @@ LOCK_WAIT_S = 30.0
 #: learner that cannot start again, rather than one that crashed once.
 LEARNER_GIVE_UP_S = 120.0
 
+#: Model versions an actor may be sent ahead of the slowest actor still playing; beyond it
+#: the actor waits for that one's shard (so a shard's staleness stays bounded).
+MAX_LAG = 2
+
 #: Default seconds the driver waits without any shard or learner answer before it gives up
 #: with an error naming what it waited for (see :func:`train`'s ``stall_s``).
 STALL_S = 900.0
@@ -204,7 +208,26 @@ def train(
         )
         for i in range(actors)
     ]
-    playing = {w.play.remote(version, model_ref): i for i, w in enumerate(workers)}
+    # A self-play call and its actor; the model version each playing actor was sent with.
+    playing: Dict[Any, int] = {}
+    sent: Dict[int, int] = {}
+    # Actors held back because another actor's game is more than MAX_LAG versions behind.
+    parked: List[int] = []
+
+    def send(index: int) -> None:
+        playing[workers[index].play.remote(version, model_ref)] = index
+        sent[index] = version
+
+    def release() -> None:
+        # A slow actor (a long game, a starved core) would otherwise see the others' shards
+        # train many versions while it plays: its shard's staleness would have no bound.
+        if any(sent[i] < version - MAX_LAG for i in playing.values()):
+            return
+        while parked and version < target:
+            send(parked.pop())
+
+    for i in range(actors):
+        send(i)
     # A learner call's shard and the actor that played it: the actor plays again once the
     # learner has trained on its shard, with the model that came out, so self-play never runs
     # ahead of the learner (staleness stays near the number of actors instead of growing).
@@ -231,7 +254,7 @@ def train(
                 log(f"ray: self-play actor {index} failed; playing again")
                 time.sleep(0.5)
                 if version < target:
-                    playing[workers[index].play.remote(version, model_ref)] = index
+                    send(index)
             continue
         shard, index = learning.pop(ref)
         try:
@@ -264,8 +287,8 @@ def train(
         if result["model"] is not None and result["version"] > version:
             version = result["version"]
             model_ref = ray.put(result["model"])
-        if version < target:
-            playing[workers[index].play.remote(version, model_ref)] = index
+        parked.append(index)
+        release()
         if version >= target and playing:
             # The run is complete: games still being played are not needed.
             for w in workers:
