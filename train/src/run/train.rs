@@ -389,9 +389,6 @@ fn run_game<G: Game>(
         _ => None,
     };
     let mut summary = run.finish(last_metrics)?;
-    if config.abnet.is_some() {
-        summary.agent = Some(dir.join(BEST_FILE));
-    }
     if let Some(student) = student {
         // Stopped before the student was taught: the run is not done.
         summary.interrupted |= student.is_none();
@@ -684,7 +681,12 @@ impl<'a, G: Game> Run<'a, G> {
             replay_positions: state.replay.positions(),
             checkpoint,
             last_metrics,
-            agent: None,
+            // A run with a student names it (see `run_game`).
+            agent: self
+                .config
+                .abnet
+                .is_some()
+                .then(|| self.dir.join(BEST_FILE)),
         })
     }
 }
