@@ -72,6 +72,15 @@ fn a_tiny_abnet_run_writes_an_agent_that_plays_and_resumes() {
 }
 
 #[test]
+fn a_tiny_mcts_run_names_its_last_checkpoint_and_abnet_plays_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = tiny_with(dir.path(), "plain-tiny.toml", "");
+    let run = dir.path().join("run");
+    let agent = train_naming_agent(&config, &run, "1", "checkpoint-0000000008.ckpt");
+    plays(&agent);
+}
+
+#[test]
 fn a_tiny_run_with_a_student_names_it_and_it_plays() {
     let dir = tempfile::tempdir().unwrap();
     let distill = "[distill]\nhidden = [16, 8]\npositions = 600\nheld_out = 100\nepochs = 2\n";

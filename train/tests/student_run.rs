@@ -111,7 +111,11 @@ fn a_finished_run_without_a_student_takes_one_up_when_asked() {
         ..config(1)
     };
     let first = run(&plain, dir.path(), None);
-    assert_eq!(first.agent, None);
+    assert_eq!(
+        first.agent.as_ref(),
+        Some(&first.checkpoint),
+        "the checkpoint plays"
+    );
     let resolved = resolve_config(dir.path(), Some(config(1))).unwrap();
     assert_eq!(resolved.distill, config(1).distill);
     let again = run(&resolved, dir.path(), None);

@@ -296,6 +296,12 @@ impl RunConfig {
         Err(RunConfigError::Invalid(why.into()))
     }
 
+    /// Whether `abnet` can play this run's networks: a Fanorona game and an MLP.
+    pub fn searched_by_abnet(&self) -> bool {
+        matches!(self.game.id(), Ok(GameId::Fanorona(_)))
+            && matches!(self.network, Architecture::Mlp { .. })
+    }
+
     /// Checks the `[abnet]` section: a Fanorona game, an MLP, node budgets, chances and counts.
     fn validate_abnet(&self, abnet: &AlphaBetaConfig) -> Result<(), RunConfigError> {
         if self.game.id()? == GameId::Telo {

@@ -245,8 +245,9 @@ pub struct RunSummary {
     pub checkpoint: PathBuf,
     /// The last metrics row.
     pub last_metrics: Option<MetricsRow>,
-    /// The run's agent file, if it has one: an `abnet` run's best network, or the student of
-    /// a finished run with a `[distill]` section (`abnet:path=FILE`).
+    /// The run's agent file, which `abnet:path=FILE` plays: an `abnet` run's best network,
+    /// the student of a finished run with a `[distill]` section, or else the last checkpoint
+    /// of a Fanorona MLP run. `None` for the others (`net:path=CHECKPOINT` plays them).
     pub agent: Option<PathBuf>,
 }
 
@@ -679,14 +680,14 @@ impl<'a, G: Game> Run<'a, G> {
             step: state.learner.step(),
             replay_games_added: state.replay.games_added(),
             replay_positions: state.replay.positions(),
+            // A run with a student names it instead (see `run_game`).
+            agent: if self.config.abnet.is_some() {
+                Some(self.dir.join(BEST_FILE))
+            } else {
+                self.config.searched_by_abnet().then(|| checkpoint.clone())
+            },
             checkpoint,
             last_metrics,
-            // A run with a student names it (see `run_game`).
-            agent: self
-                .config
-                .abnet
-                .is_some()
-                .then(|| self.dir.join(BEST_FILE)),
         })
     }
 }
