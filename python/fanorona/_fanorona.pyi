@@ -93,9 +93,7 @@ class Learner:
 class Position:
     """A Fanorona position with the game's history."""
 
-    def __new__(
-        cls, fen: Optional[str] = None, board: Optional[str] = None, rules: str = ""
-    ) -> Position: ...
+    def __new__(cls, fen: Optional[str] = None, board: Optional[str] = None, rules: str = "") -> Position: ...
     @property
     def fen(self) -> str: ...
     @property

@@ -72,14 +72,10 @@ class FanoronaVectorEnv(VectorEnv):
         observations, self._mask, _, _, _ = self._games.reset(episode_seed % 2**64)
         return observations, {"action_mask": self._mask}
 
-    def step(
-        self, actions: Any
-    ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
+    def step(self, actions: Any) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Dict[str, Any]]:
         if self._mask is None:
             raise RuntimeError("call reset() before step()")
-        observations, self._mask, rewards, terminations, truncations = self._games.step(
-            np.asarray(actions)
-        )
+        observations, self._mask, rewards, terminations, truncations = self._games.step(np.asarray(actions))
         return observations, rewards, terminations, truncations, {"action_mask": self._mask}
 
     def action_masks(self) -> np.ndarray:

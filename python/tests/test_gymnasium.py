@@ -33,9 +33,7 @@ def run_episode(environment, seed):
 
 @pytest.mark.parametrize("learner", ["white", "black"])
 def test_episodes_against_an_agent_end_with_the_result(learner):
-    environment = gymnasium.make(
-        "fanorona/Fanorona-v0", opponent="greedy", learner=learner, board="5x5"
-    )
+    environment = gymnasium.make("fanorona/Fanorona-v0", opponent="greedy", learner=learner, board="5x5")
     results = [run_episode(environment, seed) for seed in range(6)]
     for total, steps, terminated in results:
         assert steps > 0

@@ -77,9 +77,7 @@ def test_truncation_at_the_turn_limit():
     environment = make_env(board="9x5", turn_limit=3)
     seen = play_random(environment, seed=1)
     assert {agent for agent, *_ in seen} <= {"white", "black"}
-    assert all(environment.unwrapped.truncations.values()) or all(
-        environment.unwrapped.terminations.values()
-    )
+    assert all(environment.unwrapped.truncations.values()) or all(environment.unwrapped.terminations.values())
 
 
 def test_illegal_actions_raise_and_change_nothing():

@@ -204,14 +204,26 @@ def test_joining_a_cluster_by_address(tmp_path):
     ray_bin = str(Path(sys.executable).with_name("ray"))
     started = subprocess.run(
         [ray_bin, "start", "--head", "--num-cpus", "4", "--include-dashboard", "false"],
-        capture_output=True, text=True, timeout=120, env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
     assert started.returncode == 0, started.stderr
     try:
         run = tmp_path / "run"
         done = ray_command(
-            "train", "--preset", "tiny", "--out", str(run), "--actors", "2", "--iterations", "2",
-            "--address", "auto",
+            "train",
+            "--preset",
+            "tiny",
+            "--out",
+            str(run),
+            "--actors",
+            "2",
+            "--iterations",
+            "2",
+            "--address",
+            "auto",
         )
         assert done.returncode == 0, done.stderr
         assert [r["version"] for r in learner_rows(run)] == ["1", "2"]

@@ -9,9 +9,7 @@ from fanorona import Position, VecEnv
 
 
 def random_actions(envs, rng):
-    return np.array(
-        [rng.choice(np.flatnonzero(row)) for row in envs.mask], dtype=np.int64
-    )
+    return np.array([rng.choice(np.flatnonzero(row)) for row in envs.mask], dtype=np.int64)
 
 
 def test_shapes_dtypes_and_views_of_one_buffer():

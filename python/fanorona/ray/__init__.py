@@ -203,9 +203,7 @@ def train(
     model_ref = ray.put(model)
     single_thread = {"env_vars": {"RAYON_NUM_THREADS": "1"}}
     workers = [
-        SelfPlayActor.options(name=actor_name(i), num_cpus=1, runtime_env=single_thread).remote(
-            config, i
-        )
+        SelfPlayActor.options(name=actor_name(i), num_cpus=1, runtime_env=single_thread).remote(config, i)
         for i in range(actors)
     ]
     # A self-play call and its actor; the model version each playing actor was sent with.

@@ -37,8 +37,10 @@ def main(argv=None) -> int:
         parser.error(f"--actors: expected at least 1, got {args.actors}")
     if not args.stall_timeout > 0:
         parser.error(f"--stall-timeout: expected a positive number of seconds, got {args.stall_timeout}")
-    if args.preset is None and args.config is None and not os.path.exists(
-        os.path.join(args.out, "config.toml")
+    if (
+        args.preset is None
+        and args.config is None
+        and not os.path.exists(os.path.join(args.out, "config.toml"))
     ):
         parser.error(f"{args.out} is not a run directory yet: give --preset NAME or --config FILE")
     try:
