@@ -1,5 +1,6 @@
 //! Whole training runs: a tiny run on 3x3 learns a winning opening (checked against the exact
-//! solver), a resumed run goes on where it stopped, and Fanoron-Telo trains too.
+//! solver), a resumed run goes on where it stopped and ends as a straight one, runs are
+//! deterministic, and Fanoron-Telo trains too.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -132,6 +133,51 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
         matches!(err, TrainError::ConfigMismatch { what: "game", .. }),
         "{err}"
     );
+}
+
+/// What a run's end shows of its learning: each metrics row's self-play and losses, the
+/// last checkpoint's metadata, and its network's logits and value at the start.
+fn outcome(dir: &Path, checkpoint: &Path) -> (Vec<String>, String, Vec<f32>, f32) {
+    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let rows = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {} {} {}",
+                r.iteration, r.step, r.positions, r.loss_total, r.loss_policy, r.loss_value
+            )
+        })
+        .collect();
+    let checkpoint = Checkpoint::load(checkpoint, &Device::flex()).unwrap();
+    let net = &checkpoint.network;
+    let mut obs = vec![0.0; net.config().observation_len()];
+    Fanorona::new(Position::initial(Board::new(5, 3).unwrap())).write_observation(&mut obs);
+    let mut logits = vec![0.0; net.config().num_actions];
+    let mut value = [0.0];
+    net.infer(&obs, &mut logits, &mut value);
+    (rows, format!("{:?}", checkpoint.meta), logits, value[0])
+}
+
+/// Self-play and the learner steps run at the same time once the window is ready; the run is
+/// still deterministic, and one stopped and resumed ends exactly as one that ran straight.
+#[test]
+fn runs_are_deterministic_and_a_resumed_run_ends_as_a_straight_one() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 4;
+    let straight = tempfile::tempdir().unwrap();
+    let again = tempfile::tempdir().unwrap();
+    let resumed = tempfile::tempdir().unwrap();
+    let a = train(&config, straight.path(), QUIET).unwrap();
+    let b = train(&config, again.path(), QUIET).unwrap();
+    let mut half = config.clone();
+    half.run.iterations = 2;
+    train(&half, resumed.path(), QUIET).unwrap();
+    let c = train(&config, resumed.path(), QUIET).unwrap();
+    assert!(c.resumed);
+    let first = outcome(straight.path(), &a.checkpoint);
+    assert_eq!(first.0.len(), 4);
+    assert_eq!(first, outcome(again.path(), &b.checkpoint));
+    assert_eq!(first, outcome(resumed.path(), &c.checkpoint));
 }
 
 #[test]

@@ -11,6 +11,7 @@ use fanorona_eval::minimax::Searcher;
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
 use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
+use rayon::prelude::*;
 
 use crate::rng::TrainRng;
 
@@ -46,52 +47,114 @@ impl StaticEvaluation for Recording<'_> {
     }
 }
 
+/// Streams of games sampled at the same time (rayon), each from its own stream of the seeded
+/// generator: enough to keep the cores busy, and fixed, so that the leaves do not depend on
+/// the number of threads.
+const STREAMS: u64 = 16;
+
 /// `count` distinct turn-start positions (distinct by pieces, side to move and no-capture
 /// counter) sampled from the leaves of searches in games from `start` (see the module
-/// documentation). Deterministic for a seed. Empty if `start` has no legal turn.
+/// documentation). [`STREAMS`] streams of games give an equal share each, in stream order; a
+/// leaf that an earlier stream gave is dropped, and the streams go on for the missing ones
+/// until there are `count`. Deterministic for a seed. Empty if `start` has no legal turn.
 pub fn sample_leaves(start: &Position, count: usize, sampling: LeafSampling) -> Vec<Position> {
-    let mut rng = TrainRng::seed_from_u64(sampling.seed);
+    let mut streams: Vec<Stream> = (0..STREAMS)
+        .map(|stream| Stream::new(start, sampling, stream))
+        .collect();
     let mut kept = Vec::with_capacity(count);
     let mut seen = HashSet::with_capacity(count);
-    let mut leaves = Vec::new();
-    let mut history = History::new(*start);
-    let mut opening = rng.random_range(0..=MAX_RANDOM_OPENING);
     while kept.len() < count {
-        let turns = history.position().legal_turns();
-        if history.outcome().is_some() || turns.is_empty() {
-            if history.turns().is_empty() {
-                break; // no game from this start
-            }
-            history = History::new(*start);
-            opening = rng.random_range(0..=MAX_RANDOM_OPENING);
-            continue;
+        let share = (count - kept.len()).div_ceil(STREAMS as usize);
+        let leaves: Vec<Vec<Position>> = streams
+            .par_iter_mut()
+            .map(|stream| stream.sample(share))
+            .collect();
+        if leaves.iter().all(Vec::is_empty) {
+            break; // no game from this start
         }
-        leaves.clear();
-        let searched = {
-            let recording = Recording {
-                leaves: &mut leaves,
-            };
-            let mut searcher = Searcher::with_evaluation(
-                Budget::fixed_depth(sampling.depth),
-                HASH_MB,
-                rng.random(),
-                recording,
-            );
-            searcher.search_position(history.position(), &[])
-        };
-        for leaf in &leaves {
-            if kept.len() < count && rng.random_bool(sampling.keep) && seen.insert(identity(leaf)) {
-                kept.push(*leaf);
+        for leaf in leaves.into_iter().flatten() {
+            if kept.len() < count && seen.insert(identity(&leaf)) {
+                kept.push(leaf);
             }
         }
-        let random = history.turns().len() < opening as usize || rng.random_bool(RANDOM_TURN);
-        let turn = match searched {
-            Some(result) if !random => result.turn,
-            _ => *turns.choose(&mut rng).expect("a legal turn"),
-        };
-        history.play_unchecked(&turn);
     }
     kept
+}
+
+/// One stream of games and the leaves it has given.
+struct Stream {
+    start: Position,
+    sampling: LeafSampling,
+    rng: TrainRng,
+    history: History,
+    /// Random turns at the start of the game being played.
+    opening: u32,
+    seen: HashSet<(u64, u32)>,
+    leaves: Vec<Position>,
+}
+
+impl Stream {
+    /// Stream `stream` of the sampling's seed, at the start of its first game.
+    fn new(start: &Position, sampling: LeafSampling, stream: u64) -> Stream {
+        let mut rng = TrainRng::seed_from_u64(sampling.seed);
+        rng.set_stream(stream);
+        let opening = rng.random_range(0..=MAX_RANDOM_OPENING);
+        Stream {
+            start: *start,
+            sampling,
+            rng,
+            history: History::new(*start),
+            opening,
+            seen: HashSet::new(),
+            leaves: Vec::new(),
+        }
+    }
+
+    /// `count` more leaves, none it gave before, from the games it goes on playing (fewer only
+    /// if the start has no legal turn).
+    fn sample(&mut self, count: usize) -> Vec<Position> {
+        let mut kept = Vec::with_capacity(count);
+        while kept.len() < count {
+            let turns = self.history.position().legal_turns();
+            if self.history.outcome().is_some() || turns.is_empty() {
+                if self.history.turns().is_empty() {
+                    break; // no game from this start
+                }
+                self.history = History::new(self.start);
+                self.opening = self.rng.random_range(0..=MAX_RANDOM_OPENING);
+                continue;
+            }
+            self.leaves.clear();
+            let searched = {
+                let recording = Recording {
+                    leaves: &mut self.leaves,
+                };
+                let mut searcher = Searcher::with_evaluation(
+                    Budget::fixed_depth(self.sampling.depth),
+                    HASH_MB,
+                    self.rng.random(),
+                    recording,
+                );
+                searcher.search_position(self.history.position(), &[])
+            };
+            for leaf in &self.leaves {
+                if kept.len() < count
+                    && self.rng.random_bool(self.sampling.keep)
+                    && self.seen.insert(identity(leaf))
+                {
+                    kept.push(*leaf);
+                }
+            }
+            let random = self.history.turns().len() < self.opening as usize
+                || self.rng.random_bool(RANDOM_TURN);
+            let turn = match searched {
+                Some(result) if !random => result.turn,
+                _ => *turns.choose(&mut self.rng).expect("a legal turn"),
+            };
+            self.history.play_unchecked(&turn);
+        }
+        kept
+    }
 }
 
 /// What tells two leaves apart for the network: pieces, side to move and the no-capture
@@ -133,6 +196,21 @@ mod tests {
         assert!(white > 50 && white < 450, "{white} white to move");
         assert_eq!(sample_leaves(&start, 500, sampling(3)), leaves);
         assert_ne!(sample_leaves(&start, 500, sampling(4)), leaves);
+    }
+
+    #[test]
+    fn the_leaves_do_not_depend_on_the_number_of_threads() {
+        let start = Position::standard();
+        let on = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| sample_leaves(&start, 300, sampling(5)))
+        };
+        let one = on(1);
+        assert_eq!(one.len(), 300);
+        assert_eq!(on(3), one);
     }
 
     #[test]

@@ -194,15 +194,27 @@ pub fn distill(
     };
     let mut learner = Trainer::new(learner_config, student, &device);
     let mut rng = TrainRng::seed_from_u64(seed);
-    let (mut batch, mut logits) = (Batch::default(), Vec::new());
+    let (mut batch, mut next, mut logits) = (Batch::default(), Batch::default(), Vec::new());
     for epoch in 1..=settings.epochs {
         positions.shuffle(&mut rng);
-        for chunk in positions.chunks(settings.batch_size) {
+        let mut chunks = positions.chunks(settings.batch_size).peekable();
+        if let Some(first) = chunks.peek() {
+            lesson(teacher, tables, first, &mut next, &mut logits);
+        }
+        while chunks.next().is_some() {
             if stop.is_some_and(|stop| stop.load(Ordering::SeqCst)) {
                 return Err(DistillError::Stopped);
             }
-            lesson(teacher, tables, chunk, &mut batch, &mut logits);
-            let loss = learner.train_step(&batch);
+            std::mem::swap(&mut batch, &mut next);
+            // The teacher labels the next minibatch while the student learns this one.
+            let (loss, ()) = rayon::join(
+                || learner.train_step(&batch),
+                || {
+                    if let Some(chunk) = chunks.peek() {
+                        lesson(teacher, tables, chunk, &mut next, &mut logits);
+                    }
+                },
+            );
             if let Some((which, value)) = loss.non_finite() {
                 return Err(DistillError::NonFiniteLoss {
                     step: loss.step,

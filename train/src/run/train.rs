@@ -22,13 +22,19 @@
 //! Checkpoints are written at the end of the first iteration at or after every
 //! `checkpoint_every_steps` learner steps, and at the end of the run, so that a checkpoint
 //! always holds a whole number of iterations and resuming repeats nothing. Self-play and
-//! learning alternate: self-play spreads the games' tree walks over the cores (rayon) and
-//! batches the leaves into one network call, the learner then uses burn's own threads.
+//! learning run side by side once the replay window is ready (`rayon::join`): the learner
+//! steps of an iteration train on the window before its games are added, and the games are
+//! played with the network of the iteration before, so the learner's one busy core and the
+//! self-play's tree walks and batched network calls (rayon) share the cores; the run is as
+//! deterministic as before (see [`Run::iteration`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+use indicatif::ProgressBar;
+use rand::{Rng, SeedableRng};
 
 use fanorona_env::{Board, Game, GameId, GameVisitor, Position};
 use fanorona_eval::ArenaError;
@@ -47,8 +53,9 @@ use crate::distill::{DistillError, DistillSettings};
 use crate::exam::builtin_set_exam;
 use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
+use crate::model::PolicyValueNet;
 use crate::replay::TrajectoryMeta;
-use crate::rng::RngStateError;
+use crate::rng::{RngStateError, TrainRng};
 use crate::roles::{GameLearner, GameWorker, Gauntlet};
 use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayConfig, SelfPlayOutput};
 use crate::table_labels::TableLabels;
@@ -371,6 +378,49 @@ enum Players<G: Game> {
     },
 }
 
+impl<G: Game> Players<G> {
+    /// Plays an iteration's games with `net` (trained for `step` learner steps), drawing
+    /// from `rng`; counts each finished game on `games`.
+    fn play(
+        &mut self,
+        net: &PolicyValueNet,
+        step: u64,
+        iteration: u64,
+        rng: &mut TrainRng,
+        games: &ProgressBar,
+    ) -> SelfPlayOutput {
+        match self {
+            Players::Mcts(worker) => {
+                worker.set_model(net, iteration, step);
+                worker.play(rng, iteration, |_| games.inc(1))
+            }
+            Players::AlphaBeta { selfplay, .. } => {
+                let meta = TrajectoryMeta {
+                    iteration,
+                    network_step: step,
+                    ..TrajectoryMeta::default()
+                };
+                selfplay.play(net, rng, &meta, |_| games.inc(1))
+            }
+        }
+    }
+}
+
+/// The self-play part of an iteration's metrics row.
+fn selfplay_row(iteration: u64, played: &SelfPlayOutput) -> MetricsRow {
+    let stats = &played.stats;
+    MetricsRow {
+        iteration,
+        games: stats.games,
+        positions: stats.positions,
+        games_per_s: stats.games_per_s(),
+        positions_per_s: stats.positions_per_s(),
+        mean_game_length: stats.mean_game_length(),
+        exact_positions: stats.exact_positions,
+        ..MetricsRow::default()
+    }
+}
+
 fn run_game<G: Game>(
     config: &RunConfig,
     start: G,
@@ -475,13 +525,44 @@ impl<'a, G: Game> Run<'a, G> {
         })
     }
 
-    /// One iteration: self-play, learner steps, evaluation when due, its metrics row, and a
-    /// checkpoint when due or when the run is being stopped.
+    /// One iteration: self-play and learner steps, evaluation when due, its metrics row, and
+    /// a checkpoint when due or when the run is being stopped.
+    ///
+    /// Once the replay window is ready, the learner steps run while the games are played (on
+    /// the window without them: they join it at the end of the iteration), so that the
+    /// learner's one busy core and self-play share the machine; before that (the first
+    /// iterations) the games come first and the learner trains on them as soon as the
+    /// window is ready. Self-play draws from a generator seeded by the run's, so both orders
+    /// are deterministic.
     fn iteration(&mut self) -> Result<MetricsRow, TrainError> {
         let iteration = self.learner.advance();
-        let mut row = self.play_games(iteration);
-        let trained = self.learn(&mut row)?;
-        if trained {
+        let mut rng = TrainRng::seed_from_u64(self.learner.state.rng.random());
+        let (net, step) = self.selfplay_network();
+        let steps = self.config.training.steps_per_iteration;
+        self.progress.games.reset();
+        let games = &self.progress.games;
+        let players = &mut self.players;
+        let mut play = || players.play(&net, step, iteration, &mut rng, games);
+        let (played, losses) = if self.learner.ready() {
+            let learner = &mut self.learner;
+            let (played, losses) = rayon::join(play, || learner.train(steps));
+            (played, Some(losses))
+        } else {
+            (play(), None)
+        };
+        let mut row = selfplay_row(iteration, &played);
+        self.learner.add_games(played.games);
+        let losses = match losses {
+            Some(losses) => Some(losses?),
+            None if self.learner.ready() => Some(self.learner.train(steps)?),
+            None => None,
+        };
+        if let Some(losses) = losses {
+            row.lr = losses.lr;
+            row.loss_total = losses.total;
+            row.loss_policy = losses.policy;
+            row.loss_value = losses.value;
+            row.policy_entropy = losses.entropy;
             self.gate(&mut row)?;
         }
         self.evaluate(&mut row)?;
@@ -499,61 +580,21 @@ impl<'a, G: Game> Run<'a, G> {
         Ok(row)
     }
 
-    /// Self-play (with the learner's current network, or an `abnet` run's best) into the
-    /// replay window; the row's self-play part.
-    fn play_games(&mut self, iteration: u64) -> MetricsRow {
-        let step = self.learner.step();
-        self.progress.games.reset();
-        let games = &self.progress.games;
-        let state = &mut self.learner.state;
-        let played: SelfPlayOutput = match &mut self.players {
-            Players::Mcts(worker) => {
-                worker.set_model(&state.learner.inference_network(), iteration, step);
-                worker.play(&mut state.rng, iteration, |_| games.inc(1))
-            }
-            Players::AlphaBeta { selfplay, .. } => {
-                let best = state
+    /// The network self-play plays with and its learner step: the learner's current one, or
+    /// an `abnet` run's best.
+    fn selfplay_network(&self) -> (PolicyValueNet, u64) {
+        match &self.players {
+            Players::Mcts(_) => (self.learner.network(), self.learner.step()),
+            Players::AlphaBeta { .. } => {
+                let best = self
+                    .learner
+                    .state
                     .best
                     .as_ref()
                     .expect("an abnet run has a best network");
-                let meta = TrajectoryMeta {
-                    iteration,
-                    network_step: best.step,
-                    ..TrajectoryMeta::default()
-                };
-                selfplay.play(&best.net, &mut state.rng, &meta, |_| games.inc(1))
+                (best.net.clone(), best.step)
             }
-        };
-        self.learner.add_games(played.games);
-        let stats = played.stats;
-        MetricsRow {
-            iteration,
-            games: stats.games,
-            positions: stats.positions,
-            games_per_s: stats.games_per_s(),
-            positions_per_s: stats.positions_per_s(),
-            mean_game_length: stats.mean_game_length(),
-            exact_positions: stats.exact_positions,
-            ..MetricsRow::default()
         }
-    }
-
-    /// The iteration's learner steps, once the replay window is full enough; their mean
-    /// losses go into `row`; whether any were taken. Stops at the first loss that is not
-    /// finite.
-    fn learn(&mut self, row: &mut MetricsRow) -> Result<bool, TrainError> {
-        if !self.learner.ready() {
-            return Ok(false);
-        }
-        let losses = self
-            .learner
-            .train(self.config.training.steps_per_iteration)?;
-        row.lr = losses.lr;
-        row.loss_total = losses.total;
-        row.loss_policy = losses.policy;
-        row.loss_value = losses.value;
-        row.policy_entropy = losses.entropy;
-        Ok(true)
     }
 
     /// Of an `abnet` run, the gate match of the learner's network against the best; the
