@@ -80,7 +80,7 @@ impl MlpValue {
         let mut scratch = MlpValueScratch::default();
         let mut active = vec![0u32; self.first.outputs()];
         for planes in samples {
-            self.first_layer::<32>(&mut scratch, planes);
+            self.first_layer::<32>(&mut scratch, planes, false);
             for (count, &x) in active.iter_mut().zip(&scratch.x) {
                 *count += u32::from(x > 0.0);
             }
@@ -117,8 +117,9 @@ impl MlpValue {
         self.value_with::<64>(scratch, planes, false)
     }
 
-    /// [`MlpValue::logit`] summing the first layer `BLOCK` outputs at a time; inlined into
-    /// each processor-specific build.
+    /// [`MlpValue::logit`] summing the first layer `BLOCK` outputs at a time, or with `vnni`
+    /// (the processor was found to run AVX-512 VNNI) every layer in AVX-512 registers; inlined
+    /// into each processor-specific build.
     #[inline(always)]
     fn value_with<const BLOCK: usize>(
         &self,
@@ -126,7 +127,7 @@ impl MlpValue {
         planes: &[Plane],
         vnni: bool,
     ) -> f32 {
-        self.first_layer::<BLOCK>(scratch, planes);
+        self.first_layer::<BLOCK>(scratch, planes, vnni);
         let MlpValueScratch {
             x, y, quantized, ..
         } = scratch;
@@ -138,9 +139,15 @@ impl MlpValue {
         self.value_bias + dot(x, &self.value)
     }
 
-    /// The first layer's activations for `planes` into `scratch.x`.
+    /// The first layer's activations for `planes` into `scratch.x`, its sums in AVX-512
+    /// registers with `avx512` (the processor was found to run it).
     #[inline(always)]
-    fn first_layer<const BLOCK: usize>(&self, scratch: &mut MlpValueScratch, planes: &[Plane]) {
+    fn first_layer<const BLOCK: usize>(
+        &self,
+        scratch: &mut MlpValueScratch,
+        planes: &[Plane],
+        avx512: bool,
+    ) {
         let MlpValueScratch {
             ones, levels, x, ..
         } = scratch;
@@ -158,7 +165,7 @@ impl MlpValue {
                 Plane::Level(_) => {}
             }
         }
-        self.first.forward::<BLOCK>(ones, levels, x);
+        self.first.forward::<BLOCK>(ones, levels, x, avx512);
         relu(x);
     }
 }
@@ -258,10 +265,11 @@ mod tests {
         }
     }
 
+    /// 232 first-layer outputs: 128 + 64 + 32 + 8, every width of the AVX-512 sums and the rest.
     #[test]
     fn every_processor_specific_build_gives_the_portable_results_bit_for_bit() {
         let game = fanorona_env::Fanorona::standard();
-        let config = NetworkConfig::for_game(&game, Architecture::mlp(&[200, 72, 19]));
+        let config = NetworkConfig::for_game(&game, Architecture::mlp(&[232, 72, 19]));
         let net = config.init_seeded(&Device::flex(), 8).unwrap();
         let detected = MlpValue::new(&net.mlp_inference().unwrap(), &[]);
         let portable = MlpValue {

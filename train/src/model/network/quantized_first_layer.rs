@@ -58,16 +58,41 @@ impl QuantizedFirstLayer {
     }
 
     /// `out = bias + sum of level * plane row sum` over the `(plane, level)` of `levels`
-    /// `+` the cell rows of the inputs `ones`, `BLOCK` outputs at a time in registers.
+    /// `+` the cell rows of the inputs `ones`, `BLOCK` outputs at a time in registers. With
+    /// `avx512` (the caller found that the processor runs AVX-512) the integer sums are held in
+    /// AVX-512 registers, up to 128 outputs a pass over the rows: the same sums, so the same
+    /// results.
     #[inline(always)]
     pub(super) fn forward<const BLOCK: usize>(
         &self,
         ones: &[usize],
         levels: &[(usize, f32)],
         out: &mut Vec<f32>,
+        avx512: bool,
     ) {
         self.levels.forward::<BLOCK>(&[], levels, out);
         let outputs = self.levels.outputs;
+        #[cfg(target_arch = "x86_64")]
+        if avx512 {
+            let mut start = 0;
+            // SAFETY (each call): the caller found that the processor runs AVX-512.
+            while start + 128 <= outputs {
+                unsafe { self.add_rows_avx512::<8>(ones, start, out) };
+                start += 128;
+            }
+            if start + 64 <= outputs {
+                unsafe { self.add_rows_avx512::<4>(ones, start, out) };
+                start += 64;
+            }
+            if start + 32 <= outputs {
+                unsafe { self.add_rows_avx512::<2>(ones, start, out) };
+                start += 32;
+            }
+            self.add_last_rows(ones, start, out);
+            return;
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = avx512;
         let blocks = outputs / BLOCK * BLOCK;
         for start in (0..blocks).step_by(BLOCK) {
             self.add_rows::<BLOCK>(ones, start, out);
@@ -78,17 +103,52 @@ impl QuantizedFirstLayer {
         for start in (blocks..narrow).step_by(NARROW) {
             self.add_rows::<NARROW>(ones, start, out);
         }
-        if narrow < outputs {
-            let width = outputs - narrow;
+        self.add_last_rows(ones, narrow, out);
+    }
+
+    /// Adds the cell rows of `ones` to the outputs from `start` on, fewer than [`NARROW`].
+    #[inline(always)]
+    fn add_last_rows(&self, ones: &[usize], start: usize, out: &mut [f32]) {
+        let outputs = self.levels.outputs;
+        if start < outputs {
+            let width = outputs - start;
             let mut acc = [0i32; NARROW];
             for &i in ones {
-                let w = &self.cells[i * outputs + narrow..][..width];
+                let w = &self.cells[i * outputs + start..][..width];
                 for (a, &w) in acc.iter_mut().zip(w) {
                     *a += i32::from(w);
                 }
             }
-            self.unscale_into(&acc[..width], narrow, out);
+            self.unscale_into(&acc[..width], start, out);
         }
+    }
+
+    /// Adds the cell rows of `ones` to the outputs `start..start + 16 * N`, summed in `N`
+    /// AVX-512 registers of 16 `i32` (the weights widened from `i16` as they are loaded).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    fn add_rows_avx512<const N: usize>(&self, ones: &[usize], start: usize, out: &mut [f32]) {
+        use std::arch::x86_64::{
+            __m256i, _mm256_loadu_si256, _mm512_add_epi32, _mm512_cvtepi16_epi32,
+            _mm512_setzero_si512, _mm512_storeu_si512,
+        };
+        let outputs = self.levels.outputs;
+        let mut acc = [_mm512_setzero_si512(); N];
+        for &i in ones {
+            let w = &self.cells[i * outputs + start..][..16 * N];
+            for (k, acc) in acc.iter_mut().enumerate() {
+                // SAFETY: `w` holds N whole groups of 16 weights; unaligned loads.
+                let wk = unsafe { _mm256_loadu_si256(w.as_ptr().add(16 * k).cast::<__m256i>()) };
+                *acc = _mm512_add_epi32(*acc, _mm512_cvtepi16_epi32(wk));
+            }
+        }
+        let mut sums = [[0i32; 16]; N];
+        for (sums, acc) in sums.iter_mut().zip(&acc) {
+            // SAFETY: `sums` holds one whole vector; unaligned store.
+            unsafe { _mm512_storeu_si512(sums.as_mut_ptr().cast(), *acc) };
+        }
+        self.unscale_into(sums.as_flattened(), start, out);
     }
 
     /// Adds the cell rows of `ones` to the outputs `start..start + N`, summed in registers.
