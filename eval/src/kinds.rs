@@ -77,6 +77,15 @@ pub const AB_HASH: OptionDef = OptionDef {
     help: "transposition table size in MB",
 };
 
+/// The `lmr` option of alpha-beta kinds (off by default for `minimax`, the fixed yardstick).
+pub const AB_LMR: OptionDef = OptionDef {
+    name: "lmr",
+    value: ValueType::Bool,
+    default: OptionDefault::Flag(false),
+    help: "late-move reductions with principal variation search: late quiet turns searched \
+           less deep, confirmed where they look better",
+};
+
 /// The `tables` option of the kinds that probe endgame tables.
 pub const AB_TABLES: OptionDef = OptionDef {
     name: "tables",
@@ -95,6 +104,7 @@ pub const MINIMAX: AgentKind = AgentKind {
         AB_NODES,
         AB_HASH,
         AB_TABLES,
+        AB_LMR,
         OptionDef::SEED,
     ],
     path_extensions: &[],
@@ -245,7 +255,8 @@ fn create_minimax(options: &AgentOptions, seed: u64) -> Built {
             options.whole("hash").expect("hash has a default"),
             options.seed_or(seed),
         )
-        .with_tables(tables_dir(options)?),
+        .with_tables(tables_dir(options)?)
+        .with_reductions(options.flag("lmr").expect("lmr has a default")),
     )))
 }
 
@@ -327,6 +338,8 @@ mod tests {
              hash=N (1-4096, default 16): transposition table size in MB\n  \
              tables=PATH: a folder of endgame tables (fanorona tables build): exact values \
              with few pieces\n  \
+             lmr=true|false (default false): late-move reductions with principal variation \
+             search: late quiet turns searched less deep, confirmed where they look better\n  \
              seed=N: seed of its random choices (default: the caller's, e.g. the match seed)"
         );
         let e = make("minimax:depth=0").unwrap_err();

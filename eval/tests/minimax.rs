@@ -80,9 +80,19 @@ fn random_small_position(rng: &mut StdRng) -> Position {
 }
 
 fn search(pos: &Position, depth: u32, seed: u64) -> fanorona_eval::minimax::MinimaxResult {
-    Searcher::new(Budget::fixed_depth(depth), 1, seed)
-        .search_position(pos, &[])
-        .expect("a legal turn")
+    search_with(pos, depth, seed, false)
+}
+
+/// [`search`] with late-move reductions on or off.
+fn search_with(
+    pos: &Position,
+    depth: u32,
+    seed: u64,
+    reductions: bool,
+) -> fanorona_eval::minimax::MinimaxResult {
+    let mut searcher = Searcher::new(Budget::fixed_depth(depth), 1, seed);
+    searcher.set_reductions(reductions);
+    searcher.search_position(pos, &[]).expect("a legal turn")
 }
 
 #[test]
@@ -183,6 +193,19 @@ fn a_search_values_its_leaves_by_the_evaluation_it_is_given() {
 
 #[test]
 fn finds_two_turn_wins_and_avoids_losing_turns() {
+    two_turn_wins_found_and_losing_turns_avoided(false, 3);
+}
+
+#[test]
+fn with_reductions_finds_two_turn_wins_one_turn_deeper_and_avoids_losing_turns() {
+    // A reduced quiet first turn of a two-turn win is searched one turn shorter at depth 3.
+    two_turn_wins_found_and_losing_turns_avoided(true, 4);
+}
+
+/// Checks on random small positions against [`brute`] that a search with `reductions`, at
+/// `win_depth` for the wins, finds every forced win in two turns and avoids turns that lose
+/// at once.
+fn two_turn_wins_found_and_losing_turns_avoided(reductions: bool, win_depth: u32) {
     let mut rng = StdRng::seed_from_u64(11);
     let (mut wins, mut escapes) = (0, 0);
     for _ in 0..3000 {
@@ -194,7 +217,7 @@ fn finds_two_turn_wins_and_avoids_losing_turns() {
         if value3 == 1 && brute(&pos, 1) != 1 && wins < 25 {
             // A forced win in two of our turns, none in one.
             wins += 1;
-            let r = search(&pos, 3, wins);
+            let r = search_with(&pos, win_depth, wins, reductions);
             assert!(r.score >= MATE - 3, "{}: score {}", pos.to_fen(), r.score);
             let mut child = pos;
             child.play_turn_unchecked(&r.turn);
@@ -217,7 +240,7 @@ fn finds_two_turn_wins_and_avoids_losing_turns() {
         // Some turns let the opponent win at once, others do not.
         if children.contains(&1) && children.iter().any(|&v| v < 1) && escapes < 25 {
             escapes += 1;
-            let r = search(&pos, 2, escapes);
+            let r = search_with(&pos, 2, escapes, reductions);
             let mut child = pos;
             child.play_turn_unchecked(&r.turn);
             assert!(
@@ -305,6 +328,31 @@ fn completes_a_chain_it_is_asked_to_finish() {
             checked += 1;
         }
     }
+}
+
+#[test]
+fn reductions_keep_unreduced_values_and_save_nodes() {
+    // Below depth 3 nothing is reduced: the null windows alone must give the same values.
+    let mut rng = StdRng::seed_from_u64(5);
+    for seed in 0..200 {
+        let pos = random_small_position(&mut rng);
+        if pos.legal_turns().is_empty() {
+            continue;
+        }
+        let (plain, pvs) = (search(&pos, 2, seed), search_with(&pos, 2, seed, true));
+        assert_eq!(plain.score, pvs.score, "{}", pos.to_fen());
+    }
+    // A crowded middle game: the reduced search of depth 5 visits at least a tenth fewer
+    // nodes (about a fifth when written).
+    let pos = Position::from_fen("BBBBBBBBB/BBBB1BBBB/BW1W1B1BW/WWWWWWWWW/WWWW1WWWW w").unwrap();
+    let plain = search(&pos, 5, 3);
+    let reduced = search_with(&pos, 5, 3, true);
+    assert!(
+        reduced.nodes * 10 < plain.nodes * 9,
+        "{} nodes with reductions, {} without",
+        reduced.nodes,
+        plain.nodes
+    );
 }
 
 #[test]

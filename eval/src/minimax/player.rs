@@ -53,6 +53,12 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
         }
     }
 
+    /// The same player with late-move reductions on or off ([`Searcher::set_reductions`]).
+    pub fn with_reductions(mut self, on: bool) -> Self {
+        self.searcher.set_reductions(on);
+        self
+    }
+
     /// The same player probing the endgame tables in the folder `dir` (if given): exact
     /// values of positions with few pieces at its leaves and root.
     pub fn with_tables(mut self, dir: Option<PathBuf>) -> Self {

@@ -6,6 +6,12 @@
 //! - **Transposition table** ([`super::tt`]) keyed by the Zobrist key, cutting off where a
 //!   stored result is deep enough and giving the first turn to try.
 //! - **Move ordering** ([`super::ordering`]): table move, captures by size, quiet history.
+//! - **Late-move reductions** (optional, [`Searcher::set_reductions`]): after the first turn a
+//!   node's turns are searched with a null window around alpha (principal variation search),
+//!   and the later quiet turns of a node at least [`REDUCTION_MIN_DEPTH`] deep one turn
+//!   shallower (two from the [`REDUCE_MORE_FROM`]th); a turn whose shortened search beats
+//!   alpha is searched again at full depth and, where it lands inside the window, with the
+//!   full window.
 //! - **Quiescence**: at depth 0 a position where the side to move must capture is not simply
 //!   evaluated (the static value would be wrong by the pieces about to fall); the search goes
 //!   on through the capture turns, up to [`QUIESCENCE_PLIES`] plies, until a quiet position
@@ -48,6 +54,15 @@ pub const MAX_DEPTH: u32 = 64;
 
 /// Most plies the quiescence search adds below the nominal depth.
 pub const QUIESCENCE_PLIES: i32 = 8;
+
+/// Least depth of a node whose late quiet turns are searched less deep.
+pub const REDUCTION_MIN_DEPTH: i32 = 3;
+
+/// Index (in search order) of the first turn a node may search less deep.
+pub const REDUCE_FROM: usize = 3;
+
+/// Index (in search order) from which the reduction is two turns instead of one.
+pub const REDUCE_MORE_FROM: usize = 8;
 
 /// Score of a win at the root; a win found `ply` plies down scores `MATE - ply`.
 pub const MATE: i32 = 1_000_000;
@@ -123,6 +138,8 @@ pub struct Searcher<E = Handcrafted> {
     stop: Option<Arc<AtomicBool>>,
     /// Exact values of positions with few pieces.
     tables: Option<Arc<EndgameTables>>,
+    /// Whether late quiet turns are searched less deep (principal variation search).
+    reductions: bool,
 }
 
 impl Searcher {
@@ -154,6 +171,7 @@ impl<E: StaticEvaluation> Searcher<E> {
             stopped: false,
             stop: None,
             tables: None,
+            reductions: false,
         }
     }
 
@@ -175,6 +193,11 @@ impl<E: StaticEvaluation> Searcher<E> {
     /// Sets (or removes) the endgame tables that give exact values with few pieces.
     pub fn set_tables(&mut self, tables: Option<Arc<EndgameTables>>) {
         self.tables = tables;
+    }
+
+    /// Turns late-move reductions with principal variation search on or off (off at first).
+    pub fn set_reductions(&mut self, on: bool) {
+        self.reductions = on;
     }
 
     /// The endgame tables in use.
@@ -352,7 +375,11 @@ impl<E: StaticEvaluation> Searcher<E> {
             let mut child = *pos;
             child.play_turn_unchecked(turn);
             self.path.push(pos.key());
-            let score = -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1);
+            let score = if self.reductions && i > 0 {
+                self.search_late(&child, (turn, i), depth, (alpha, INFINITY), 0)
+            } else {
+                -self.negamax(&child, depth - 1, -INFINITY, -alpha, 1)
+            };
             self.path.pop();
             if self.stopped {
                 return None;
@@ -506,7 +533,11 @@ impl<E: StaticEvaluation> Searcher<E> {
             let turn = list[i].1;
             let mut child = *pos;
             child.play_turn_unchecked(&turn);
-            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            let score = if self.reductions && i > 0 {
+                self.search_late(&child, (&turn, i), depth, (alpha, beta), ply)
+            } else {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            };
             if self.stopped {
                 break;
             }
@@ -542,6 +573,36 @@ impl<E: StaticEvaluation> Searcher<E> {
             });
         }
         best_score
+    }
+
+    /// The score of `child`, reached by `turn`, the `index`th turn searched of a node `depth`
+    /// deep, `ply` plies below the root, whose window is `(alpha, beta)`: a null-window search,
+    /// reduced for a late quiet turn, confirmed at full depth and then with the full window
+    /// where it beats alpha.
+    fn search_late(
+        &mut self,
+        child: &Position,
+        (turn, index): (&Turn, usize),
+        depth: i32,
+        (alpha, beta): (i32, i32),
+        ply: usize,
+    ) -> i32 {
+        let reduction = if depth < REDUCTION_MIN_DEPTH || index < REDUCE_FROM || turn.is_capture() {
+            0
+        } else if index < REDUCE_MORE_FROM {
+            1
+        } else {
+            2
+        };
+        let null_window = |s: &mut Self, d: i32| -s.negamax(child, d, -alpha - 1, -alpha, ply + 1);
+        let mut score = null_window(self, depth - 1 - reduction);
+        if score > alpha && reduction > 0 {
+            score = null_window(self, depth - 1);
+        }
+        if score > alpha && score < beta {
+            score = -self.negamax(child, depth - 1, -beta, -alpha, ply + 1);
+        }
+        score
     }
 }
 

@@ -13,7 +13,9 @@ use fanorona_eval::TurnAgent;
 use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::minimax::score_of_logit;
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
-use fanorona_eval::{AB_DEPTH, AB_HASH, AB_MS, AB_NODES, AB_TABLES, minimax_budget, tables_dir};
+use fanorona_eval::{
+    AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, minimax_budget, tables_dir,
+};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -124,6 +126,10 @@ pub const ABNET_KIND: AgentKind = AgentKind {
         AB_HASH,
         AB_TABLES,
         OptionDef {
+            default: OptionDefault::Flag(true),
+            ..AB_LMR
+        },
+        OptionDef {
             name: "material",
             value: ValueType::Real {
                 min: 0.0,
@@ -163,7 +169,8 @@ fn create_abnet_agent(
             options.real("material").expect("material has a default") as f32,
         ),
     )
-    .with_tables(tables_dir(options)?);
+    .with_tables(tables_dir(options)?)
+    .with_reductions(options.flag("lmr").expect("lmr has a default"));
     Ok(Box::new(NetAgent::new(
         Box::new(TurnAgent::new(chooser)),
         net.config().clone(),
@@ -265,6 +272,21 @@ mod tests {
             assert!(game.is_legal(agent.act(&game).unwrap()));
             assert!(agent.last_info().unwrap().nodes > 0);
         }
+        // Late-move reductions are on by default: within the same nodes the search of a
+        // quiet position gets deeper than with lmr=false.
+        let fen = "BBB3BBB/9/9/9/WWW3WWW w";
+        let middle = Fanorona::new(Position::from_fen(fen).unwrap());
+        let depth = |options: &str| {
+            let spec = format!("abnet:path={},nodes=30000{options}", path.display());
+            let mut agent = create(&spec).unwrap();
+            agent.act(&middle).unwrap();
+            agent.last_info().unwrap().depth.unwrap()
+        };
+        let (reduced, full) = (depth(""), depth(",lmr=false"));
+        assert!(
+            reduced > full,
+            "depth {reduced} with reductions, {full} without"
+        );
         let err = create(&format!("abnet:path={},sims=4", path.display()))
             .err()
             .unwrap();
