@@ -8,10 +8,10 @@
 //! - **Move ordering** ([`super::ordering`]): table move, captures by size, quiet history.
 //! - **Late-move reductions** (optional, [`Searcher::set_reductions`]): after the first turn a
 //!   node's turns are searched with a null window around alpha (principal variation search),
-//!   and the later quiet turns of a node at least [`REDUCTION_MIN_DEPTH`] deep one turn
-//!   shallower (two from the [`REDUCE_MORE_FROM`]th); a turn whose shortened search beats
-//!   alpha is searched again at full depth and, where it lands inside the window, with the
-//!   full window.
+//!   and its quiet turns from index [`REDUCE_FROM`] on (in search order), in a node at least
+//!   [`REDUCTION_MIN_DEPTH`] deep, one turn shallower (two from index [`REDUCE_MORE_FROM`]);
+//!   a turn whose shortened search beats alpha is searched again at full depth and, where it
+//!   lands inside the window, with the full window.
 //! - **Quiescence**: at depth 0 a position where the side to move must capture is not simply
 //!   evaluated (the static value would be wrong by the pieces about to fall); the search goes
 //!   on through the capture turns, up to [`QUIESCENCE_PLIES`] plies, until a quiet position

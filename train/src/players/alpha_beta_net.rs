@@ -275,11 +275,11 @@ mod tests {
         // Late-move reductions are on by default: within the same nodes the search of a
         // quiet position gets deeper than with lmr=false.
         let fen = "BBB3BBB/9/9/9/WWW3WWW w";
-        let middle = Fanorona::new(Position::from_fen(fen).unwrap());
+        let quiet = Fanorona::new(Position::from_fen(fen).unwrap());
         let depth = |options: &str| {
             let spec = format!("abnet:path={},nodes=30000{options}", path.display());
             let mut agent = create(&spec).unwrap();
-            agent.act(&middle).unwrap();
+            agent.act(&quiet).unwrap();
             agent.last_info().unwrap().depth.unwrap()
         };
         let (reduced, full) = (depth(""), depth(",lmr=false"));
