@@ -19,6 +19,7 @@ use crate::agents::turn_agent::TurnAgent;
 use crate::arena::Built;
 use crate::minimax::player::MinimaxChooser;
 use crate::minimax::search::MAX_DEPTH;
+use crate::minimax::{Handcrafted, StaticEvaluation};
 use crate::solver::{SolverAgent, TableSource, shared_solution};
 
 /// Milliseconds: from 1 to a day.
@@ -246,18 +247,32 @@ pub fn tables_dir(options: &AgentOptions) -> Result<Option<PathBuf>, SpecError> 
     Ok(Some(PathBuf::from(dir)))
 }
 
+/// The alpha-beta player of a specification with the alpha-beta options (`depth`, `ms`,
+/// `nodes`, `hash`, `tables`, `lmr`, `seed`; `seed` is the caller's where the specification
+/// gives none), valuing its leaves with `evaluation`.
+pub fn alpha_beta_chooser<E: StaticEvaluation>(
+    options: &AgentOptions,
+    seed: u64,
+    evaluation: E,
+) -> Result<MinimaxChooser<E>, SpecError> {
+    Ok(MinimaxChooser::with_evaluation(
+        options.spec().to_string(),
+        minimax_budget(options),
+        options.whole("hash").expect("hash has a default"),
+        options.seed_or(seed),
+        evaluation,
+    )
+    .with_tables(tables_dir(options)?)
+    .with_reductions(options.flag("lmr").expect("lmr has a default")))
+}
+
 /// The factory of [`MINIMAX`].
 fn create_minimax(options: &AgentOptions, seed: u64) -> Built {
-    Ok(Box::new(TurnAgent::new(
-        MinimaxChooser::new(
-            options.spec().to_string(),
-            minimax_budget(options),
-            options.whole("hash").expect("hash has a default"),
-            options.seed_or(seed),
-        )
-        .with_tables(tables_dir(options)?)
-        .with_reductions(options.flag("lmr").expect("lmr has a default")),
-    )))
+    Ok(Box::new(TurnAgent::new(alpha_beta_chooser(
+        options,
+        seed,
+        Handcrafted,
+    )?)))
 }
 
 /// The factory of [`ENGINE`].

@@ -10,12 +10,9 @@ use fanorona_env::{
     ValueType,
 };
 use fanorona_eval::TurnAgent;
-use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::minimax::score_of_logit;
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
-use fanorona_eval::{
-    AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, minimax_budget, tables_dir,
-};
+use fanorona_eval::{AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, alpha_beta_chooser};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -158,19 +155,12 @@ fn create_abnet_agent(
                  others)"
             .into(),
     })?;
-    let chooser = MinimaxChooser::with_evaluation(
-        spec.to_string(),
-        minimax_budget(options),
-        options.whole("hash").expect("hash has a default"),
-        options.seed_or(seed),
-        NetValue::new(
-            &mlp,
-            &Position::initial(meta.game.board()),
-            options.real("material").expect("material has a default") as f32,
-        ),
-    )
-    .with_tables(tables_dir(options)?)
-    .with_reductions(options.flag("lmr").expect("lmr has a default"));
+    let value = NetValue::new(
+        &mlp,
+        &Position::initial(meta.game.board()),
+        options.real("material").expect("material has a default") as f32,
+    );
+    let chooser = alpha_beta_chooser(options, seed, value)?;
     Ok(Box::new(NetAgent::new(
         Box::new(TurnAgent::new(chooser)),
         net.config().clone(),
