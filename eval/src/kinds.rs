@@ -87,6 +87,15 @@ pub const AB_LMR: OptionDef = OptionDef {
            less deep, confirmed where they look better",
 };
 
+/// The `unfinished` option of alpha-beta kinds (off by default).
+pub const AB_UNFINISHED: OptionDef = OptionDef {
+    name: "unfinished",
+    value: ValueType::Bool,
+    default: OptionDefault::Flag(false),
+    help: "search until the time is spent and play the turn of an unfinished last iteration \
+           where it beat the previous best",
+};
+
 /// The `tables` option of the kinds that probe endgame tables.
 pub const AB_TABLES: OptionDef = OptionDef {
     name: "tables",
@@ -106,6 +115,7 @@ pub const MINIMAX: AgentKind = AgentKind {
         AB_HASH,
         AB_TABLES,
         AB_LMR,
+        AB_UNFINISHED,
         OptionDef::SEED,
     ],
     path_extensions: &[],
@@ -248,7 +258,7 @@ pub fn tables_dir(options: &AgentOptions) -> Result<Option<PathBuf>, SpecError> 
 }
 
 /// The alpha-beta player of a specification with the alpha-beta options (`depth`, `ms`,
-/// `nodes`, `hash`, `tables`, `lmr`, `seed`; `seed` is the caller's where the specification
+/// `nodes`, `hash`, `tables`, `lmr`, `unfinished`, `seed`; `seed` is the caller's where the specification
 /// gives none), valuing its leaves with `evaluation`.
 pub fn alpha_beta_chooser<E: StaticEvaluation>(
     options: &AgentOptions,
@@ -263,7 +273,12 @@ pub fn alpha_beta_chooser<E: StaticEvaluation>(
         evaluation,
     )
     .with_tables(tables_dir(options)?)
-    .with_reductions(options.flag("lmr").expect("lmr has a default")))
+    .with_reductions(options.flag("lmr").expect("lmr has a default"))
+    .with_unfinished(
+        options
+            .flag("unfinished")
+            .expect("unfinished has a default"),
+    ))
 }
 
 /// The factory of [`MINIMAX`].
@@ -355,6 +370,8 @@ mod tests {
              with few pieces\n  \
              lmr=true|false (default false): late-move reductions with principal variation \
              search: late quiet turns searched less deep, confirmed where they look better\n  \
+             unfinished=true|false (default false): search until the time is spent and play \
+             the turn of an unfinished last iteration where it beat the previous best\n  \
              seed=N: seed of its random choices (default: the caller's, e.g. the match seed)"
         );
         let e = make("minimax:depth=0").unwrap_err();

@@ -33,8 +33,8 @@ pub use arena::{
     PlayedGame, Seat, check_out_dir, play_game, spec_factory,
 };
 pub use kinds::{
-    AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, alpha_beta_chooser, register, registry,
-    tables_dir,
+    AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, AB_UNFINISHED, alpha_beta_chooser,
+    register, registry, tables_dir,
 };
 pub use record::{GameRecord, RecordError};
 pub use session::{

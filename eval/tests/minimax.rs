@@ -410,3 +410,98 @@ fn strength_rises_with_depth() {
     let d3_vs_d1 = match_score("minimax:depth=3", "minimax:depth=1", 12);
     assert!(d3_vs_d1 > 0.6, "depth 3 vs depth 1: {d3_vs_d1}");
 }
+
+/// Turn starts of seeded random 9x5 games, after 10 to 40 actions.
+fn middle_games(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut random = RandomAgent::new(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut game = Fanorona::standard();
+        let length = rng.random_range(10..40);
+        for _ in 0..length {
+            if game.is_terminal() {
+                break;
+            }
+            let action = random.act(&game).unwrap();
+            game.apply(action).unwrap();
+        }
+        if !game.is_terminal() && game.position().is_turn_start() {
+            found.push(*game.position());
+        }
+    }
+    found
+}
+
+/// A search of `pos` within `budget`, with unfinished iterations used or not.
+fn search_unfinished(
+    pos: &Position,
+    budget: Budget,
+    unfinished: bool,
+) -> fanorona_eval::minimax::MinimaxResult {
+    let mut searcher = Searcher::new(budget, 1, 7);
+    searcher.set_unfinished(unfinished);
+    searcher.search_position(pos, &[]).expect("a legal turn")
+}
+
+#[test]
+fn unfinished_iterations_change_only_what_a_stopped_search_plays() {
+    let positions = middle_games(24, 11);
+    // Every iteration finishes at a fixed depth: the same search either way.
+    for pos in &positions[..6] {
+        let (off, on) = (
+            search_unfinished(pos, Budget::fixed_depth(3), false),
+            search_unfinished(pos, Budget::fixed_depth(3), true),
+        );
+        assert_eq!(
+            (off.turn, off.score, off.depth, off.nodes),
+            (on.turn, on.score, on.depth, on.nodes)
+        );
+    }
+    // Stopped by a node count, both searches walk the same tree; where the unfinished
+    // iteration found a better turn than the one it searched first (the previous best), that
+    // turn is played, with a score no finished iteration of that depth could beat.
+    let mut changed = 0;
+    for pos in &positions {
+        for nodes in [3_000, 10_000, 40_000] {
+            let budget = Budget::node_count(nodes);
+            let (off, on) = (
+                search_unfinished(pos, budget, false),
+                search_unfinished(pos, budget, true),
+            );
+            assert_eq!((off.depth, off.nodes), (on.depth, on.nodes));
+            if on.turn != off.turn {
+                changed += 1;
+                let finished = search_unfinished(pos, Budget::fixed_depth(on.depth + 1), true);
+                assert!(
+                    finished.score >= on.score,
+                    "{}: unfinished {} above finished {}",
+                    pos.to_fen(),
+                    on.score,
+                    finished.score
+                );
+            }
+        }
+    }
+    assert!(changed > 0, "no stopped search found a better turn");
+    // Under a time limit the search goes on until the time is spent (not half of it), unless
+    // it finds a forced win or loss.
+    let budget = Budget::movetime(std::time::Duration::from_millis(30));
+    let mut timed = 0;
+    for pos in &positions {
+        let on = search_unfinished(pos, budget, true);
+        if on.mate_in().is_some() {
+            continue;
+        }
+        timed += 1;
+        assert!(
+            on.elapsed >= budget.time.unwrap(),
+            "{}: {:?}, depth {}, score {}",
+            pos.to_fen(),
+            on.elapsed,
+            on.depth,
+            on.score
+        );
+    }
+    assert!(timed >= 4, "{timed} positions without a forced result");
+}

@@ -59,6 +59,13 @@ impl<E: StaticEvaluation> MinimaxChooser<E> {
         self
     }
 
+    /// The same player with the use of unfinished iterations on or off
+    /// ([`Searcher::set_unfinished`]).
+    pub fn with_unfinished(mut self, on: bool) -> Self {
+        self.searcher.set_unfinished(on);
+        self
+    }
+
     /// The same player probing the endgame tables in the folder `dir` (if given): exact
     /// values of positions with few pieces at its leaves and root.
     pub fn with_tables(mut self, dir: Option<PathBuf>) -> Self {

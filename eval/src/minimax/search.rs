@@ -29,7 +29,12 @@
 //!   hold is searched one turn deep, every child being exact.
 //! - **Stopping**: besides its budget a search obeys a shared stop flag
 //!   ([`Searcher::set_stop`]), set by another thread (an engine's `stop` command); it then
-//!   returns the last completed iteration's result.
+//!   returns the last completed iteration's result. Under a time limit no iteration starts
+//!   after half the time, since it would rarely finish.
+//! - **Unfinished iterations** (optional, [`Searcher::set_unfinished`]): the search starts
+//!   iterations until its budget is spent, and where a stopped iteration had already found a
+//!   turn better than the previous best (searched first, so its new score is known), it
+//!   plays that turn: as chess engines do, no part of the time is thrown away.
 //! - **Determinism**: the root turns are shuffled by a seeded generator before ordering, so
 //!   among equal turns the seed decides; with a depth (or node) limit the result depends only
 //!   on the position, the game's history, the seed and the earlier searches of the game.
@@ -140,6 +145,19 @@ pub struct Searcher<E = Handcrafted> {
     tables: Option<Arc<EndgameTables>>,
     /// Whether late quiet turns are searched less deep (principal variation search).
     reductions: bool,
+    /// Whether an unfinished iteration's better turn is played (and iterations start until
+    /// the budget is spent).
+    unfinished: bool,
+}
+
+/// What one iteration at the root found: the index of its best turn and that turn's score.
+#[derive(Clone, Copy, Debug)]
+struct Iteration {
+    best: usize,
+    score: i32,
+    /// Whether every root turn was searched (else the search stopped after `best`, the turn
+    /// searched first, was beaten).
+    complete: bool,
 }
 
 impl Searcher {
@@ -172,6 +190,7 @@ impl<E: StaticEvaluation> Searcher<E> {
             stop: None,
             tables: None,
             reductions: false,
+            unfinished: false,
         }
     }
 
@@ -198,6 +217,13 @@ impl<E: StaticEvaluation> Searcher<E> {
     /// Turns late-move reductions with principal variation search on or off (off at first).
     pub fn set_reductions(&mut self, on: bool) {
         self.reductions = on;
+    }
+
+    /// Turns the use of unfinished iterations on or off (off at first): with it on, a search
+    /// under a time limit starts iterations until the time is spent, and plays the turn of a
+    /// stopped iteration that beat the previous iteration's best.
+    pub fn set_unfinished(&mut self, on: bool) {
+        self.unfinished = on;
     }
 
     /// The endgame tables in use.
@@ -288,7 +314,8 @@ impl<E: StaticEvaluation> Searcher<E> {
             } else {
                 let depth = depth.min(MAX_DEPTH) as i32;
                 self.search_root(pos, &mut root, depth)
-                    .map(|(_, score)| score)
+                    .filter(|iteration| iteration.complete)
+                    .map(|iteration| iteration.score)
             };
             self.probe_root = root;
             found
@@ -323,16 +350,21 @@ impl<E: StaticEvaluation> Searcher<E> {
             depth_limit(&self.budget)
         };
         for depth in 1..=last_depth {
-            let Some((index, score)) = self.search_root(pos, &mut root, depth as i32) else {
+            let Some(iteration) = self.search_root(pos, &mut root, depth as i32) else {
                 break;
             };
-            self.completed_depth = depth;
-            let turn = root.remove(index).1;
+            if !iteration.complete && !self.unfinished {
+                break;
+            }
+            if iteration.complete {
+                self.completed_depth = depth;
+            }
+            let turn = root.remove(iteration.best).1;
             root.insert(0, (0, turn));
             best = MinimaxResult {
                 turn,
-                score,
-                depth,
+                score: iteration.score,
+                depth: self.completed_depth,
                 nodes: self.nodes,
                 elapsed: self.start.elapsed(),
             };
@@ -340,7 +372,11 @@ impl<E: StaticEvaluation> Searcher<E> {
                 .budget
                 .time
                 .is_some_and(|t| self.start.elapsed() * 2 > t);
-            if score > MATE_BOUND || half_time_used || self.stop_requested() {
+            if !iteration.complete
+                || iteration.score > MATE_BOUND
+                || (half_time_used && !self.unfinished)
+                || self.stop_requested()
+            {
                 break;
             }
         }
@@ -360,14 +396,14 @@ impl<E: StaticEvaluation> Searcher<E> {
         self.path.extend_from_slice(ancestors);
     }
 
-    /// One iteration at the root: the index of the best turn and its score, or `None` if the
-    /// search was stopped before finishing.
+    /// One iteration at the root: what it found, or `None` if it was stopped before a turn
+    /// beat the one searched first.
     fn search_root(
         &mut self,
         pos: &Position,
         root: &mut [(i32, Turn)],
         depth: i32,
-    ) -> Option<(usize, i32)> {
+    ) -> Option<Iteration> {
         let mut alpha = -INFINITY;
         let mut best = 0;
         self.nodes += 1;
@@ -382,7 +418,11 @@ impl<E: StaticEvaluation> Searcher<E> {
             };
             self.path.pop();
             if self.stopped {
-                return None;
+                return (best > 0).then_some(Iteration {
+                    best,
+                    score: alpha,
+                    complete: false,
+                });
             }
             if score > alpha {
                 alpha = score;
@@ -399,7 +439,11 @@ impl<E: StaticEvaluation> Searcher<E> {
                 bound: Bound::Exact,
             });
         }
-        Some((best, alpha))
+        Some(Iteration {
+            best,
+            score: alpha,
+            complete: true,
+        })
     }
 
     /// Stops the search once a node or time limit is passed or the stop flag is set (never

@@ -12,7 +12,9 @@ use fanorona_env::{
 use fanorona_eval::TurnAgent;
 use fanorona_eval::minimax::score_of_logit;
 use fanorona_eval::minimax::{StaticEvaluation, evaluate};
-use fanorona_eval::{AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, alpha_beta_chooser};
+use fanorona_eval::{
+    AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, AB_UNFINISHED, alpha_beta_chooser,
+};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -126,6 +128,7 @@ pub const ABNET_KIND: AgentKind = AgentKind {
             default: OptionDefault::Flag(true),
             ..AB_LMR
         },
+        AB_UNFINISHED,
         OptionDef {
             name: "material",
             value: ValueType::Real {
@@ -253,6 +256,7 @@ mod tests {
         for options in [
             "depth=2",
             "ms=20",
+            "ms=20,unfinished=false",
             "nodes=500,seed=2",
             "depth=1,material=0.5",
         ] {
@@ -277,6 +281,13 @@ mod tests {
             reduced > full,
             "depth {reduced} with reductions, {full} without"
         );
+        // With unfinished iterations a search under a time limit spends all of it (without
+        // them, none starts after half the time).
+        let spec = format!("abnet:path={},ms=20,unfinished=true", path.display());
+        let mut timed = create(&spec).unwrap();
+        timed.act(&quiet).unwrap();
+        let spent = timed.last_info().unwrap().time;
+        assert!(spent >= std::time::Duration::from_millis(20), "{spent:?}");
         let err = create(&format!("abnet:path={},sims=4", path.display()))
             .err()
             .unwrap();
