@@ -258,8 +258,8 @@ pub fn tables_dir(options: &AgentOptions) -> Result<Option<PathBuf>, SpecError> 
 }
 
 /// The alpha-beta player of a specification with the alpha-beta options (`depth`, `ms`,
-/// `nodes`, `hash`, `tables`, `lmr`, `unfinished`, `seed`; `seed` is the caller's where the specification
-/// gives none), valuing its leaves with `evaluation`.
+/// `nodes`, `hash`, `tables`, `lmr`, `unfinished`, `seed`; `seed` is the caller's where the
+/// specification gives none), valuing its leaves with `evaluation`.
 pub fn alpha_beta_chooser<E: StaticEvaluation>(
     options: &AgentOptions,
     seed: u64,
