@@ -93,6 +93,13 @@ pub trait Game: Clone + Send + Sync + std::fmt::Debug + 'static {
     /// (all zero while the game goes on).
     fn returns(&self) -> [f32; 2];
 
+    /// A score of each player on the returns' scale (-1 to +1), indexed like
+    /// [`Game::returns`], that auxiliary value targets can read when the game ends (as
+    /// KataGo's score): by default the returns themselves.
+    fn score(&self) -> [f32; 2] {
+        self.returns()
+    }
+
     /// The observation's shape: planes, height, width.
     fn observation_shape(&self) -> [usize; 3];
 

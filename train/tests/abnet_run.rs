@@ -164,6 +164,11 @@ fn bad_abnet_settings_are_refused_with_the_reason() {
     let err = resnet.validate().unwrap_err().to_string();
     assert!(err.contains("network.kind must be \"mlp\""), "{err}");
 
+    let mut scored = config(1);
+    scored.selfplay.score_weight = 0.25;
+    let err = scored.validate().unwrap_err().to_string();
+    assert!(err.contains("selfplay.score_weight"), "{err}");
+
     let mut bad = config(1);
     bad.abnet.as_mut().unwrap().gate_threshold = 1.5;
     let err = bad.validate().unwrap_err().to_string();

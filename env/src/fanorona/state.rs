@@ -15,6 +15,9 @@ use crate::rules::turn::Turn;
 /// 64-bit words of a bitset over the largest action space (64 points).
 const ACTION_WORDS: usize = (MAX_POINTS * 24 + 1).div_ceil(64);
 
+/// The piece difference that [`Game::score`] maps to tanh(1) = 0.76.
+const SCORE_PIECES: f32 = 2.0;
+
 /// A Fanorona game in progress, stepped one action (one step of a piece, or "stop") at a time.
 #[derive(Debug)]
 pub struct Fanorona {
@@ -194,6 +197,13 @@ impl Game for Fanorona {
         }
     }
 
+    /// The piece difference, `tanh(difference / SCORE_PIECES)`: one piece up scores 0.46.
+    fn score(&self) -> [f32; 2] {
+        let count = |color| self.position.pieces(color).count_ones() as f32;
+        let white = ((count(Color::White) - count(Color::Black)) / SCORE_PIECES).tanh();
+        [white, -white]
+    }
+
     fn observation_shape(&self) -> [usize; 3] {
         [NUM_PLANES, self.board().height(), self.board().width()]
     }
@@ -283,5 +293,18 @@ mod tests {
         expected.play_turn_unchecked(&turn);
         assert_eq!(game.position(), &expected);
         assert_eq!(game.returns(), [1.0, -1.0]);
+    }
+
+    #[test]
+    fn the_score_is_the_piece_difference_squashed_and_zero_sum() {
+        let behind = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 b").unwrap());
+        let ahead = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1W4 b").unwrap());
+        let far_ahead = Fanorona::new(Position::from_fen("9/9/3W5/9/2W1W4 w").unwrap());
+        // Black is one piece up; the mover does not matter.
+        assert_eq!(behind.score(), [-0.5f32.tanh(), 0.5f32.tanh()]);
+        assert_eq!(ahead.score(), [0.5f32.tanh(), -0.5f32.tanh()]);
+        assert_eq!(far_ahead.score(), [1.5f32.tanh(), -1.5f32.tanh()]);
+        let start = Fanorona::new(Position::initial(Board::standard()));
+        assert_eq!(start.score(), [0.0, 0.0]);
     }
 }

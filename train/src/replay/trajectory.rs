@@ -218,10 +218,25 @@ impl TrajectoryRecorder {
 
     /// The finished game: `returns` (per player, from `Game::returns`) become each position's
     /// value target from its mover's view, except where an exact value was recorded.
-    pub fn finish(mut self, mut meta: TrajectoryMeta, returns: [f32; 2]) -> Trajectory {
+    pub fn finish(self, meta: TrajectoryMeta, returns: [f32; 2]) -> Trajectory {
+        self.finish_scored(meta, returns, returns, 0.0)
+    }
+
+    /// The finished game whose value targets mix the result with the game's final `score`
+    /// (per player, from `Game::score`): `(1 - score_weight) * result + score_weight * score`
+    /// from each position's mover's view, except where an exact value was recorded.
+    pub fn finish_scored(
+        mut self,
+        mut meta: TrajectoryMeta,
+        returns: [f32; 2],
+        score: [f32; 2],
+        score_weight: f32,
+    ) -> Trajectory {
         let values = self.game.values.iter_mut();
         for ((value, mover), exact) in values.zip(&self.movers).zip(&self.exact) {
-            *value = exact.unwrap_or(returns[mover.index()]);
+            let i = mover.index();
+            let target = (1.0 - score_weight) * returns[i] + score_weight * score[i];
+            *value = exact.unwrap_or(target);
         }
         meta.returns = returns;
         meta.length = self.game.len();

@@ -259,6 +259,7 @@ impl RunConfig {
             MAX_PARALLEL_GAMES,
         )?;
         count("selfplay.max_actions", s.max_actions as u64, MAX_ACTIONS)?;
+        probability("selfplay.score_weight", s.score_weight.into())?;
         count(
             "replay.window_games",
             self.replay.window_games as u64,
@@ -311,6 +312,11 @@ impl RunConfig {
         if !matches!(self.network, Architecture::Mlp { .. }) {
             let why =
                 "[abnet] trains the MLP that abnet searches with: network.kind must be \"mlp\"";
+            return Err(RunConfigError::Invalid(why.into()));
+        }
+        if self.selfplay.score_weight != 0.0 {
+            let why = "selfplay.score_weight mixes the score into MCTS self-play's targets; \
+                       [abnet] self-play mixes its search scores (replay.root_value_weight)";
             return Err(RunConfigError::Invalid(why.into()));
         }
         count("abnet.nodes", abnet.nodes, MAX_NODES)?;
@@ -599,6 +605,11 @@ mod tests {
                 "augment = true",
                 "augment = true\nroot_value_weight = 1.5",
                 "replay.root_value_weight = 1.5: expected a number in [0, 1]",
+            ),
+            (
+                "parallel_games = 8",
+                "parallel_games = 8\nscore_weight = -0.5",
+                "selfplay.score_weight = -0.5: expected a number in [0, 1]",
             ),
             (
                 "steps_per_iteration = 8",

@@ -54,6 +54,18 @@ pub struct SelfPlayConfig {
     /// as its value target, in place of the game's result and the search's value.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tables: Option<PathBuf>,
+    /// The share of each value target taken by the game's final score from the mover's view
+    /// (`Game::score`; Fanorona: the piece difference), the rest being its result: the result
+    /// target becomes `(1 - w) * result + w * score`, an auxiliary target as KataGo's score
+    /// that tells a drawn game with more pieces from one with fewer. 0 (the result alone) by
+    /// default.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub score_weight: f32,
+}
+
+/// Whether a weight is zero (its key is then left out of a written configuration).
+fn is_zero(weight: &f32) -> bool {
+    *weight == 0.0
 }
 
 /// Self-play by the `abnet` agent (the `[abnet]` section): expert iteration with an

@@ -263,7 +263,8 @@ impl<'a, G: Game> Session<'a, G> {
             .take()
             .expect("the game was being played");
         self.output.stats.exact_positions += recorder.exact_positions() as u64;
-        let game = recorder.finish(game_meta, returns);
+        let weight = self.selfplay.selfplay.score_weight;
+        let game = recorder.finish_scored(game_meta, returns, state.score(), weight);
         self.output.stats.games += 1;
         self.output.stats.positions += game.len() as u64;
         on_game(&game);
@@ -326,6 +327,17 @@ mod tests {
         (config.mcts, config.selfplay)
     }
 
+    /// The games of `play` with a uniform evaluator, drawn from `seed`.
+    fn play_seeded(play: &SelfPlay<Fanorona>, seed: u64) -> SelfPlayOutput {
+        let mut rng = TrainRng::seed_from_u64(seed);
+        play.play(
+            &mut UniformEvaluator,
+            &mut rng,
+            &TrajectoryMeta::default(),
+            |_| {},
+        )
+    }
+
     #[test]
     fn every_game_is_recorded_with_its_result_and_capped_games_are_draws() {
         let (mut mcts, mut selfplay) = settings();
@@ -382,16 +394,43 @@ mod tests {
         let start = Fanorona::new(Position::initial(board));
         let plain = SelfPlay::new(start.clone(), mcts, selfplay);
         let labelled = plain.clone().with_labels(Some(labels));
-        let run = |play: &SelfPlay<Fanorona>| {
-            let mut rng = TrainRng::seed_from_u64(3);
-            play.play(
-                &mut UniformEvaluator,
-                &mut rng,
-                &TrajectoryMeta::default(),
-                |_| {},
-            )
-        };
-        crate::table_labels::tests::assert_labelled(&run(&plain), &run(&labelled));
+        crate::table_labels::tests::assert_labelled(
+            &play_seeded(&plain, 3),
+            &play_seeded(&labelled, 3),
+        );
+    }
+
+    #[test]
+    fn a_score_weight_mixes_each_games_final_score_into_its_value_targets() {
+        let (mcts, mut selfplay) = settings();
+        selfplay.games_per_iteration = 8;
+        selfplay.max_actions = 12;
+        let start = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+        let plain = SelfPlay::new(start.clone(), mcts.clone(), selfplay.clone());
+        selfplay.score_weight = 0.25;
+        let scored = SelfPlay::new(start, mcts, selfplay);
+        let (plain, scored) = (play_seeded(&plain, 9).games, play_seeded(&scored, 9).games);
+        let mut moved = 0;
+        for (a, b) in plain.iter().zip(&scored) {
+            // The same games are played; only the value targets differ.
+            assert_eq!((&a.meta, &a.root_values), (&b.meta, &b.root_values));
+            let end = Fanorona::new(Position::from_fen(&b.meta.final_state).unwrap());
+            let [white, black] = end.score();
+            assert_eq!(white, -black);
+            let white_won = a.meta.returns[0];
+            for (&result, &target) in a.values().iter().zip(b.values()) {
+                // The mover's share of the score: the white score or its negation.
+                let extra = target - 0.75 * result;
+                assert!((extra.abs() - 0.25 * white.abs()).abs() < 1e-6);
+                if white_won != 0.0 {
+                    // In a decided game the result tells the mover: white's is white's return.
+                    let mover_score = white * result / white_won;
+                    assert!((extra - 0.25 * mover_score).abs() < 1e-6);
+                }
+                moved += (target != result) as usize;
+            }
+        }
+        assert!(moved > 0, "some game ends with a piece difference");
     }
 
     #[test]
@@ -399,16 +438,6 @@ mod tests {
         let (mcts, selfplay) = settings();
         let start = Fanorona::new(Position::initial(Board::new(3, 3).unwrap()));
         let play = SelfPlay::new(start, mcts, selfplay);
-        let run = |seed| {
-            let mut rng = TrainRng::seed_from_u64(seed);
-            play.play(
-                &mut UniformEvaluator,
-                &mut rng,
-                &TrajectoryMeta::default(),
-                |_| {},
-            )
-            .games
-        };
-        assert_eq!(run(5), run(5));
+        assert_eq!(play_seeded(&play, 5).games, play_seeded(&play, 5).games);
     }
 }
