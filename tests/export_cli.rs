@@ -17,7 +17,7 @@ use rand::SeedableRng;
 
 /// A checkpoint of a tiny untrained MLP for the standard board in `dir`.
 fn tiny_checkpoint(dir: &Path) -> PathBuf {
-    let device = ComputeDevice::Flex.autodiff_device().unwrap();
+    let device = ComputeDevice::Flex.device().unwrap();
     let network = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
     let config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
@@ -25,7 +25,7 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let learner = Trainer::new(config, network.init(&device).unwrap(), &device);
+    let learner = Trainer::new(config, network.init_seeded(&device, 1).unwrap(), &device);
     let meta = CheckpointMeta {
         game: GameId::standard().to_string(),
         network: network.clone(),

@@ -396,7 +396,11 @@ fn damaged_training_files_are_refused() {
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
+    let learner = Trainer::new(
+        learner_config,
+        config.init_seeded(&device, 1).unwrap(),
+        &device,
+    );
     let meta = CheckpointMeta {
         game: GameId::standard().to_string(),
         network: config,

@@ -524,12 +524,15 @@ fn a_read_answers_at_once_while_the_games_agent_thinks_for_two_seconds() {
             assert_eq!(state["moves"], json!([]));
             std::thread::sleep(Duration::from_millis(50));
         }
-        // The median read under 50 ms, and none waits for the agent (other tests share the
-        // cores: one slow read is the machine's, not the server's).
+        // No read waits for the agent's 2 s: the median well under it, and even the slowest
+        // (other tests share the cores: one slow read is the machine's, not the server's).
         times.sort();
-        assert!(times[5] < Duration::from_millis(50), "reads took {times:?}");
         assert!(
-            times[10] < Duration::from_millis(500),
+            times[5] < Duration::from_millis(250),
+            "reads took {times:?}"
+        );
+        assert!(
+            times[10] < Duration::from_millis(1000),
             "reads took {times:?}"
         );
         // Changes wait for the agent's turn.

@@ -338,10 +338,10 @@ mod tests {
         let first = player.last_info().unwrap();
         player.act(&game).unwrap();
         let turn = player.last_info().unwrap();
-        // The second step searched only until the next check of the clock, and the info
-        // counts the whole turn.
+        // The second step searched only until the next check of the clock (a budget of its
+        // own would take the turn past twice the budget), and the info counts the whole turn.
         assert!(first.time >= budget && turn.time >= first.time, "{first:?}");
-        assert!(turn.time < budget + Duration::from_millis(150), "{turn:?}");
+        assert!(turn.time < 2 * budget, "{turn:?}");
         assert!(turn.nodes >= first.nodes);
     }
 

@@ -72,7 +72,11 @@ fn trained() -> Trainer {
         value_weight: 1.0,
         ema_decay: 0.5,
     };
-    let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
+    let mut learner = Trainer::new(
+        learner_config,
+        config.init_seeded(&device, 1).unwrap(),
+        &device,
+    );
     let batch = random_positions(64);
     for _ in 0..STEPS {
         learner.train_step(&batch);
@@ -131,7 +135,7 @@ fn a_policy_file_with_denormal_weights_loads_without_them() {
     let dir = tempfile::tempdir().unwrap();
     let device = Device::flex();
     let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[8]));
-    let net = config.init(&device).unwrap();
+    let net = config.init_seeded(&device, 1).unwrap();
     let meta = PolicyMeta {
         game: fanorona_env::GameId::standard(),
         rules: fanorona_env::Rules::default().to_string(),

@@ -37,7 +37,11 @@ fn overfits(architecture: Architecture, steps: usize) {
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
+    let mut learner = Trainer::new(
+        learner_config,
+        config.init_seeded(&device, 1).unwrap(),
+        &device,
+    );
     let first = learner.train_step(&batch);
     for _ in 1..steps {
         learner.train_step(&batch);

@@ -266,20 +266,21 @@ mod tests {
             assert!(game.is_legal(agent.act(&game).unwrap()));
             assert!(agent.last_info().unwrap().nodes > 0);
         }
-        // Late-move reductions are on by default: within the same nodes the search of a
-        // quiet position gets deeper than with lmr=false.
+        // Late-move reductions are on by default: a fixed-depth search of a quiet position
+        // is the one of lmr=true, and it visits fewer nodes than with lmr=false.
         let fen = "BBB3BBB/9/9/9/WWW3WWW w";
         let quiet = Fanorona::new(Position::from_fen(fen).unwrap());
-        let depth = |options: &str| {
-            let spec = format!("abnet:path={},nodes=30000{options}", path.display());
+        let nodes = |options: &str| {
+            let spec = format!("abnet:path={},depth=5{options}", path.display());
             let mut agent = create(&spec).unwrap();
             agent.act(&quiet).unwrap();
-            agent.last_info().unwrap().depth.unwrap()
+            agent.last_info().unwrap().nodes
         };
-        let (reduced, full) = (depth(""), depth(",lmr=false"));
+        let (default, reduced, full) = (nodes(""), nodes(",lmr=true"), nodes(",lmr=false"));
+        assert_eq!(default, reduced);
         assert!(
-            reduced > full,
-            "depth {reduced} with reductions, {full} without"
+            reduced < full,
+            "{reduced} nodes with reductions, {full} without"
         );
         // With unfinished iterations a search under a time limit spends all of it (without
         // them, none starts after half the time).

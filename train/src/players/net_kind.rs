@@ -405,7 +405,7 @@ pub(crate) mod tests {
         let dir = std::env::temp_dir().join(format!("fanorona-net-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
-        let net = config.init(&Device::flex()).unwrap();
+        let net = config.init_seeded(&Device::flex(), 1).unwrap();
         let meta = PolicyMeta {
             game: GameId::standard(),
             rules: Rules::default().to_string(),

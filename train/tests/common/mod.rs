@@ -36,7 +36,11 @@ pub fn trained_with_average(
         value_weight: 1.0,
         ema_decay,
     };
-    let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
+    let mut learner = Trainer::new(
+        learner_config,
+        config.init_seeded(&device, 1).unwrap(),
+        &device,
+    );
     let batch = fixed_batch();
     for _ in 0..steps {
         learner.train_step(&batch);

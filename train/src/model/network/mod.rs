@@ -173,7 +173,7 @@ mod tests {
     fn check_shapes(arch: Architecture) {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, arch);
-        let net = config.init(&Device::flex()).unwrap();
+        let net = config.init_seeded(&Device::flex(), 1).unwrap();
         let len = config.observation_len();
         let mut obs = vec![0.0; 3 * len];
         game.write_observation(&mut obs[..len]);
