@@ -265,7 +265,9 @@ impl NetworkConfig {
     }
 
     /// Builds a network like [`NetworkConfig::init`] whose weights and parameter ids depend on
-    /// `seed` alone: the same seed gives the same bytes in a checkpoint.
+    /// `seed` alone: the same seed gives the same bytes in a checkpoint. `device` must be a
+    /// plain one, not an autodiff one (burn cannot track the re-drawn weights there; it
+    /// panics): [`crate::model::Trainer::new`] moves the network to its autodiff device.
     pub fn init_seeded(
         &self,
         device: &Device,
