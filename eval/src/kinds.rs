@@ -13,6 +13,7 @@ use fanorona_env::{
     ValueType,
 };
 
+use crate::SolverAgent;
 use crate::agents::engine::{EngineAgent, EngineConfig};
 use crate::agents::greedy::GreedyChooser;
 use crate::agents::turn_agent::TurnAgent;
@@ -20,7 +21,7 @@ use crate::arena::Built;
 use crate::minimax::player::MinimaxChooser;
 use crate::minimax::search::MAX_DEPTH;
 use crate::minimax::{Handcrafted, StaticEvaluation};
-use crate::solver::{SolverAgent, TableSource, shared_solution};
+use fanorona_exact::solver::{TableSource, shared_solution};
 
 /// Milliseconds: from 1 to a day.
 const MILLIS: ValueType = ValueType::Whole {

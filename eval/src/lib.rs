@@ -1,13 +1,14 @@
 //! Evaluating Fanorona agents: players that need no network (random, greedy, the minimax
-//! baseline, the exact solver, external engines), endgame tables, their agent kinds for the
-//! registry, the arena (matches, Elo, SPRT), ratings of many agents, game records, the engine
-//! protocol, and exams against solved values or a labelled test set.
+//! baseline, the perfect players of a solved board and of the endgame tables, external
+//! engines), their agent kinds for the registry, the arena (matches, Elo, SPRT), ratings of
+//! many agents, game records, the engine protocol, and exams against exact values or a
+//! labelled test set. The exact knowledge itself (solver, endgame tables) is
+//! `fanorona-exact`.
 //!
 //! Every type has one path. The agents, the arena, the agent kinds and game records are at the
 //! crate root; the public modules are subsystems with their own vocabulary: [`minimax`] (the
-//! alpha-beta baseline), [`solver`] (exact values of small boards), [`tables`] (endgame
-//! tables), [`exam`] (agents against exact values), [`rating`] (ratings of many agents) and
-//! [`protocol`] (the engine protocol).
+//! alpha-beta baseline), [`exam`] (agents against exact values), [`rating`] (ratings of many
+//! agents) and [`protocol`] (the engine protocol).
 
 mod agents;
 mod arena;
@@ -18,12 +19,12 @@ pub mod protocol;
 pub mod rating;
 mod record;
 mod session;
-pub mod solver;
-pub mod tables;
 
 pub use agents::complete_turn::{agent_turn, turn_of_steps};
 pub use agents::engine::{EngineAgent, EngineConfig};
 pub use agents::greedy::GreedyChooser;
+pub use agents::solver::SolverAgent;
+pub use agents::tables_first::TablesFirst;
 pub use agents::turn_agent::{TurnAgent, TurnChooser};
 pub use arena::elo::Tally;
 pub use arena::opening::{Opening, OpeningError, Openings};

@@ -6,7 +6,8 @@ use std::sync::{Arc, OnceLock};
 
 use fanorona_env::action::step_to_action;
 use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position, Rules, Turn};
-use fanorona_eval::solver::{Solution, SolveOptions, SolverAgent, SolverError, Value};
+use fanorona_eval::SolverAgent;
+use fanorona_exact::solver::{Solution, SolveOptions, SolverError, Value};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

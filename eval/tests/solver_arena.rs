@@ -2,8 +2,8 @@
 //! it wins what is won, against minimax and random players (openings of random turns).
 
 use fanorona_env::{AgentSpec, Board, Color, Position};
-use fanorona_eval::solver::{TableSource, Value, shared_solution};
 use fanorona_eval::{Openings, play_game, registry};
+use fanorona_exact::solver::{TableSource, Value, shared_solution};
 
 fn check_games(board: (usize, usize), opponent: &str, pairs: usize) {
     let (w, h) = board;

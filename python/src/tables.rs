@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_env::{Board, Game};
-use fanorona_eval::solver::Value;
-use fanorona_eval::tables::EndgameTables as Tables;
-use fanorona_eval::tables::shared_tables;
+use fanorona_exact::solver::Value;
+use fanorona_exact::tables::EndgameTables as Tables;
+use fanorona_exact::tables::shared_tables;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 

@@ -4,7 +4,7 @@
 //! exhaustive search written here says the player to act forces a win.
 
 use fanorona_env::{Board, Color, Fanorona, Game, Step, Telo};
-use fanorona_eval::solver::{Solution, Value};
+use fanorona_exact::solver::{Solution, Value};
 use fanorona_search::{RolloutEvaluator, SearchConfig, SearchDriver};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

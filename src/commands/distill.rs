@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, GameId, Position};
-use fanorona_eval::tables::shared_tables;
+use fanorona_exact::tables::shared_tables;
 use fanorona_train::distill::{DistillSettings, EpochReport, Progress, distill};
 use fanorona_train::io::{LoadedPolicy, PolicyMeta, export_policy, load_policy};
 use fanorona_train::run::is_run_file;

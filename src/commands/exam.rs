@@ -16,9 +16,9 @@ use fanorona_eval::exam::{
     examine_set, questions,
 };
 use fanorona_eval::minimax::MAX_DEPTH;
-use fanorona_eval::solver::{Solution, TableSource, shared_solution};
-use fanorona_eval::tables::{EndgameTables, shared_tables};
 use fanorona_eval::{AgentFactory, spec_factory};
+use fanorona_exact::solver::{Solution, TableSource, shared_solution};
+use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_train::exam::{network_of, value_head};
 use fanorona_train::model::PolicyValueNet;
 use fanorona_util::atomic_write::check_writable_file;

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
-use fanorona_eval::solver::{ClassReport, Solution, SolveOptions, SolveReport};
+use fanorona_exact::solver::{ClassReport, Solution, SolveOptions, SolveReport};
 use fanorona_util::atomic_write::check_writable_file;
 
 use crate::output::{OutputError, logln, outln};

@@ -7,8 +7,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use fanorona_env::{Board, Position};
-use fanorona_eval::solver::Value;
-use fanorona_eval::tables::{BuildOptions, ClassReport, EndgameTables, build};
+use fanorona_exact::solver::Value;
+use fanorona_exact::tables::{BuildOptions, ClassReport, EndgameTables, build};
 use fanorona_util::atomic_write::{check_writable_dir, check_writable_file};
 use fanorona_util::progress;
 

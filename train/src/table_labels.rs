@@ -9,8 +9,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fanorona_env::{Board, Fanorona, Game, GameId, Position};
-use fanorona_eval::solver::{Solution, TableSource, Value, shared_solution};
-use fanorona_eval::tables::{EndgameTables, shared_tables};
+use fanorona_exact::solver::{Solution, TableSource, Value, shared_solution};
+use fanorona_exact::tables::{EndgameTables, shared_tables};
 
 use crate::run::{RunConfig, TrainError};
 
@@ -107,7 +107,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::selfplay::SelfPlayOutput;
     use fanorona_env::Telo;
-    use fanorona_eval::tables::{BuildOptions, build};
+    use fanorona_exact::tables::{BuildOptions, build};
 
     /// Endgame tables of `board` up to `pieces` pieces, built into a temporary directory
     /// (kept alive by the returned guard).

@@ -8,7 +8,7 @@ use std::sync::atomic::AtomicBool;
 
 use burn::tensor::Device;
 use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position};
-use fanorona_eval::solver::{Solution, Value};
+use fanorona_exact::solver::{Solution, Value};
 use fanorona_search::SearchConfig;
 use fanorona_train::io::Checkpoint;
 use fanorona_train::players::network_agent;

@@ -1,13 +1,13 @@
 //! Exams: exact, match-free measures of how well an agent plays.
 //!
-//! - On a board the solver solves ([`crate::solver`]), positions are sampled (seeded) from the
+//! - On a board the solver solves ([`fanorona_exact::solver`]), positions are sampled (seeded) from the
 //!   agent's own games and from random play ([`sample`]); the agent chooses a turn in each and
 //!   the exam counts where that turn keeps the position's game-theoretic value: a win stays a
 //!   win, a draw stays at least a draw ([`solved`]). A network's value head is scored against
 //!   the same solved values ([`value_score`]).
 //! - On boards too large to solve, a fixed set of positions labelled by a deep search
 //!   ([`test_set`]) gives the agreement of the agent's turn with the label's best turn and the
-//!   error of its values ([`set_exam`]); endgame tables ([`crate::tables`]) score the
+//!   error of its values ([`set_exam`]); endgame tables ([`fanorona_exact::tables`]) score the
 //!   positions they hold exactly.
 //!
 //! The solver's values are those of the game without draw limits. The exam shows each

@@ -14,8 +14,8 @@ use super::test_set::TestSet;
 use super::value_score::{ValueError, ValueScore, share};
 use crate::agents::complete_turn::agent_turn;
 use crate::arena::AgentFactory;
-use crate::solver::Value;
-use crate::tables::EndgameTables;
+use fanorona_exact::solver::Value;
+use fanorona_exact::tables::EndgameTables;
 
 /// Positions one agent answers in a row (one agent per chunk, seeded by its number).
 const CHUNK: usize = 32;

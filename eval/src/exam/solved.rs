@@ -14,7 +14,7 @@ use super::sample::{Sampler, Source};
 use super::value_score::{ValueScore, share};
 use crate::agents::complete_turn::agent_turn;
 use crate::arena::{AgentFactory, Built};
-use crate::solver::{Solution, Value};
+use fanorona_exact::solver::{Solution, Value};
 
 /// Random turns that open each of the agent's own games (1 to 3), so that they differ.
 const OPENING_PLIES: u32 = 1;
@@ -304,9 +304,10 @@ pub fn examine(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SolverAgent;
     use crate::agents::turn_agent::{TurnAgent, TurnChooser};
-    use crate::solver::{SolverAgent, TableSource, shared_solution};
     use fanorona_env::{AgentError, Turn};
+    use fanorona_exact::solver::{TableSource, shared_solution};
     use std::sync::Arc;
 
     fn table(w: usize, h: usize) -> Arc<Solution> {

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::solver::Value;
+use fanorona_exact::solver::Value;
 
 /// The class of a solved value: 0 loss, 1 draw, 2 win.
 fn class_of_value(value: Value) -> usize {

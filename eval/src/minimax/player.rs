@@ -7,7 +7,7 @@ use fanorona_env::{AgentError, Budget, Fanorona, SearchInfo, SearchLimits, Turn}
 use super::evaluate::{Handcrafted, StaticEvaluation};
 use super::search::{MATE_BOUND, MinimaxResult, Searcher};
 use crate::agents::turn_agent::TurnChooser;
-use crate::tables::shared_tables;
+use fanorona_exact::tables::shared_tables;
 
 /// Score (hundredths of a piece) whose value is tanh(1) ~ 0.76 in [`value_of_score`].
 const VALUE_SCALE: f32 = 300.0;

@@ -51,8 +51,8 @@ use rand::seq::SliceRandom;
 use super::evaluate::{Handcrafted, StaticEvaluation, mobility};
 use super::ordering::{QuietHistory, pick_next};
 use super::tt::{Bound, Entry, TranspositionTable, TtMove};
-use crate::solver::Value;
-use crate::tables::EndgameTables;
+use fanorona_exact::solver::Value;
+use fanorona_exact::tables::EndgameTables;
 
 /// The deepest nominal depth a search may be given.
 pub const MAX_DEPTH: u32 = 64;

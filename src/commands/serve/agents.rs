@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position, Registry};
-use fanorona_eval::tables::shared_tables;
+use fanorona_exact::tables::shared_tables;
 use fanorona_train::io::load_policy;
 use fanorona_train::model::NetworkConfig;
 use serde::Serialize;

@@ -4,7 +4,7 @@
 //! the position.
 
 use fanorona_env::{Fanorona, Game, Position};
-use fanorona_eval::tables::EndgameTables;
+use fanorona_exact::tables::EndgameTables;
 use fanorona_search::legal_softmax;
 
 use crate::model::PolicyValueNet;
@@ -55,7 +55,7 @@ mod tests {
     use burn::module::Module;
     use burn::tensor::Device;
     use fanorona_env::Board;
-    use fanorona_eval::tables::{BuildOptions, build};
+    use fanorona_exact::tables::{BuildOptions, build};
 
     #[test]
     fn targets_are_the_teachers_outputs_on_the_legal_actions() {

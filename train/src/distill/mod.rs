@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use burn::tensor::Device;
 use fanorona_env::Position;
 use fanorona_eval::minimax::LARGEST_LOGIT;
-use fanorona_eval::tables::EndgameTables;
+use fanorona_exact::tables::EndgameTables;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;

@@ -4,7 +4,7 @@
 //! value. (`fanorona-search` does not know the tables' crate, so the option is added here.)
 
 use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, SpecError};
-use fanorona_eval::tables::TablesFirst;
+use fanorona_eval::TablesFirst;
 use fanorona_eval::{AB_TABLES, tables_dir};
 use fanorona_search::{MCTS_KIND as PLAYOUT_MCTS_KIND, MCTS_OPTIONS, mcts_agent};
 
@@ -53,7 +53,7 @@ mod tests {
     #[test]
     fn with_tables_an_mcts_agent_wins_a_won_ending_and_refuses_a_missing_folder() {
         let tables = tempfile::tempdir().unwrap();
-        fanorona_eval::tables::build(Board::standard(), 3, tables.path(), &Default::default())
+        fanorona_exact::tables::build(Board::standard(), 3, tables.path(), &Default::default())
             .unwrap();
         let registry = crate::players::registry();
         let create = |text: &str| registry.create(&registry.parse(text)?, 0);

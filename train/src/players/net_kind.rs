@@ -15,8 +15,9 @@ use fanorona_env::{
     Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, GameId, OptionDef,
     OptionDefault, SearchInfo, SearchLimits, SpecError, ValueType,
 };
-use fanorona_eval::tables::{EndgameTables, TablesFirst, shared_tables};
+use fanorona_eval::TablesFirst;
 use fanorona_eval::{AB_TABLES, tables_dir};
+use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 
 use crate::io::{LoadedPolicy, PolicyMeta, load_policy};
@@ -423,7 +424,7 @@ pub(crate) mod tests {
         let (path, _) = exported("tables");
         let tables = tempfile::tempdir().unwrap();
         let board = Board::standard();
-        fanorona_eval::tables::build(board, 3, tables.path(), &Default::default()).unwrap();
+        fanorona_exact::tables::build(board, 3, tables.path(), &Default::default()).unwrap();
         let spec = |options: &str| {
             format!(
                 "net:path={},{options},tables={}",

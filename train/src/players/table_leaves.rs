@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_env::Fanorona;
-use fanorona_eval::tables::{EndgameTables, shared_tables};
+use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_search::Evaluator;
 
 /// Wraps an evaluator: exact values where the tables hold the leaf.
@@ -33,7 +33,7 @@ impl<E> TableLeaves<E> {
 
     /// `inner`'s evaluations, made exact by the tables in `dir` for the board of the first
     /// leaves (loaded then, once per process). Tables `dir` does not hold for that board
-    /// leave every value `inner`'s: give the agent to [`fanorona_eval::tables::TablesFirst`],
+    /// leave every value `inner`'s: give the agent to [`fanorona_eval::TablesFirst`],
     /// which refuses to play then.
     pub fn from_folder(inner: E, dir: PathBuf) -> TableLeaves<E> {
         TableLeaves {
@@ -74,7 +74,7 @@ mod tests {
     use super::*;
     use crate::players::alpha_beta_mix::tests::Constant;
     use fanorona_env::{Board, Game, Position};
-    use fanorona_eval::tables::{BuildOptions, build};
+    use fanorona_exact::tables::{BuildOptions, build};
 
     #[test]
     fn leaves_the_tables_hold_get_their_exact_value_and_the_policy_stays() {

@@ -38,8 +38,8 @@ use rand::{Rng, SeedableRng};
 
 use fanorona_env::{Board, Game, GameId, GameVisitor, Position};
 use fanorona_eval::ArenaError;
-use fanorona_eval::solver::SolverError;
-use fanorona_eval::tables::TablesError;
+use fanorona_exact::solver::SolverError;
+use fanorona_exact::tables::TablesError;
 
 use super::gate::gate_score;
 use super::lock::RunLock;

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, criterion_main};
 use fanorona_env::{Board, Color, Position, Rules};
-use fanorona_eval::tables::{BuildOptions, EndgameTables, build};
+use fanorona_exact::tables::{BuildOptions, EndgameTables, build};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -1,14 +1,13 @@
 //! Tests of the endgame tables: agreement with the exact solver on 5x3, 3x5 and 7x3, equal
 //! values of symmetric positions, agreement with a depth-limited exhaustive search on random
-//! 9x5 endings, resumable builds, and refusal of damaged or foreign files.
+//! 9x5 endings, resumable builds, and refusal of damaged or foreign files. (Agents playing
+//! from the tables are tested in `fanorona-eval`.)
 
 use std::path::Path;
 
-use fanorona_env::{Board, Budget, Color, Fanorona, Outcome, Point, Position, Rules};
-use fanorona_eval::TurnChooser;
-use fanorona_eval::minimax::MinimaxChooser;
-use fanorona_eval::solver::{Solution, SolveOptions, Value};
-use fanorona_eval::tables::{
+use fanorona_env::{Board, Color, Point, Position, Rules};
+use fanorona_exact::solver::{Solution, SolveOptions, Value};
+use fanorona_exact::tables::{
     BuildOptions, ClassIndex, EndgameTables, TablesError, build, class_file_name,
 };
 use rand::rngs::StdRng;
@@ -316,92 +315,4 @@ fn probing_refuses_what_the_tables_do_not_hold() {
     assert_eq!(tables.value(&over), Some(Value::Loss(0)));
     let over = Position::from_fen("5/1W3/5 w").unwrap();
     assert_eq!(tables.value(&over), None);
-}
-
-/// Plays `first` (to move in `start`) against `second` until the game ends; the outcome and
-/// the number of turns played.
-fn play_out(
-    start: Position,
-    first: &mut MinimaxChooser,
-    second: &mut MinimaxChooser,
-) -> (Outcome, usize) {
-    let mut game = Fanorona::new(start);
-    let mut turns = 0;
-    loop {
-        if let Some(outcome) = game.outcome() {
-            return (outcome, turns);
-        }
-        let chooser = if turns % 2 == 0 {
-            &mut *first
-        } else {
-            &mut *second
-        };
-        let turn = chooser.choose_turn(&game).unwrap();
-        game.play_turn_unchecked(&turn);
-        turns += 1;
-    }
-}
-
-#[test]
-fn minimax_with_tables_converts_won_endings_and_keeps_draws() {
-    let board = Board::standard();
-    let dir = tempfile::tempdir().unwrap();
-    let tables = built(board, 4, dir.path());
-    let mut rng = StdRng::seed_from_u64(21);
-    let (mut wins, mut draws) = (0, 0);
-    while wins < 12 || draws < 4 {
-        let white = rng.random_range(1..=3);
-        let pos = random_position(board, white, 4 - white, Color::White, &mut rng)
-            .with_rules(Rules::default());
-        let value = tables.value(&pos).unwrap();
-        let wanted = match value {
-            Value::Win(_) => wins < 12,
-            Value::Draw => draws < 4,
-            Value::Loss(_) => false,
-        };
-        if !wanted {
-            continue;
-        }
-        // Without the tables, this player takes 11 turns for a win in 7 (seed 21).
-        let mut with = MinimaxChooser::new("with", Budget::fixed_depth(1), 1, 1)
-            .with_tables(Some(dir.path().to_path_buf()));
-        let mut without = MinimaxChooser::new("without", Budget::fixed_depth(4), 1, 2);
-        let (outcome, turns) = play_out(pos, &mut with, &mut without);
-        match value {
-            Value::Win(n) => {
-                // A win in at most its distance, whatever the opponent does.
-                assert!(
-                    matches!(
-                        outcome,
-                        Outcome::Win {
-                            winner: Color::White,
-                            ..
-                        }
-                    ),
-                    "{}: {outcome:?}",
-                    pos.to_fen()
-                );
-                assert!(
-                    turns <= n as usize,
-                    "{}: {turns} turns for {value}",
-                    pos.to_fen()
-                );
-                wins += 1;
-            }
-            _ => {
-                assert!(
-                    !matches!(
-                        outcome,
-                        Outcome::Win {
-                            winner: Color::Black,
-                            ..
-                        }
-                    ),
-                    "{}: {outcome:?}",
-                    pos.to_fen()
-                );
-                draws += 1;
-            }
-        }
-    }
 }

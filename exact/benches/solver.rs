@@ -2,7 +2,7 @@
 
 use criterion::{Criterion, criterion_main};
 use fanorona_env::{Board, Position};
-use fanorona_eval::solver::Solution;
+use fanorona_exact::solver::Solution;
 
 fn bench(c: &mut Criterion) {
     let board = Board::new(3, 5).unwrap();

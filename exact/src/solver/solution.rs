@@ -220,7 +220,7 @@ impl Solution {
 
 /// Checks that positions under `rules` can be looked up in a solver table: the standard
 /// rules, with or without draw limits.
-pub(crate) fn check_rules(rules: &Rules) -> Result<(), SolverError> {
+pub fn check_rules(rules: &Rules) -> Result<(), SolverError> {
     let mut unsupported = Vec::new();
     if rules.mandatory_continuation {
         unsupported.push("mandatory continuation");

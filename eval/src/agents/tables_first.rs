@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use fanorona_env::{Agent, AgentError, Board, Fanorona, SearchInfo, SearchLimits, Turn};
 
-use super::cache::shared_tables;
-use super::probe::EndgameTables;
-use crate::agents::turn_agent::{TurnAgent, TurnChooser};
-use crate::solver::Value;
+use fanorona_exact::solver::Value;
+use fanorona_exact::tables::{EndgameTables, shared_tables};
+
+use super::turn_agent::{TurnAgent, TurnChooser};
 
 /// Chooses the tables' best turn (the first of them: the fastest win, else a draw, else the
 /// slowest loss).
@@ -130,8 +130,8 @@ impl Agent<Fanorona> for TablesFirst {
 mod tests {
     use super::*;
     use crate::agents::complete_turn::agent_turn;
-    use crate::tables::{BuildOptions, build};
     use fanorona_env::{Position, RandomAgent};
+    use fanorona_exact::tables::{BuildOptions, build};
 
     #[test]
     fn the_tables_play_where_they_hold_the_position_and_the_inner_agent_elsewhere() {

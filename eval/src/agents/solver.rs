@@ -10,8 +10,7 @@ use fanorona_env::{Agent, AgentError, Fanorona, Position, Step};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use super::error::SolverError;
-use super::solution::{Solution, SolveOptions};
+use fanorona_exact::solver::{Solution, SolveOptions, SolverError};
 
 /// Positions an on-the-fly solve may reach before the agent gives up.
 const ON_THE_FLY_LIMIT: u64 = 20_000_000;
@@ -55,7 +54,7 @@ impl SolverAgent {
 
     /// Chooses a turn for `pos` and returns its steps.
     fn plan_turn(&mut self, pos: &Position) -> Result<VecDeque<Step>, AgentError> {
-        super::solution::check_rules(pos.rules()).map_err(|e| self.error(e))?;
+        fanorona_exact::solver::check_rules(pos.rules()).map_err(|e| self.error(e))?;
         let mut best = self.table.best_turns(pos);
         if best.is_none() {
             best = self.extra.as_ref().and_then(|s| s.best_turns(pos));

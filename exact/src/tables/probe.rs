@@ -115,7 +115,7 @@ impl EndgameTables {
                 self.board
             )));
         }
-        if crate::solver::solution::check_rules(pos.rules()).is_err() {
+        if crate::solver::check_rules(pos.rules()).is_err() {
             return Err(TablesError::NotCovered(
                 "the tables hold the standard rules only (draw limits ignored)".into(),
             ));

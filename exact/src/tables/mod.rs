@@ -8,9 +8,8 @@
 //! under the standard rules without draw limits, as the solver ([`crate::solver`]). Each class
 //! is one CRC-sealed file of one byte a position ([`file`]); [`EndgameTables`] loads a folder
 //! of them into memory and answers probes ([`probe`]); [`shared_tables`] shares them within
-//! the process; [`TablesFirst`] plays from them wherever they hold the position.
+//! the process.
 
-pub(crate) mod agent;
 pub(crate) mod build;
 pub(crate) mod cache;
 pub(crate) mod error;
@@ -18,7 +17,6 @@ pub(crate) mod file;
 pub(crate) mod index;
 pub(crate) mod probe;
 
-pub use agent::TablesFirst;
 pub use build::{BuildOptions, ClassReport, build};
 pub use cache::shared_tables;
 pub use error::TablesError;
