@@ -1,5 +1,7 @@
 //! `fanorona`: the command-line tool of the Fanorona reinforcement-learning toolkit.
 
+#[cfg(test)]
+mod cli_reference;
 mod commands;
 mod output;
 
@@ -43,7 +45,7 @@ enum Command {
     /// Exam an agent exactly: turns that keep solved values on a small board, or agreement
     /// with a labelled test set (9x5); a network's value-head accuracy.
     Exam(commands::exam::Args),
-    /// Train a network by self-play (default: the embedded `default` preset, about 9-10 minutes
+    /// Train a network by self-play (default: the embedded `default` preset, about 10 minutes
     /// on two CPU cores with its student, the agent); resumes a run.
     Train(commands::train::Args),
     /// Play a trained checkpoint (search with its network) against any agent.

@@ -1,7 +1,7 @@
 //! The documentation cannot go stale silently: every `fanorona ...` command (and
 //! `cargo run --release -- ...`) in the shell code blocks of README.md, models/README.md and
 //! docs/**/*.md parses against the real command line, and every relative link points at a
-//! file that exists.
+//! file that exists (and, with `#anchor` into a markdown page, at one of its headings).
 //!
 //! A command is checked by running the binary with `FANORONA_PARSE_ONLY=1`, which parses the
 //! arguments with clap and exits without running anything. Code blocks marked `text`,
@@ -173,8 +173,48 @@ fn parse_error(args: &[String]) -> Option<String> {
     (!output.status.success()).then(|| String::from_utf8_lossy(&output.stderr).into_owned())
 }
 
+/// The anchor GitHub gives a heading: lower case, spaces as `-`, other characters than
+/// letters, digits, `-` and `_` dropped.
+fn anchor_of(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The anchors of the headings of `markdown` (outside code).
+fn anchors(markdown: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut in_code = false;
+    for line in markdown.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && line.starts_with('#') {
+            found.push(anchor_of(line.trim_start_matches('#')));
+        }
+    }
+    found
+}
+
+/// Whether `anchor` names a heading of the markdown page at `path` (any anchor of another
+/// kind of file counts as found).
+fn anchor_exists(path: &Path, anchor: &str) -> bool {
+    if path.extension().is_none_or(|e| e != "md") {
+        return true;
+    }
+    let page = std::fs::read_to_string(path).unwrap_or_default();
+    anchors(&page).iter().any(|a| a == anchor)
+}
+
 /// The relative link targets of `markdown` (outside code) that name no existing file or
-/// folder, resolved from `dir`.
+/// folder, resolved from `dir`, or an anchor that no heading of the page named (of
+/// `markdown` itself, for a link to `#anchor` alone) has.
 fn broken_links(markdown: &str, dir: &Path) -> Vec<String> {
     let mut broken = Vec::new();
     let mut in_code = false;
@@ -192,9 +232,18 @@ fn broken_links(markdown: &str, dir: &Path) -> Vec<String> {
             let Some(end) = tail.find(')') else { break };
             let target = &tail[..end];
             rest = &tail[end..];
-            let path = target.split('#').next().unwrap_or("");
+            let (path, anchor) = target.split_once('#').unwrap_or((target, ""));
             let external = target.contains("://") || target.starts_with("mailto:");
-            if !external && !path.is_empty() && !dir.join(path).exists() {
+            if external {
+                continue;
+            }
+            let found = if path.is_empty() {
+                anchor.is_empty() || anchors(markdown).iter().any(|a| a == anchor)
+            } else {
+                let file = dir.join(path);
+                file.exists() && (anchor.is_empty() || anchor_exists(&file, anchor))
+            };
+            if !found {
                 broken.push(target.to_string());
             }
         }
@@ -303,9 +352,22 @@ fn the_checker_finds_broken_links() {
     let sample = "[ok](README.md), [anchor](docs/index.md#the-fanorona-book), \
         [web](https://example.com/x), ![picture](docs/serve-start.png)\n\
         [gone](docs/no-such-page.md) and [gone too](RULES.md#notation)\n\
-        ```\n[in code](not/checked.md)\n```\n";
+        [a heading](docs/rules.md#a-turn), [no heading](docs/rules.md#a-move), \
+        [here](#the-sample), [not here](#elsewhere)\n\
+        ## The sample\n\
+        ```\n[in code](not/checked.md)\n# not a heading\n```\n";
     assert_eq!(
         broken_links(sample, dir),
-        ["docs/no-such-page.md", "RULES.md#notation"]
+        [
+            "docs/no-such-page.md",
+            "RULES.md#notation",
+            "docs/rules.md#a-move",
+            "#elsewhere"
+        ]
     );
+    assert_eq!(
+        anchor_of(" `fanorona tables`: build, probe"),
+        "fanorona-tables-build-probe"
+    );
+    assert_eq!(anchors(sample), ["the-sample"]);
 }

@@ -135,11 +135,17 @@ def serve(
         out.flush()
 
 
-def main(argv: Optional[List[str]] = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m fanorona.engine`` (the docs test parses every documented
+    command with it)."""
+    parser = argparse.ArgumentParser(prog="python -m fanorona.engine", description=__doc__.splitlines()[0])
     parser.add_argument("--agent", default="random", help="an agent specification (default random)")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> None:
+    args = build_parser().parse_args(argv)
     agent = Agent(args.agent, seed=args.seed)
     serve(agent.act, name=f"python {agent.name}")
 

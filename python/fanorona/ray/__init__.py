@@ -1,6 +1,6 @@
 """Distributed self-play training on Ray.
 
-``python -m fanorona.ray train (--preset NAME | --config run.toml) --out DIR --actors N
+``python -m fanorona.ray train (--preset NAME | --config run.toml) --run DIR --actors N
 [--address auto]``: N self-play actors (one CPU each, restarted by Ray when they die) play
 shards with the newest model; one learner actor (``--learner-gpus`` when asked) ingests them,
 trains at the replay ratio and publishes model versions. Models and shards travel through

@@ -13,14 +13,22 @@ from .._fanorona import run_config
 from . import STALL_S, RayRunStalled, train
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of ``python -m fanorona.ray`` (the docs test parses every documented
+    command with it)."""
     parser = argparse.ArgumentParser(prog="python -m fanorona.ray", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
     run = commands.add_parser("train", help="train a run with self-play actors and a learner")
     source = run.add_mutually_exclusive_group()
     source.add_argument("--preset", help="an embedded preset: tiny, small, default, long, full")
     source.add_argument("--config", help="a run configuration file (TOML)")
-    run.add_argument("--out", required=True, help="the run directory (resumed if it exists)")
+    run.add_argument(
+        "--run",
+        "--out",
+        dest="run",
+        required=True,
+        help="the run directory (resumed if it exists; --out: its older name)",
+    )
     run.add_argument("--actors", type=int, default=2, help="self-play actors (one CPU each)")
     run.add_argument("--address", help="a Ray cluster to join (e.g. auto); default: a local one")
     run.add_argument("--iterations", type=int, help="model versions to reach (default: the run's)")
@@ -32,6 +40,11 @@ def main(argv=None) -> int:
         default=STALL_S,
         help="seconds without any shard or learner answer before the run stops with an error",
     )
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.actors < 1:
         parser.error(f"--actors: expected at least 1, got {args.actors}")
@@ -40,15 +53,15 @@ def main(argv=None) -> int:
     if (
         args.preset is None
         and args.config is None
-        and not os.path.exists(os.path.join(args.out, "config.toml"))
+        and not os.path.exists(os.path.join(args.run, "config.toml"))
     ):
-        parser.error(f"{args.out} is not a run directory yet: give --preset NAME or --config FILE")
+        parser.error(f"{args.run} is not a run directory yet: give --preset NAME or --config FILE")
     try:
         config = run_config(preset=args.preset, path=args.config) if (args.preset or args.config) else None
     except ValueError as error:
         parser.error(str(error))
     if config is None:
-        with open(os.path.join(args.out, "config.toml"), encoding="utf-8") as f:
+        with open(os.path.join(args.run, "config.toml"), encoding="utf-8") as f:
             config = f.read()
     if args.address:
         ray.init(address=args.address)
@@ -56,11 +69,11 @@ def main(argv=None) -> int:
         # One logical CPU per actor, one for the learner and one spare, so that a restarted
         # actor finds room while its old process is cleaned up, whatever the machine has.
         ray.init(num_cpus=args.actors + 2, include_dashboard=False)
-    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(args.run, exist_ok=True)
     try:
         result = train(
             config,
-            os.path.abspath(args.out),
+            os.path.abspath(args.run),
             args.actors,
             iterations=args.iterations,
             replay_ratio=args.replay_ratio,
