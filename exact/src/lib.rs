@@ -10,5 +10,6 @@
 //! side to move under the standard rules without draw limits; a game neither side can force
 //! to an end is a draw. The agents that play from this knowledge live in `fanorona-eval`.
 
+mod envelope;
 pub mod solver;
 pub mod tables;

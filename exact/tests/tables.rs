@@ -266,7 +266,19 @@ fn builds_resume_and_damaged_or_foreign_files_are_refused() {
     let mut flipped = bytes.clone();
     flipped[60] ^= 0x04;
     assert!(reason(&flipped).contains("checksum"));
-    assert!(reason(&bytes[..30]).contains("too short"));
+    assert!(reason(&bytes[..10]).contains("too short"));
+    assert!(reason(&[]).contains("too short"));
+    assert!(reason(&bytes[..30]).contains("checksum"));
+    // A file of the format before symmetry (version 1) is refused with what to do.
+    let mut old = bytes[..bytes.len() - 4].to_vec();
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let crc = crc32fast::hash(&old);
+    old.extend_from_slice(&crc.to_le_bytes());
+    assert!(
+        reason(&old).contains("build them again"),
+        "{}",
+        reason(&old)
+    );
     assert!(reason(&bytes[..bytes.len() - 9]).contains("checksum"));
     let mut magic = bytes.clone();
     magic[0] = b'X';
@@ -285,6 +297,17 @@ fn builds_resume_and_damaged_or_foreign_files_are_refused() {
     ));
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(EndgameTables::open(dir.path(), board).unwrap().pieces(), 4);
+    // A piece count with a class missing is refused, naming the file, not used silently at
+    // fewer pieces.
+    let class_3v1 = dir.path().join(class_file_name(board, 3, 1));
+    std::fs::rename(&class_3v1, dir.path().join("aside")).unwrap();
+    let err = EndgameTables::open(dir.path(), board).unwrap_err();
+    assert!(
+        matches!(err, TablesError::Incomplete { pieces: 4, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("5x3-3v1.egtb"), "{err}");
+    std::fs::rename(dir.path().join("aside"), &class_3v1).unwrap();
 
     let empty = tempfile::tempdir().unwrap();
     let err = EndgameTables::open(empty.path(), board).unwrap_err();

@@ -119,7 +119,7 @@ fn label_class(
         let (pieces, side) = unpack_parts(board, class.keys[i]);
         for_each_paika_predecessor(board, pieces, side, |before| {
             if let Some(q) = class.find(pack_parts(board.points(), before, side.other())) {
-                found(q);
+                found(q, 1);
             }
         });
     })
@@ -128,13 +128,15 @@ fn label_class(
 /// Backward induction over paika turns within a set of positions closed under them, numbered
 /// `0..codes.len()`: `codes` holds each position's value code where it is already known (it
 /// must capture, or has no turn) and 0 elsewhere; `counts` the number of paika successors of
-/// each position that plays paika (0 for the others). `predecessors(i, found)` calls `found`
-/// with the number of every position that reaches position `i` by one paika turn. Returns the
-/// final codes; 0 (a draw) where nothing decides. Shared by the solver and the endgame tables.
+/// each position that plays paika (0 for the others). `predecessors(i, found)` calls
+/// `found(q, k)` once for every position `q` that reaches position `i` by paika, where `k` is
+/// the number of `q`'s paika turns that lead to `i` (more than 1 only where positions are
+/// numbered up to symmetry: several turns then lead to images of `i`). Returns the final
+/// codes; 0 (a draw) where nothing decides. Shared by the solver and the endgame tables.
 pub(crate) fn induce(
     codes: Vec<u16>,
     counts: Vec<u16>,
-    predecessors: impl Fn(usize, &mut dyn FnMut(usize)) + Sync,
+    predecessors: impl Fn(usize, &mut dyn FnMut(usize, u16)) + Sync,
 ) -> Result<Vec<u16>, SolverError> {
     let mut levels = initial_levels(&codes);
     let labels = ClassLabels {
@@ -191,7 +193,7 @@ impl ClassLabels {
     /// this level decides, and returns their indices: the next level.
     fn label_predecessors(
         &self,
-        predecessors: &(impl Fn(usize, &mut dyn FnMut(usize)) + Sync),
+        predecessors: &(impl Fn(usize, &mut dyn FnMut(usize, u16)) + Sync),
         level: &[u32],
         d: usize,
     ) -> Result<Vec<u32>, SolverError> {
@@ -212,8 +214,8 @@ impl ClassLabels {
             .map(|chunk| {
                 let mut out = Vec::new();
                 for &i in chunk {
-                    predecessors(i as usize, &mut |q| {
-                        if self.label(q, from_loss, next_code) {
+                    predecessors(i as usize, &mut |q, turns| {
+                        if self.label(q, turns, from_loss, next_code) {
                             out.push(q as u32);
                         }
                     });
@@ -224,11 +226,12 @@ impl ClassLabels {
         Ok(next.into_iter().flatten().collect())
     }
 
-    /// Labels position `q` with `next_code` if a successor at the level before decides it:
-    /// any successor lost for the opponent (`from_loss`), or the last of its successors won
-    /// for the opponent. Whether it was labelled now.
+    /// Labels position `q` with `next_code` if a successor at the level before, reached by
+    /// `turns` of its paika turns, decides it: any successor lost for the opponent
+    /// (`from_loss`), or the last of its successors won for the opponent. Whether it was
+    /// labelled now.
     #[inline]
-    fn label(&self, q: usize, from_loss: bool, next_code: u16) -> bool {
+    fn label(&self, q: usize, turns: u16, from_loss: bool, next_code: u16) -> bool {
         // Only unlabelled positions that play paika have a count.
         if self.counts[q].load(Relaxed) == 0 || self.codes[q].load(Relaxed) != 0 {
             return false;
@@ -237,7 +240,7 @@ impl ClassLabels {
             self.codes[q]
                 .compare_exchange(0, next_code, Relaxed, Relaxed)
                 .is_ok()
-        } else if self.counts[q].fetch_sub(1, Relaxed) == 1 {
+        } else if self.counts[q].fetch_sub(turns, Relaxed) == turns {
             self.codes[q].store(next_code, Relaxed);
             true
         } else {

@@ -56,6 +56,23 @@ impl OutcomeCounts {
         counts
     }
 
+    /// Counts one-byte value codes from their histogram (`histogram[c]`: how many codes
+    /// `c`): 0 a draw, odd codes losses, even codes wins.
+    pub(crate) fn of_histogram(histogram: &[u64; 256]) -> OutcomeCounts {
+        let mut counts = OutcomeCounts {
+            draws: histogram[0],
+            ..OutcomeCounts::default()
+        };
+        for (code, &n) in histogram.iter().enumerate().skip(1) {
+            if code % 2 == 1 {
+                counts.losses += n;
+            } else {
+                counts.wins += n;
+            }
+        }
+        counts
+    }
+
     /// All positions counted.
     pub fn total(&self) -> u64 {
         self.wins + self.losses + self.draws

@@ -135,10 +135,15 @@ pub fn build(
                 .zip(codes)
                 .map(|(class, codes)| ClassTable::new(board, class, &codes))
                 .collect();
-            for table in &built {
-                table.write(&path(table.index()))?;
-            }
+            // Written, then opened from the file (checked, and mapped rather than held).
             built
+                .iter()
+                .map(|table| {
+                    let path = path(table.index());
+                    table.write(&path)?;
+                    read_class(&path, board, table.index())
+                })
+                .collect::<Result<_, _>>()?
         } else {
             pair.iter()
                 .map(|c| read_class(&path(c), board, c))
@@ -171,7 +176,7 @@ fn pair_pieces(pair: &[ClassIndex]) -> usize {
 
 /// The pairs of classes of at most `pieces` pieces, fewest pieces first: `[m v o, o v m]`
 /// for `m < o`, `[m v m]` alone.
-fn pairs(board: &Board, pieces: usize) -> Result<Vec<Vec<ClassIndex>>, TablesError> {
+fn pairs(board: &'static Board, pieces: usize) -> Result<Vec<Vec<ClassIndex>>, TablesError> {
     let mut pairs = Vec::new();
     for n in 2..=pieces {
         for m in 1..=n / 2 {
@@ -257,6 +262,7 @@ fn label_pair(
             (pair.len() - 1, (g - first_len) as u64)
         }
     };
+    let offset = |c: usize| if c == 0 { 0 } else { first_len };
     let mut codes = vec![0u16; total];
     let mut counts = vec![0u16; total];
     codes
@@ -266,35 +272,55 @@ fn label_pair(
         .for_each(|(chunk, (codes, counts))| {
             for (j, (code, count)) in codes.iter_mut().zip(counts.iter_mut()).enumerate() {
                 let (c, i) = locate(chunk * CHUNK + j);
-                let (mover, opponent) = pair[c].unrank(i);
-                (*code, *count) = initial_label(tables, board, mover, opponent);
+                // Twins of canonical positions stay out of the induction (code and count 0).
+                if pair[c].is_canonical(i) {
+                    let (mover, opponent) = pair[c].unrank(i);
+                    (*code, *count) = initial_label(tables, board, mover, opponent);
+                }
             }
             bar.inc(codes.len() as u64);
         });
-    // The class a paika turn leads to: the other of the pair (the same where m = o).
-    let other_offset = |c: usize| {
-        if c == 0 && pair.len() == 2 {
-            first_len
-        } else {
-            0
-        }
-    };
-    let codes = induce(codes, counts, |g, found| {
+    let mut codes = induce(codes, counts, |g, found| {
         let (c, i) = locate(g);
         let (mover, opponent) = pair[c].unrank(i);
+        let fixed = pair[c].canonical(mover, opponent).1;
+        // The class a paika turn leads to: the other of the pair (the same where m = o).
         let before_class = &pair[pair.len() - 1 - c];
-        let offset = other_offset(c);
-        // The opponent (black) made the last paika turn: there, it was to move.
+        let before_offset = offset(pair.len() - 1 - c);
+        // The opponent (black) made the last paika turn: there, it was to move. Predecessors
+        // come as concrete positions; several may share a canonical number.
+        let mut found_here: Vec<(u64, u32)> = Vec::new();
         for_each_paika_predecessor(board, [mover, opponent], Color::White, |before| {
-            found(offset + before_class.rank(before[1], before[0]) as usize);
+            found_here.push(before_class.canonical(before[1], before[0]));
         });
+        found_here.sort_unstable();
+        for run in found_here.chunk_by(|a, b| a.0 == b.0) {
+            let (q, q_fixed) = run[0];
+            // `run.len()` un-made turns reach `q`'s images; `q` itself has
+            // `run.len() * |fixed(q)| / |fixed(position)|` turns into this position's images.
+            let turns = run.len() as u32 * q_fixed / fixed;
+            debug_assert_eq!(turns * fixed, run.len() as u32 * q_fixed);
+            found(before_offset + q as usize, turns as u16);
+        }
     })?;
+    // Twins take their canonical position's value.
+    for (c, class) in pair.iter().enumerate() {
+        for range in class.symmetric_ranges() {
+            for i in range {
+                let (mover, opponent) = class.unrank(i);
+                let canonical = class.rank(mover, opponent);
+                if canonical != i {
+                    codes[offset(c) + i as usize] = codes[offset(c) + canonical as usize];
+                }
+            }
+        }
+    }
     let mut out = Vec::with_capacity(pair.len());
     let mut start = 0;
     for class in pair {
         let end = start + class.len() as usize;
         let bytes = codes[start..end]
-            .iter()
+            .par_iter()
             .map(|&code| {
                 let value = Value::decode(code);
                 encode(value).ok_or(TablesError::DistanceOverflow {

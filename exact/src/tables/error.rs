@@ -72,6 +72,18 @@ pub enum TablesError {
         /// The board, `WxH`.
         board: String,
     },
+    /// A folder holds some classes of a piece count but not all.
+    #[error(
+        "{dir}: the tables of {pieces} pieces are incomplete: missing {missing} (finish them with `fanorona tables build`, or remove that piece count's files)"
+    )]
+    Incomplete {
+        /// The folder.
+        dir: PathBuf,
+        /// The piece count.
+        pieces: usize,
+        /// The missing files.
+        missing: String,
+    },
     /// Probing was asked for a position the tables cannot answer.
     #[error("the tables cannot value this position: {0}")]
     NotCovered(String),

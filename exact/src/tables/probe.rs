@@ -34,9 +34,10 @@ impl EndgameTables {
         }
     }
 
-    /// Loads the tables of `board` from `dir`: every class of 2 pieces, then 3, and so on for
-    /// as long as all the classes of a piece count are there. Every file is checked (see
-    /// [`super::file`]); a damaged one is refused.
+    /// Opens the tables of `board` in `dir`: every class of 2 pieces, then 3, and so on for
+    /// as long as the classes of a piece count are there. Every file is checked and
+    /// memory-mapped (see [`super::file`]); a damaged one is refused, and so is a piece count
+    /// with some of its classes missing.
     pub fn open(dir: &Path, board: &'static Board) -> Result<EndgameTables, TablesError> {
         let mut tables = EndgameTables::empty(board);
         'counts: for n in 2..=MAX_TABLE_PIECES.min(board.points() - 1) {
@@ -47,8 +48,20 @@ impl EndgameTables {
                 .iter()
                 .map(|c| dir.join(class_file_name(board, c.mover(), c.opponent())))
                 .collect();
-            if !paths.iter().all(|p| p.is_file()) {
+            let missing: Vec<String> = paths
+                .iter()
+                .filter(|p| !p.is_file())
+                .map(|p| p.display().to_string())
+                .collect();
+            if missing.len() == paths.len() {
                 break 'counts;
+            }
+            if !missing.is_empty() {
+                return Err(TablesError::Incomplete {
+                    dir: dir.to_path_buf(),
+                    pieces: n,
+                    missing: missing.join(", "),
+                });
             }
             for (class, path) in classes.iter().zip(&paths) {
                 tables.insert(read_class(path, board, class)?);
