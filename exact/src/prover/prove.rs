@@ -1,0 +1,394 @@
+//! Proving the value of a position: the questions it takes, the status of each of its turns,
+//! certificates checked before anything is reported, and the proof file continued and
+//! updated.
+
+use std::time::Instant;
+
+use fanorona_env::{Color, Position, Rules, Turn};
+
+use super::certificate::Certificate;
+use super::error::ProverError;
+use super::file::{ProofFile, Record};
+use super::node::{Key, children};
+use super::search::{Limits, Outcome, Question, Search};
+use super::table::{Entry, ProofTable};
+use crate::tables::EndgameTables;
+
+/// Nodes searched before the first look for a trap among the positions met.
+const FIRST_PAUSE: u64 = 10_000;
+
+/// The exact value of a position for its side to move (the tables' convention: no draw
+/// limits), as the prover establishes it, without the distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The side to move can force a win.
+    Win,
+    /// Neither side can force a win.
+    Draw,
+    /// The other side can force a win.
+    Loss,
+}
+
+impl Verdict {
+    /// `win`, `draw` or `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Win => "win",
+            Verdict::Draw => "draw",
+            Verdict::Loss => "loss",
+        }
+    }
+}
+
+/// Whether a turn of the root keeps its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnStatus {
+    /// It keeps the root's value (proven and certified).
+    Keeps,
+    /// It gives some of it away (proven and certified).
+    Spoils,
+    /// Not settled within the budget.
+    Unknown,
+}
+
+impl TurnStatus {
+    /// `keeps`, `spoils` or `unknown`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnStatus::Keeps => "keeps",
+            TurnStatus::Spoils => "spoils",
+            TurnStatus::Unknown => "unknown",
+        }
+    }
+}
+
+/// A progress report, every few seconds of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    /// The question being searched.
+    pub question: Question,
+    /// Nodes expanded so far in this run (every search).
+    pub nodes: u64,
+    /// Entries of the question's table.
+    pub entries: usize,
+    /// Seconds since the run began.
+    pub seconds: f64,
+}
+
+/// The budget of a run and what it reports.
+pub struct ProveOptions<'a> {
+    /// Stop after this many expanded nodes, over every search of the run.
+    pub max_nodes: u64,
+    /// Stop after this many seconds.
+    pub max_seconds: Option<f64>,
+    /// Entries a table may hold before its open entries are dropped (about 40 bytes each).
+    pub max_entries: usize,
+    /// Also settle whether each turn of the root keeps its value.
+    pub turns: bool,
+    /// Called with each progress report.
+    pub progress: &'a mut dyn FnMut(&Progress),
+}
+
+/// One question of a run: where it got.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QuestionReport {
+    /// The question.
+    pub question: Question,
+    /// Its answer.
+    pub outcome: Outcome,
+    /// Nodes expanded for it, over every run of the proof file.
+    pub nodes: u64,
+    /// Seconds spent on it, over every run.
+    pub seconds: f64,
+    /// Positions in its certificate (settled questions) or its table (unsettled).
+    pub size: usize,
+}
+
+/// What a run proved.
+#[derive(Clone, Debug)]
+pub struct ProofReport {
+    /// The value, if proven.
+    pub value: Option<Verdict>,
+    /// The questions asked at the root.
+    pub questions: Vec<QuestionReport>,
+    /// Each turn of the root with whether it keeps the value (when asked and the value is
+    /// proven).
+    pub turns: Vec<(Turn, TurnStatus)>,
+    /// Nodes expanded in this run.
+    pub nodes: u64,
+    /// Seconds this run took.
+    pub seconds: f64,
+}
+
+/// The position the prover works on: `pos` under the standard rules without draw limits.
+fn prover_position(pos: &Position) -> Result<Position, ProverError> {
+    if !pos.is_turn_start() {
+        return Err(ProverError::BadPosition(
+            "it is in mid-chain; give the position at the start of a turn".into(),
+        ));
+    }
+    crate::solver::check_rules(pos.rules()).map_err(|e| ProverError::BadPosition(e.to_string()))?;
+    let us = pos.side_to_move();
+    if pos.pieces(us.other()) == 0 {
+        return Err(ProverError::BadPosition(
+            "the game is over: the side not to move has no piece".into(),
+        ));
+    }
+    Position::from_pieces(
+        pos.board(),
+        [pos.pieces(Color::White), pos.pieces(Color::Black)],
+        us,
+        Rules::pure(),
+    )
+    .ok_or_else(|| ProverError::BadPosition("the pieces overlap".into()))
+}
+
+/// A run: the budget shared by its searches, the proof file they read and update, and one
+/// working table per attacker, shared by every search of that attacker (seeded with what the
+/// file knows).
+struct Run<'a, 'b> {
+    tables: Option<&'a EndgameTables>,
+    file: ProofFile,
+    work: [ProofTable; 2],
+    options: ProveOptions<'b>,
+    started: Instant,
+    nodes: u64,
+}
+
+impl Run<'_, '_> {
+    /// Answers `question` at `root`: from the file where it is settled there, else by
+    /// searching on within what is left of the budget. A settled answer is certified and
+    /// checked, and its record keeps the certificate.
+    fn ask(&mut self, root: &Position, question: Question) -> Result<Outcome, ProverError> {
+        let key = Key::of(root);
+        if let Some(r) = self.file.record(key, question)
+            && r.outcome != Outcome::Unproven
+        {
+            return Ok(r.outcome);
+        }
+        let mut record = self.file.take(key, question).unwrap_or(Record {
+            root: key,
+            question,
+            outcome: Outcome::Unproven,
+            nodes: 0,
+            seconds: 0.0,
+            table: ProofTable::default(),
+        });
+        let started = Instant::now();
+        let deadline = self
+            .options
+            .max_seconds
+            .map(|s| self.started + std::time::Duration::from_secs_f64(s));
+        let run_started = self.started;
+        let before = self.nodes;
+        let progress = &mut self.options.progress;
+        let mut report = |nodes: u64, entries: usize| {
+            progress(&Progress {
+                question,
+                nodes: before + nodes,
+                entries,
+                seconds: run_started.elapsed().as_secs_f64(),
+            })
+        };
+        let limits = Limits {
+            max_nodes: self.options.max_nodes.saturating_sub(self.nodes),
+            deadline,
+            max_entries: self.options.max_entries,
+            progress: &mut report,
+        };
+        let table = &mut self.work[question.attacker.index()];
+        let mut search = Search::new(question, self.tables, table, limits);
+        // Search, certify; where a disproof leaned on path-bound disproofs that do not hold
+        // together, forget those, make their positions strict and search on.
+        // At pauses, with the searched region doubling between them, a disproof is also
+        // looked for directly: the largest trap among the positions met (df-pn's numbers
+        // find the disproofs of drawn regions with cycles late).
+        let mut pause = search.nodes + FIRST_PAUSE;
+        let outcome = loop {
+            let outcome = search.run(root, pause);
+            if outcome == Outcome::Unproven {
+                let trap = Certificate::extract(
+                    question,
+                    Outcome::Disproven,
+                    root,
+                    self.tables,
+                    search.table,
+                );
+                if let Ok(certificate) = trap {
+                    certificate.check(root.board(), self.tables)?;
+                    record.table = certified_table(&certificate);
+                    break Outcome::Disproven;
+                }
+                if search.exhausted() {
+                    break outcome;
+                }
+                pause = search.nodes.saturating_mul(2);
+                continue;
+            }
+            match Certificate::extract_or_failures(
+                question,
+                outcome,
+                root,
+                self.tables,
+                search.table,
+            ) {
+                Ok(certificate) => {
+                    certificate.check(root.board(), self.tables)?;
+                    record.table = certified_table(&certificate);
+                    break outcome;
+                }
+                Err((error, failed)) if failed.is_empty() => return Err(error),
+                Err((_, failed)) => search.table.demote(&failed),
+            }
+        };
+        let nodes = search.nodes;
+        self.nodes += nodes;
+        record.nodes += nodes;
+        record.seconds += started.elapsed().as_secs_f64();
+        record.outcome = outcome;
+        self.file.records.push(record);
+        Ok(outcome)
+    }
+
+    /// The proof file to save: settled records keep their certificates; the first unsettled
+    /// record of each attacker takes that attacker's working table, to be continued.
+    fn into_file(mut self) -> ProofFile {
+        for record in &mut self.file.records {
+            if record.outcome == Outcome::Unproven {
+                record.table = std::mem::take(&mut self.work[record.question.attacker.index()]);
+            }
+        }
+        self.file
+    }
+}
+
+/// The table a settled record keeps: its certificate's positions.
+fn certified_table(certificate: &Certificate) -> ProofTable {
+    let mut table = ProofTable::default();
+    for &(key, height) in &certificate.nodes {
+        let entry = match certificate.outcome {
+            Outcome::Proven => Entry::Proven { height },
+            _ => Entry::Disproven,
+        };
+        table.entries.insert(key, entry);
+    }
+    table
+}
+
+/// Proves the value of `pos` (a turn start; the standard rules, draw limits ignored) with the
+/// `tables` at the leaves, continuing the searches of `file` (a new [`ProofFile`] to start
+/// afresh). Returns what was proven and the updated file. Every settled answer has been
+/// certified and its certificate checked.
+pub fn prove(
+    pos: &Position,
+    tables: Option<&EndgameTables>,
+    file: ProofFile,
+    options: ProveOptions<'_>,
+) -> Result<(ProofReport, ProofFile), ProverError> {
+    let root = prover_position(pos)?;
+    if !std::ptr::eq(file.board(), root.board()) {
+        return Err(ProverError::BadPosition(format!(
+            "the position is of {}, the proof file of {}",
+            root.board(),
+            file.board()
+        )));
+    }
+    if let Some(t) = tables
+        && !std::ptr::eq(t.board(), root.board())
+    {
+        return Err(ProverError::BadPosition(format!(
+            "the position is of {}, the tables of {}",
+            root.board(),
+            t.board()
+        )));
+    }
+    let mut work = [ProofTable::default(), ProofTable::default()];
+    for record in &file.records {
+        let table = &mut work[record.question.attacker.index()];
+        for (&key, &entry) in &record.table.entries {
+            table.put(key, entry);
+        }
+    }
+    let mut run = Run {
+        tables,
+        file,
+        work,
+        options,
+        started: Instant::now(),
+        nodes: 0,
+    };
+    let us = root.side_to_move();
+    let win = Question { attacker: us };
+    let loss = Question {
+        attacker: us.other(),
+    };
+    let value = match run.ask(&root, win)? {
+        Outcome::Proven => Some(Verdict::Win),
+        Outcome::Unproven => None,
+        Outcome::Disproven => match run.ask(&root, loss)? {
+            Outcome::Proven => Some(Verdict::Loss),
+            Outcome::Disproven => Some(Verdict::Draw),
+            Outcome::Unproven => None,
+        },
+    };
+    let mut turns = Vec::new();
+    if run.options.turns
+        && let Some(value) = value
+    {
+        let mut moves = Vec::new();
+        root.for_each_turn(|t| moves.push(*t));
+        for (turn, next) in moves.into_iter().zip(children(&root)) {
+            let status = match value {
+                // Every turn of a lost position loses: the proof covers them all.
+                Verdict::Loss => TurnStatus::Keeps,
+                // A turn keeps a win where the side to move still wins after it.
+                Verdict::Win => match run.ask(&next, win)? {
+                    Outcome::Proven => TurnStatus::Keeps,
+                    Outcome::Disproven => TurnStatus::Spoils,
+                    Outcome::Unproven => TurnStatus::Unknown,
+                },
+                // A turn keeps a draw where the other side cannot win after it.
+                Verdict::Draw => match run.ask(&next, loss)? {
+                    Outcome::Disproven => TurnStatus::Keeps,
+                    Outcome::Proven => TurnStatus::Spoils,
+                    Outcome::Unproven => TurnStatus::Unknown,
+                },
+            };
+            turns.push((turn, status));
+        }
+    }
+    let questions = [win, loss]
+        .into_iter()
+        .filter_map(|q| {
+            let r = run.file.record(Key::of(&root), q)?;
+            Some(QuestionReport {
+                question: q,
+                outcome: r.outcome,
+                nodes: r.nodes,
+                seconds: r.seconds,
+                size: match r.outcome {
+                    Outcome::Unproven => run.work[q.attacker.index()].len(),
+                    _ => r.table.len(),
+                },
+            })
+        })
+        .collect();
+    let report = ProofReport {
+        value,
+        questions,
+        turns,
+        nodes: run.nodes,
+        seconds: run.started.elapsed().as_secs_f64(),
+    };
+    Ok((report, run.into_file()))
+}
+
+/// Checks every settled record of `file` again: each certificate is taken from the file
+/// again and checked against the rules and `tables`. Returns the positions checked.
+pub fn check_file(file: &ProofFile, tables: Option<&EndgameTables>) -> Result<usize, ProverError> {
+    let mut checked = 0;
+    for certificate in file.certificates(tables)? {
+        checked += certificate.check(file.board(), tables)?.nodes;
+    }
+    Ok(checked)
+}
