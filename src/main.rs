@@ -42,6 +42,9 @@ enum Command {
     Solve(commands::solve::Args),
     /// Endgame tables: build every position with few pieces exactly, probe a position.
     Tables(commands::tables::Args),
+    /// Prove the exact value of a position by proof-number search with endgame tables at its
+    /// leaves, within a budget, resumable; or check a proof file again.
+    Prove(commands::prove::Args),
     /// Exam an agent exactly: turns that keep solved values on a small board, or agreement
     /// with a labelled test set (9x5); a network's value-head accuracy.
     Exam(commands::exam::Args),
@@ -102,6 +105,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Solve(args) => commands::solve::run(args),
         Command::Exam(args) => commands::exam::run(args),
         Command::Tables(args) => commands::tables::run(args),
+        Command::Prove(args) => commands::prove::run(args),
         Command::Train(args) => commands::train::run(args),
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),

@@ -237,3 +237,36 @@ fn proofs_resume_from_their_file_check_again_and_refuse_damage() {
     let err = prove(&start, None, other, options(10, false, &mut quiet)).unwrap_err();
     assert!(err.to_string().contains("proof file of 3x5"), "{err}");
 }
+
+#[test]
+fn the_5x5_start_is_a_draw_and_its_shipped_proof_checks() {
+    let board = Board::new(5, 5).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (tables, _) = build(board, 6, dir.path(), &BuildOptions::default()).unwrap();
+    let start = Position::initial(board);
+    let (value, statuses) = proven(&start, Some(&tables), true);
+    assert_eq!(value, Some(Verdict::Draw));
+    // Of white's five first turns only b2c3A keeps the draw; the others lose.
+    let names: Vec<String> = start
+        .legal_turns()
+        .iter()
+        .map(|t| t.notation(board))
+        .collect();
+    let keeping: Vec<&str> = names
+        .iter()
+        .zip(&statuses)
+        .filter(|&(_, &s)| s == TurnStatus::Keeps)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(keeping, ["b2c3A"]);
+    assert!(statuses.iter().all(|&s| s != TurnStatus::Unknown));
+    // The proof kept in the repository (`fanorona prove --board 5x5 --tables T --turns
+    // --proof data/proofs/5x5-start.proof`, T the 5x5 tables of up to 6 pieces) checks
+    // again from the rules and the tables.
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/proofs/5x5-start.proof");
+    let file = ProofFile::load(&shipped).unwrap();
+    assert!(check_file(&file, Some(&tables)).unwrap() > 1000);
+    let certificates = file.certificates(Some(&tables)).unwrap();
+    assert_eq!(certificates.len(), 2 + names.len());
+    assert!(certificates.iter().all(|c| c.outcome != Outcome::Unproven));
+}

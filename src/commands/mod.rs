@@ -18,6 +18,7 @@ pub mod openings_arg;
 pub mod perft;
 pub mod play;
 pub mod position_args;
+pub mod prove;
 pub mod rate;
 pub mod review;
 pub mod run_arg;

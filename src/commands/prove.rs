@@ -1,0 +1,195 @@
+//! `fanorona prove`: prove the exact value of a position (win, draw or loss for the side to
+//! move, draw limits ignored) by proof-number search with the endgame tables at its leaves,
+//! within a budget, continuing and updating a proof file; or check a proof file again.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use fanorona_env::{Board, Position};
+use fanorona_exact::prover::{Progress, ProofFile, ProofReport, ProveOptions, check_file, prove};
+use fanorona_exact::tables::{EndgameTables, shared_tables};
+use fanorona_util::atomic_write::check_writable_file;
+use serde_json::json;
+
+use crate::output::{logln, outln};
+
+/// Stack of the proving thread: df-pn recurses once per turn of the line it follows.
+const STACK: usize = 1 << 30;
+
+/// Arguments of `fanorona prove`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The position in FEN (at the start of a turn); without it, the start of --board.
+    pub fen: Option<String>,
+    /// The board whose start position to prove, WxH (without a FEN).
+    #[arg(long, default_value = "9x5", conflicts_with = "fen")]
+    pub board: String,
+    /// Endgame tables for the leaves (a folder from `fanorona tables build` of the board).
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// Stop after this many expanded nodes.
+    #[arg(long, default_value_t = 1_000_000_000)]
+    pub nodes: u64,
+    /// Stop after this many seconds.
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Positions a transposition table may hold before its open entries are dropped (about
+    /// 40 bytes each).
+    #[arg(long, default_value_t = 50_000_000)]
+    pub max_entries: usize,
+    /// Continue the searches of this proof file if it exists, and write it back when done
+    /// (settled questions keep their certificates, unsettled ones their tables).
+    #[arg(long)]
+    pub proof: Option<PathBuf>,
+    /// Also settle, for every turn of the position, whether it keeps the value.
+    #[arg(long)]
+    pub turns: bool,
+    /// Print the result as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Check the proof file named by --proof again instead of proving: every certificate,
+    /// from the rules and the tables alone.
+    #[arg(long, requires = "proof")]
+    pub check: bool,
+    /// No progress lines on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let pos = match &args.fen {
+        Some(fen) => Position::from_fen(fen).context("bad FEN")?,
+        None => Position::initial(Board::parse(&args.board).context("bad --board")?),
+    };
+    let tables = match &args.tables {
+        Some(dir) => Some(shared_tables(dir, pos.board()).context("bad --tables")?),
+        None => None,
+    };
+    if args.check {
+        return run_check(&args, pos.board(), tables.as_deref());
+    }
+    if let Some(path) = &args.proof {
+        check_writable_file(path)
+            .with_context(|| format!("bad --proof: cannot write {}", path.display()))?;
+    }
+    let file = match &args.proof {
+        Some(path) if path.exists() => ProofFile::load(path)?,
+        _ => ProofFile::new(pos.board()),
+    };
+    let quiet = args.quiet;
+    let options_turns = args.turns;
+    let (nodes, seconds, max_entries) = (args.nodes, args.seconds, args.max_entries);
+    let started = Instant::now();
+    // The search runs on a thread of its own, for its deep stack.
+    let (report, file) = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            let mut progress = |p: &Progress| {
+                if !quiet {
+                    logln!(
+                        "prove: {} to win? {} nodes, {} positions in its table, {:.0} s",
+                        p.question.attacker,
+                        p.nodes,
+                        p.entries,
+                        p.seconds
+                    );
+                }
+            };
+            let options = ProveOptions {
+                max_nodes: nodes,
+                max_seconds: seconds,
+                max_entries,
+                turns: options_turns,
+                progress: &mut progress,
+            };
+            prove(&pos, tables.as_deref(), file, options)
+        })
+        .context("cannot start the proving thread")?
+        .join()
+        .map_err(|_| anyhow::anyhow!("the proving thread panicked"))??;
+    if let Some(path) = &args.proof {
+        file.save(path)?;
+    }
+    print_report(&args, &pos, &report, started.elapsed().as_secs_f64())
+}
+
+fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64) -> Result<()> {
+    let board = pos.board();
+    let value = report.value.map(|v| v.name());
+    if args.json {
+        let json = json!({
+            "fen": pos.to_fen(),
+            "board": board.to_string(),
+            "side_to_move": pos.side_to_move().to_string(),
+            "value": value,
+            "questions": report.questions.iter().map(|q| json!({
+                "attacker": q.question.attacker.to_string(),
+                "outcome": q.outcome.name(),
+                "nodes": q.nodes,
+                "seconds": q.seconds,
+                "size": q.size,
+            })).collect::<Vec<_>>(),
+            "turns": report.turns.iter().map(|(t, s)| json!({
+                "turn": t.notation(board),
+                "status": s.name(),
+            })).collect::<Vec<_>>(),
+            "nodes": report.nodes,
+            "seconds": seconds,
+            "proof": args.proof.as_ref().map(|p| p.display().to_string()),
+        });
+        outln!("{json}")?;
+        return Ok(());
+    }
+    outln!(
+        "value: {} for {} to move (standard rules, draw limits ignored)",
+        value.unwrap_or("unproven"),
+        pos.side_to_move()
+    )?;
+    for q in &report.questions {
+        outln!(
+            "{} to win: {} ({} nodes over every run, {:.1} s; {} {})",
+            q.question.attacker,
+            q.outcome.name(),
+            q.nodes,
+            q.seconds,
+            q.size,
+            if q.outcome == fanorona_exact::prover::Outcome::Unproven {
+                "positions in its table"
+            } else {
+                "positions in its certificate, checked"
+            }
+        )?;
+    }
+    for (turn, status) in &report.turns {
+        outln!("  {}: {}", turn.notation(board), status.name())?;
+    }
+    outln!("this run: {} nodes, {seconds:.1} s", report.nodes)?;
+    if let Some(path) = &args.proof {
+        outln!("proof file: {}", path.display())?;
+    }
+    Ok(())
+}
+
+fn run_check(args: &Args, board: &'static Board, tables: Option<&EndgameTables>) -> Result<()> {
+    let path = args
+        .proof
+        .as_ref()
+        .expect("clap requires --proof with --check");
+    let file = ProofFile::load(path)?;
+    if !std::ptr::eq(file.board(), board) {
+        bail!(
+            "the proof file is of {}; give its board with --board or a FEN",
+            file.board()
+        );
+    }
+    let started = Instant::now();
+    let checked = check_file(&file, tables)?;
+    outln!(
+        "{}: every certificate checks ({checked} positions, {:.1} s)",
+        path.display(),
+        started.elapsed().as_secs_f64()
+    )?;
+    Ok(())
+}
