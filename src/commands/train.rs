@@ -107,6 +107,10 @@ pub fn run(args: Args) -> Result<()> {
         config.run.device = device;
     }
     if let Some(tables) = args.tables {
+        // Kept absolute in the run's configuration: a resumed run, from whatever folder, finds
+        // the same tables.
+        let tables = std::path::absolute(&tables)
+            .with_context(|| format!("bad --tables {}", tables.display()))?;
         config.selfplay.tables = Some(tables);
     }
     config.validate()?;
