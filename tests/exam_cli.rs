@@ -138,4 +138,9 @@ fn counts_beyond_memory_endless_sets_and_empty_searches_are_refused() {
     ])
     .assert_failure("bad --nodes: expected at least 1 node");
     assert!(!set.exists());
+    // --tables serves a test set only: beside --board it was ignored silently.
+    fanorona([
+        "exam", "--agent", "random", "--board", "3x3", "--tables", "/tmp",
+    ])
+    .assert_failure("bad --tables: endgame tables score a test set");
 }

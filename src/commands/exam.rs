@@ -100,6 +100,13 @@ pub fn run(args: Args) -> Result<()> {
     if let Some(path) = &args.make_set {
         return make_set(&registry, path, &args, started);
     }
+    if args.tables.is_some() && args.set.is_none() {
+        // (clap's `requires` lets it through beside --board.)
+        bail!(
+            "bad --tables: endgame tables score a test set (--set FILE); an exam on a solved \
+             board (--board, --table) is exact already"
+        );
+    }
     let text = args.agent.as_deref().context("give --agent SPEC")?;
     let spec = agent_spec(&registry, text, "agent")?;
     if let Some(path) = &args.set {
