@@ -15,6 +15,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use fanorona_train::roles::{DEFAULT_REPLAY_RATIO, LEARNER_DONE_FILE, Learner, LearnerRow};
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
+use fanorona_util::atomic_write::write_atomic;
 
 use super::train::{INTERRUPTED, stop_on_ctrl_c};
 use crate::output::{logln, outln};
@@ -137,7 +138,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let checkpoint = learner.checkpoint()?;
-    std::fs::write(&done_file, format!("{}\n", learner.step()))
+    write_atomic(&done_file, format!("{}\n", learner.step()).as_bytes())
         .with_context(|| format!("cannot write {}", done_file.display()))?;
     outln!(
         "model version {}, {} learner steps, {} positions in replay",
