@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use fanorona_env::GameId;
+use fanorona_env::{Excerpt, GameId};
 use serde::{Deserialize, Serialize};
 
 use crate::distill::DistillSettings;
@@ -31,7 +31,10 @@ pub const PRESETS: [&str; 6] = ["tiny", "small", "default", "long", "full", "abn
 #[derive(Debug, thiserror::Error)]
 pub enum RunConfigError {
     /// No preset of that name.
-    #[error("unknown preset {0:?}: expected one of tiny, small, default, long, full, abnet")]
+    #[error(
+        "unknown preset {}: expected one of tiny, small, default, long, full, abnet",
+        Excerpt(.0)
+    )]
     UnknownPreset(String),
     /// The file cannot be read or written.
     #[error("cannot {action} run configuration {path}: {source}")]
