@@ -219,6 +219,24 @@ fn folder_outputs() -> Vec<(&'static str, Scenario)> {
                 &text(t),
             ])
         }),
+        ("train --run", |_, t| {
+            args(&[
+                "train",
+                "--preset",
+                "tiny",
+                "--iterations",
+                "1",
+                "--quiet",
+                "--run",
+                &text(t),
+            ])
+        }),
+        ("selfplay --run", |_, t| {
+            args(&["selfplay", "--wait", "1", "--quiet", "--run", &text(t)])
+        }),
+        ("learn --run", |_, t| {
+            args(&["learn", "--preset", "tiny", "--quiet", "--run", &text(t)])
+        }),
         ("tables build --out", |_, t| {
             args(&[
                 "tables",
@@ -235,9 +253,8 @@ fn folder_outputs() -> Vec<(&'static str, Scenario)> {
     ]
 }
 
-/// Options that take a path and only read it, and folder options of runs whose commands the
-/// tests of runs cover (`train`, `selfplay`, `learn` and `gauntlet --run` keep a run directory,
-/// refused when it is not a folder: tests/run_dir_cli.rs).
+/// Options that take a path and only read it (`gauntlet --run` reads a run's configuration
+/// and refuses anything else: "not a run directory"; `train --out` is `--run`'s former name).
 const READ_ONLY_OR_RUNS: &[&str] = &[
     "exam --table",
     "exam --set",
@@ -245,7 +262,6 @@ const READ_ONLY_OR_RUNS: &[&str] = &[
     "solve --load",
     "tables probe --tables",
     "train --config",
-    "train --run",
     "train --out",
     "train --tables",
     "eval --run",
@@ -259,8 +275,6 @@ const READ_ONLY_OR_RUNS: &[&str] = &[
     "rate --curve",
     "serve --tables",
     "gauntlet --run",
-    "selfplay --run",
-    "learn --run",
     "learn --config",
 ];
 
