@@ -5,7 +5,7 @@ mod cli_reference;
 mod commands;
 mod output;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use fanorona_util::denormals;
 
 /// Fanorona for reinforcement learning: rules, baselines, self-play training and play.
@@ -66,6 +66,15 @@ enum Command {
 }
 
 fn main() {
+    // With FANORONA_PATH_OPTIONS set, the tool lists every option that takes a path and does
+    // nothing else: the hostile-paths test takes the options it must cover from here, so a
+    // new one cannot be left out.
+    if std::env::var_os("FANORONA_PATH_OPTIONS").is_some() {
+        for line in path_options(&Cli::command(), &mut Vec::new()) {
+            println!("{line}");
+        }
+        return;
+    }
     let cli = Cli::parse();
     // With FANORONA_PARSE_ONLY set the arguments are only checked (the docs test checks every
     // command of the documentation this way).
@@ -88,6 +97,32 @@ fn main() {
         output::logln!("error: {}", output::error_message(&error));
         std::process::exit(2);
     }
+}
+
+/// Every option of `command` and its subcommands whose value is a path (a `PathBuf` or a path
+/// value hint), one line each: the subcommand words, then `--long` (or the positional
+/// argument's id), e.g. `tables build --metrics`. `words` holds the words above `command`.
+fn path_options(command: &clap::Command, words: &mut Vec<String>) -> Vec<String> {
+    use clap::ValueHint;
+    let mut lines = Vec::new();
+    for arg in command.get_arguments() {
+        let hint = arg.get_value_hint();
+        if matches!(
+            hint,
+            ValueHint::AnyPath | ValueHint::FilePath | ValueHint::DirPath
+        ) {
+            let name = arg
+                .get_long()
+                .map_or_else(|| arg.get_id().to_string(), |long| format!("--{long}"));
+            lines.push(format!("{} {name}", words.join(" ")));
+        }
+    }
+    for sub in command.get_subcommands() {
+        words.push(sub.get_name().to_string());
+        lines.extend(path_options(sub, words));
+        words.pop();
+    }
+    lines
 }
 
 /// Runs the command `cli` names.

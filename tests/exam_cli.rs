@@ -105,3 +105,42 @@ fn a_made_set_examines_its_labeller_fully() {
     let random = report(&["--set", set, "--agent", "random"]);
     assert!(random["best_turn_agreement"].as_f64().unwrap() < 0.9);
 }
+
+#[test]
+fn counts_beyond_memory_endless_sets_and_empty_searches_are_refused() {
+    // Refused with the reason before anything is allocated: no abort, no "capacity overflow".
+    for count in ["1000000000000", &u64::MAX.to_string()] {
+        for mode in [
+            &["--agent", "random", "--board", "3x3"][..],
+            &["--make-set", "x.txt"],
+        ] {
+            let mut args = vec!["exam", "--positions", count];
+            args.extend_from_slice(mode);
+            let run = fanorona(&args);
+            let stderr = run.assert_failure("bad --positions: ");
+            assert!(stderr.contains("more than this machine has"), "{stderr}");
+        }
+    }
+    assert!(!std::path::Path::new("x.txt").exists());
+    fanorona(["exam", "--agent", "random", "--set", "/dev/zero"])
+        .assert_failure("the most an exam set may have");
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set.txt");
+    let set_text = set.to_str().unwrap();
+    fanorona([
+        "exam",
+        "--make-set",
+        set_text,
+        "--nodes",
+        "0",
+        "--positions",
+        "2",
+    ])
+    .assert_failure("bad --nodes: expected at least 1 node");
+    assert!(!set.exists());
+    // --tables serves a test set only: beside --board it was ignored silently.
+    fanorona([
+        "exam", "--agent", "random", "--board", "3x3", "--tables", "/tmp",
+    ])
+    .assert_failure("bad --tables: endgame tables score a test set");
+}

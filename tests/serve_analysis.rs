@@ -199,6 +199,12 @@ fn positions_are_replayed_and_bad_analysis_requests_are_refused_in_json() {
     server
         .post("/api/analysis/nope/stop", json!({}))
         .refused(404, "no analysis \"nope\"");
+    // A huge id is echoed cut to 100 characters, with its length.
+    let long = "x".repeat(5000);
+    let message = server
+        .post(&format!("/api/analysis/{long}/stop"), json!({}))
+        .refused(404, "(5000 characters)");
+    assert!(message.len() < 300, "{message}");
     let off = Server::start(&["--agent", "minimax", "--max-analyses", "0"]);
     match Events::open(&off, "/api/analysis") {
         Err((503, body)) => assert!(body["error"].as_str().unwrap().contains("at most 0")),

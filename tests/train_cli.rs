@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use common::{Run, Stream, fanorona, fanorona_closed};
+use common::{Run, Stream, command, fanorona, fanorona_closed};
 use fanorona_train::io::Checkpoint;
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::read_metrics;
@@ -227,6 +227,35 @@ fn endgame_tables_label_self_play_and_missing_ones_are_refused_before_the_run_st
     assert!(
         stored.contains(&format!("tables = \"{tables_arg}\"")),
         "{stored}"
+    );
+
+    // A relative --tables is kept absolute: a resume from another folder finds these tables.
+    let relative = command([
+        "train",
+        "--preset",
+        "tiny",
+        "--run",
+        "rel",
+        "--iterations",
+        "1",
+        "--tables",
+        "tables",
+        "--quiet",
+    ])
+    .current_dir(dir.path())
+    .output()
+    .unwrap();
+    assert!(relative.status.success(), "{relative:?}");
+    let stored = std::fs::read_to_string(path("rel").join("config.toml")).unwrap();
+    let kept = stored
+        .lines()
+        .find_map(|l| l.strip_prefix("tables = \""))
+        .and_then(|l| l.strip_suffix('"'))
+        .unwrap();
+    assert!(Path::new(kept).is_absolute(), "{kept}");
+    assert_eq!(
+        Path::new(kept).canonicalize().unwrap(),
+        tables.canonicalize().unwrap()
     );
 
     let other = path("other");

@@ -37,7 +37,7 @@ pub use kinds::{
     AB_DEPTH, AB_HASH, AB_LMR, AB_MS, AB_NODES, AB_TABLES, AB_UNFINISHED, alpha_beta_chooser,
     register, registry, tables_dir,
 };
-pub use record::{GameRecord, RecordError};
+pub use record::{GameRecord, MAX_RECORD_BYTES, RecordError};
 pub use session::{
     AgentJob, AgentMove, AgentReport, GameSession, MAX_TURNS, Player, SessionError, StepInput,
     TurnTrace, captures,

@@ -82,6 +82,10 @@ pub enum RecordError {
 /// The results a record may carry.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
+/// The most bytes of a record file read whole (a game of the longest turn limit takes a few
+/// hundred kB).
+pub const MAX_RECORD_BYTES: u64 = 16 << 20;
+
 /// One game: who played, under what rules, from where, the turns and the result.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {

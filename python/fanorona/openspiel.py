@@ -4,7 +4,8 @@
 for CPython >= 3.11); then ``pyspiel.load_game("python_fanorona")`` or
 ``pyspiel.load_game("python_fanorona", {"board": "5x5", "rules": "mandatory"})``.
 
-Parameters: ``board`` (``"9x5"``; any odd sizes up to 64 points), ``rules`` (the rule
+Parameters: ``board`` (any odd sizes up to 64 points; ``""``, the default, is the FEN's board,
+else ``"9x5"``; a board given with a FEN must be the FEN's), ``rules`` (the rule
 settings, ``""`` is the standard game), ``fen`` (a start position; ``""`` is the board's initial
 position) and ``turn_limit`` (300 complete turns, :data:`fanorona.DEFAULT_TURN_LIMIT`; at the
 limit the game ends as a draw, since OpenSpiel games must end; at least 1).
@@ -40,7 +41,7 @@ __all__ = ["SHORT_NAME", "AgentBot", "FanoronaGame", "FanoronaState", "spiel_rul
 SHORT_NAME = "python_fanorona"
 
 _DEFAULT_PARAMS: Dict[str, Any] = {
-    "board": "9x5",
+    "board": "",
     "rules": "",
     "fen": "",
     "turn_limit": DEFAULT_TURN_LIMIT,
@@ -77,9 +78,12 @@ def spiel_rules(rules: str) -> str:
 
 
 def _start(params: Dict[str, Any]) -> Position:
+    """The start position; a board given with a FEN must be the FEN's (as ``Position`` and the
+    other interfaces require). No board (``""``) means the FEN's, or else 9x5."""
     fen = params["fen"] or None
     rules = ",".join(item.replace(":", "=") for item in _rule_items(params["rules"]))
-    return Position(fen=fen, board=None if fen else params["board"], rules=rules)
+    board = params["board"] or (None if fen else "9x5")
+    return Position(fen=fen, board=board, rules=rules)
 
 
 class FanoronaGame(pyspiel.Game):
@@ -95,8 +99,7 @@ class FanoronaGame(pyspiel.Game):
         if start.is_over:
             raise ValueError(f"the start position {start.fen!r} is a finished game")
         width, height = start.board
-        if params["fen"]:
-            params["board"] = f"{width}x{height}"  # the FEN's board, in the game string too
+        params["board"] = f"{width}x{height}"  # the board played, in the game string too
         info = pyspiel.GameInfo(
             num_distinct_actions=start.num_actions,
             max_chance_outcomes=0,

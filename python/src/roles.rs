@@ -24,14 +24,14 @@ pub fn run_config<'py>(
     py: Python<'py>,
     preset: Option<&str>,
     path: Option<PathBuf>,
-    iterations: Option<u64>,
+    iterations: Option<Whole<u64>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let mut config = match (preset, path) {
         (Some(name), None) => RunConfig::preset(name).map_err(value_error)?,
         (None, Some(path)) => RunConfig::load(&path).map_err(value_error)?,
         _ => return Err(value_error("give exactly one of preset and path")),
     };
-    if let Some(iterations) = iterations {
+    if let Some(Whole(iterations)) = iterations {
         config.run.iterations = iterations;
         config.validate().map_err(value_error)?;
     }

@@ -58,7 +58,8 @@ impl EndgameTables {
     }
 
     /// The exact value of `position` for its side to move, or None where the tables do not
-    /// hold it (more pieces, another board or rules variant, a finished game): a dict with
+    /// hold it (more pieces, another rules variant, a finished game); a position of another
+    /// board is a ValueError (as in `fanorona tables probe`). The value is a dict with
     /// `value` ("win", "draw" or "loss"), `distance` (turns to the end; None for a draw),
     /// `best_turns` (the fastest wins, else the draws, else the slowest losses) and `turns`
     /// (every legal turn with the value it keeps for the side playing it).
@@ -69,6 +70,16 @@ impl EndgameTables {
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let game = position.game();
         let pos = *game.position();
+        let (board, tables) = (pos.board(), self.tables.board());
+        if !std::ptr::eq(board, tables) {
+            return Err(value_error(format!(
+                "the position is on board {}x{}, the tables are for {}x{}",
+                board.width(),
+                board.height(),
+                tables.width(),
+                tables.height()
+            )));
+        }
         if game.is_terminal() {
             return Ok(None);
         }

@@ -62,6 +62,16 @@ def test_parameters_and_game_info():
         load(turn_limit=0)
 
 
+def test_a_fen_and_a_board_given_together_must_agree():
+    # As Position, GameSession and the CLI refuse the mismatch; the default board is not
+    # checked against a FEN given alone.
+    with pytest.raises(Exception, match="board 9x5 does not match the FEN's board"):
+        load(fen="5/5/2W1B w", board="9x5")
+    game = load(fen="5/5/2W1B w")
+    assert game.get_parameters()["board"] == "5x3"
+    assert load(fen="5/5/2W1B w", board="5x3").get_parameters()["board"] == "5x3"
+
+
 def test_steps_agree_with_position():
     rng = random.Random(7)
     game = load(board="9x5", turn_limit=1000)

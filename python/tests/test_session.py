@@ -80,3 +80,21 @@ def test_two_agents_play_a_whole_game_the_same_way_for_a_seed():
     moves, result = game(7)
     assert moves and result in ("1-0", "0-1", "1/2-1/2")
     assert game(7) == (moves, result)
+
+
+def test_a_record_always_reads_back_and_a_header_cannot_break_it(tmp_path, fanorona_bin):
+    import subprocess
+
+    session = GameSession(white="human", black="human", board="5x3")
+    session.play(session.position.legal_turns()[0])
+    # Quotes and brackets are escaped: `fanorona review` reads the record back.
+    text = session.record(event='a "quoted"] event', date="2026.12.06")
+    path = tmp_path / "game.pgn"
+    path.write_text(text)
+    review = subprocess.run([fanorona_bin, "review", str(path)], capture_output=True, text=True)
+    assert review.returncode == 0, review.stderr
+    assert 'a "quoted"] event' in review.stdout
+    # A line break (or another control character) would end the header line: refused.
+    for event, date in [("two\nlines", None), ("ok", "2026.12.06\r"), ("tab\there", None)]:
+        with pytest.raises(ValueError, match="line break or another control character"):
+            session.record(event=event, date=date)

@@ -53,3 +53,10 @@ def test_bad_folders_and_boards_are_value_errors(tmp_path, tables_dir):
         EndgameTables(tables_dir, board="5x3")
     with pytest.raises(ValueError):
         EndgameTables(tables_dir, board="4x3")
+
+
+def test_a_position_of_another_board_is_a_value_error(tables_dir):
+    # As `fanorona tables probe` refuses it, not None as for "too many pieces".
+    tables = EndgameTables(tables_dir)
+    with pytest.raises(ValueError, match="the position is on board 5x3, the tables are for 9x5"):
+        tables.probe(Position("5/5/2W1B w"))

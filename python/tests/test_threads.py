@@ -228,3 +228,34 @@ def test_vector_envs_shared_by_threads():
         """
     )
     assert report["calls"] == {"step": 200, "step2": 200, "reset": 100}
+
+
+def test_a_game_session_answers_every_thread_while_its_agent_thinks():
+    # The review's reproduction: while one thread is in agent_move(), calls from another
+    # raised "Already mutably borrowed"; now they wait for the session's lock.
+    report = run_scenario(
+        """
+        session = fanorona.GameSession(white="minimax:depth=4", black="minimax:depth=4")
+
+        def move():
+            if session.is_over:
+                return
+            session.agent_move()
+
+        def undo():
+            if session.can_undo:
+                session.undo()
+
+        run_threads({
+            "think": lambda: [move] * 6,
+            "read": lambda: [lambda: session.moves, lambda: session.position,
+                             lambda: session.is_over, lambda: session.record(),
+                             lambda: session.side_to_move, lambda: session.players,
+                             lambda: session.human_to_move, lambda: session.current_steps,
+                             lambda: session.result, lambda: session.last_info,
+                             lambda: repr(session)] * 50,
+            "undo": lambda: [undo, move] * 3,
+        }, allowed=ValueError)
+        """
+    )
+    assert report["calls"] == {"think": 6, "read": 550, "undo": 6}

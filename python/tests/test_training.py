@@ -30,6 +30,13 @@ def test_a_version_published_gives_its_row_as_a_dict(tmp_path):
 
 
 def test_counts_out_of_range_are_value_errors(tmp_path):
+    # A negative count is a ValueError, not an OverflowError; a run needs an iteration.
+    with pytest.raises(ValueError, match="out of range"):
+        run_config(preset="tiny", iterations=-1)
+    with pytest.raises(ValueError, match="run.iterations = 0"):
+        run_config(preset="tiny", iterations=0)
+    with pytest.raises(ValueError, match="the most a run configuration may have"):
+        run_config(path="/dev/zero")
     config = run_config(preset="tiny")
     learner = Learner(tmp_path / "run", config)
     worker = SelfPlayWorker(config, "w1")

@@ -74,10 +74,18 @@ pub const TEMP: OptionDef = OptionDef {
     help: "move choice temperature (0: the most visited)",
 };
 
+/// The least `fpu` (first-play urgency reduction).
+pub const FPU_MIN: f64 = 0.0;
+/// The most `fpu`.
+pub const FPU_MAX: f64 = 2.0;
+
 /// `fpu=X`.
 pub const FPU: OptionDef = OptionDef {
     name: "fpu",
-    value: ValueType::Real { min: 0.0, max: 2.0 },
+    value: ValueType::Real {
+        min: FPU_MIN,
+        max: FPU_MAX,
+    },
     default: OptionDefault::Real(SearchConfig::DEFAULT.fpu_reduction as f64),
     help: "first-play urgency reduction",
 };

@@ -16,7 +16,7 @@ use fanorona_train::run::is_run_file;
 use fanorona_util::progress::{self, ProgressBar};
 use serde_json::json;
 
-use super::same_file::same_file;
+use super::outputs::check_outputs;
 use crate::output::{logln, outln};
 
 /// Steps between two loss lines of the metrics file.
@@ -89,29 +89,28 @@ impl Args {
     }
 
     /// The metrics file (`--metrics`, or OUT with the extension `.metrics.jsonl`) after
-    /// checking that neither it nor OUT would overwrite the teacher or a training run's file.
+    /// checking that neither it nor OUT may not be written ([`check_outputs`]: the teacher, the
+    /// tables, one another) or is a training run's file.
     fn checked_outputs(&self) -> Result<PathBuf> {
-        if same_file(&self.teacher, &self.out) || is_run_file(&self.out) {
-            bail!(
-                "--out {} is the teacher's file or a file of a training run: write the student \
-                 elsewhere",
-                self.out.display()
-            );
-        }
         let metrics = self
             .metrics
             .clone()
             .unwrap_or_else(|| self.out.with_extension("metrics.jsonl"));
-        if same_file(&metrics, &self.teacher)
-            || same_file(&metrics, &self.out)
-            || metrics == self.out
-            || is_run_file(&metrics)
-        {
-            bail!(
-                "--metrics {} is the teacher, the student or a file of a training run: write \
-                 the metrics elsewhere",
-                metrics.display()
-            );
+        let inputs: Vec<&Path> = [Some(self.teacher.as_path()), self.tables.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        check_outputs(
+            &[("--out", Some(&self.out)), ("--metrics", Some(&metrics))],
+            &inputs,
+        )?;
+        for (flag, path) in [("--out", &self.out), ("--metrics", &metrics)] {
+            if is_run_file(path) {
+                bail!(
+                    "{flag} {} is a file of a training run: write it elsewhere",
+                    path.display()
+                );
+            }
         }
         Ok(metrics)
     }

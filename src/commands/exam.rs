@@ -12,8 +12,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{AgentSpec, Board, Budget, Position, Registry};
 use fanorona_eval::exam::{
-    ExamReport, SetExamReport, TestSet, ValueError, ValueScore, exact_turn_values, examine,
-    examine_set, questions,
+    ExamReport, LabelledPosition, SetExamReport, TestSet, ValueError, ValueScore,
+    exact_turn_values, examine, examine_set, questions,
 };
 use fanorona_eval::minimax::MAX_DEPTH;
 use fanorona_eval::{AgentFactory, spec_factory};
@@ -21,11 +21,12 @@ use fanorona_exact::solver::{Solution, TableSource, shared_solution};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_train::exam::{network_of, value_head};
 use fanorona_train::model::PolicyValueNet;
-use fanorona_util::atomic_write::check_writable_file;
+use fanorona_util::memory::check_count;
 use fanorona_util::progress::{self, ProgressBar};
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
+use super::outputs::check_outputs;
 use crate::output::{logln, outln};
 
 /// The most points of a board the exam solves itself (7x3 and 3x7 take minutes); larger
@@ -91,10 +92,20 @@ pub fn run(args: Args) -> Result<()> {
     if args.positions == 0 {
         bail!("bad --positions: at least 1 position is needed");
     }
+    // Checked before anything is allocated: a count beyond the memory is refused, not aborted.
+    let each = (size_of::<LabelledPosition>() + size_of::<Position>()) as u64;
+    check_count(args.positions as u64, each, "positions").context("bad --positions")?;
     let registry = fanorona_train::players::registry();
     let started = Instant::now();
     if let Some(path) = &args.make_set {
         return make_set(&registry, path, &args, started);
+    }
+    if args.tables.is_some() && args.set.is_none() {
+        // (clap's `requires` lets it through beside --board.)
+        bail!(
+            "bad --tables: endgame tables score a test set (--set FILE); an exam on a solved \
+             board (--board, --table) is exact already"
+        );
     }
     let text = args.agent.as_deref().context("give --agent SPEC")?;
     let spec = agent_spec(&registry, text, "agent")?;
@@ -355,10 +366,11 @@ fn print_set_report(report: &SetExamReport, path: &Path) -> Result<()> {
 
 /// `--make-set FILE`: writes a test set.
 fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> Result<()> {
-    check_writable_file(path)
-        .with_context(|| format!("bad --make-set: cannot write {}", path.display()))?;
     if args.depth == 0 || args.depth > MAX_DEPTH {
         bail!("bad --depth: expected a depth from 1 to {MAX_DEPTH} turns");
+    }
+    if args.nodes == Some(0) {
+        bail!("bad --nodes: expected at least 1 node a labelling search");
     }
     let board = Board::parse(args.board.as_deref().unwrap_or("9x5")).context("bad --board")?;
     let texts: Vec<&str> = if args.player.is_empty() {
@@ -370,6 +382,10 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         .iter()
         .map(|t| agent_spec(registry, t, "player"))
         .collect::<Result<Vec<_>>>()?;
+    // The set never replaces a file the players read (a model, their tables).
+    let inputs: Vec<PathBuf> = specs.iter().flat_map(|s| registry.input_paths(s)).collect();
+    let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    check_outputs(&[("--make-set", Some(path))], &inputs)?;
     let factories: Vec<_> = specs.iter().map(|s| spec_factory(registry, s)).collect();
     let mut pairs: Vec<(&AgentFactory, &AgentFactory)> = Vec::new();
     for white in &factories {

@@ -7,8 +7,8 @@ use anyhow::{Context, Result, bail};
 use fanorona_train::io::{Checkpoint, export_checkpoint};
 use fanorona_train::run::is_run_file;
 
+use super::outputs::check_outputs;
 use super::run_arg::run_or_deprecated;
-use super::same_file::same_file;
 use crate::output::outln;
 
 /// Arguments of `fanorona export`.
@@ -35,7 +35,8 @@ pub fn run(args: Args) -> Result<()> {
     let run = run_or_deprecated(args.run, args.checkpoint, "export", "--checkpoint")
         .context("give --run")?;
     let checkpoint = Checkpoint::find(&run)?;
-    if same_file(&checkpoint, &args.out) || is_run_file(&args.out) {
+    check_outputs(&[("--out", Some(&args.out))], &[&checkpoint])?;
+    if is_run_file(&args.out) {
         bail!(
             "--out {} is a file of the training run (a checkpoint, model version or run \
              record): write the policy file elsewhere, e.g. --out agent.safetensors",

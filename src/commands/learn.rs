@@ -15,6 +15,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use fanorona_train::roles::{DEFAULT_REPLAY_RATIO, LEARNER_DONE_FILE, Learner, LearnerRow};
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
+use fanorona_util::atomic_write::{check_writable_dir, write_atomic};
 
 use super::train::{INTERRUPTED, stop_on_ctrl_c};
 use crate::output::{logln, outln};
@@ -87,6 +88,8 @@ fn log_line(row: &LearnerRow) -> String {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let requested = requested(&args)?;
+    check_writable_dir(&args.run)
+        .with_context(|| format!("bad --run: cannot write into {}", args.run.display()))?;
     let mut learner = Learner::open(requested, &args.run, args.replay_ratio)?;
     let iterations = args.iterations.unwrap_or(learner.config().run.iterations);
     let steps = args.steps.unwrap_or(u64::MAX);
@@ -137,7 +140,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let checkpoint = learner.checkpoint()?;
-    std::fs::write(&done_file, format!("{}\n", learner.step()))
+    write_atomic(&done_file, format!("{}\n", learner.step()).as_bytes())
         .with_context(|| format!("cannot write {}", done_file.display()))?;
     outln!(
         "model version {}, {} learner steps, {} positions in replay",

@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
 use fanorona_exact::prover::{Progress, ProofFile, ProofReport, ProveOptions, check_file, prove};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
-use fanorona_util::atomic_write::check_writable_file;
 use serde_json::json;
 
+use super::outputs::check_outputs;
 use crate::output::{logln, outln};
 
 /// Stack of the proving thread: df-pn recurses once per turn of the line it follows.
@@ -63,16 +63,16 @@ pub fn run(args: Args) -> Result<()> {
         Some(fen) => Position::from_fen(fen).context("bad FEN")?,
         None => Position::initial(Board::parse(&args.board).context("bad --board")?),
     };
+    if !args.check {
+        let inputs: Vec<&std::path::Path> = args.tables.iter().map(|p| p.as_path()).collect();
+        check_outputs(&[("--proof", args.proof.as_deref())], &inputs)?;
+    }
     let tables = match &args.tables {
         Some(dir) => Some(shared_tables(dir, pos.board()).context("bad --tables")?),
         None => None,
     };
     if args.check {
         return run_check(&args, pos.board(), tables.as_deref());
-    }
-    if let Some(path) = &args.proof {
-        check_writable_file(path)
-            .with_context(|| format!("bad --proof: cannot write {}", path.display()))?;
     }
     let file = match &args.proof {
         Some(path) if path.exists() => ProofFile::load(path)?,

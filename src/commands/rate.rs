@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use fanorona_eval::rating::{RatingSettings, Ratings, collect_games, rate};
 use fanorona_train::run::{
-    CurvePoint, curve_csv, curve_table, learning_curve, plot_learning_curves,
+    CurvePoint, METRICS_FILE, curve_csv, curve_table, learning_curve, plot_learning_curves,
 };
-use fanorona_util::atomic_write::{check_writable_file, write_atomic};
+use fanorona_util::atomic_write::write_atomic;
 
+use super::outputs::check_outputs;
 use crate::output::{out, outln};
 
 /// Arguments of `fanorona rate`.
@@ -78,15 +79,20 @@ fn write_curves(points: &[CurvePoint], csv: Option<&Path>, png: Option<&Path>) -
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    for (flag, path) in [
-        ("--json", &args.json),
-        ("--curve-csv", &args.curve_csv),
-        ("--curve-png", &args.curve_png),
-    ] {
-        if let Some(path) = path {
-            check_writable_file(path).with_context(|| format!("bad {flag} {}", path.display()))?;
-        }
-    }
+    // The runs' metrics are read for the curves: never written over.
+    let metrics: Vec<PathBuf> = args
+        .curve
+        .iter()
+        .map(|run| run.join(METRICS_FILE))
+        .collect();
+    check_outputs(
+        &[
+            ("--json", args.json.as_deref()),
+            ("--curve-csv", args.curve_csv.as_deref()),
+            ("--curve-png", args.curve_png.as_deref()),
+        ],
+        &metrics.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
+    )?;
     let found = collect_games(&args.dirs)?;
     let settings = RatingSettings {
         anchor: args.anchor.clone(),

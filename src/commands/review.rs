@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use fanorona_eval::GameRecord;
+use fanorona_eval::{GameRecord, MAX_RECORD_BYTES};
+use fanorona_util::input_file::read_text_limited;
 
 use crate::output::{out, outln};
 
@@ -16,7 +17,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file)
+    let text = read_text_limited(&args.file, MAX_RECORD_BYTES, "a game record")
         .with_context(|| format!("cannot read {}", args.file.display()))?;
     let record =
         GameRecord::parse(&text).with_context(|| format!("bad record {}", args.file.display()))?;

@@ -14,6 +14,7 @@ use fanorona_train::io::{check_worker, next_sequence};
 use fanorona_train::roles::models::latest_model;
 use fanorona_train::roles::{GAMES_DIR, LEARNER_DONE_FILE, SelfPlayWorker};
 use fanorona_train::run::{CONFIG_FILE, RunConfig};
+use fanorona_util::atomic_write::check_writable_dir;
 
 use super::train::stop_on_ctrl_c;
 use crate::output::{logln, outln};
@@ -68,6 +69,9 @@ pub fn run(args: Args) -> Result<()> {
         .clone()
         .unwrap_or_else(|| format!("w{}", std::process::id()));
     check_worker(&name)?;
+    // A path that is not a folder (a device, a pipe, a file) is refused now, not waited for.
+    check_writable_dir(&args.run)
+        .with_context(|| format!("bad --run: cannot write into {}", args.run.display()))?;
     let config = wait_for_run(&args.run, Duration::from_secs(args.wait))?;
     let mut actor = SelfPlayWorker::new(config, &name)?;
     let games_dir = args.run.join(GAMES_DIR);

@@ -8,11 +8,11 @@
 //! `$FANORONA_CACHE_DIR`, else `$XDG_CACHE_HOME/fanorona`, else `$HOME/.cache/fanorona`,
 //! else `fanorona` in the system's temporary folder.
 
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
+use fanorona_util::atomic_write::write_atomic;
+use fanorona_util::input_file::read_limited;
 
 use crate::output::logln;
 
@@ -53,21 +53,13 @@ impl ShippedModel {
     /// renamed into place) unless a file with exactly these bytes is already there.
     pub fn materialize_in(self, dir: &Path) -> Result<PathBuf> {
         let path = dir.join(self.file_name());
-        if fs::read(&path).is_ok_and(|bytes| bytes == self.bytes()) {
+        // Read no more than the model's size: whatever is there is compared, never trusted.
+        let size = self.bytes().len() as u64;
+        if read_limited(&path, size, "the shipped model").is_ok_and(|bytes| bytes == self.bytes()) {
             return Ok(path);
         }
-        fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let temp = dir.join(format!(".{}.{}.tmp", self.file_name(), std::process::id()));
-        let written = fs::File::create(&temp)
-            .and_then(|mut file| {
-                file.write_all(self.bytes())?;
-                file.sync_all()
-            })
-            .and_then(|()| fs::rename(&temp, &path));
-        if let Err(e) = written {
-            let _ = fs::remove_file(&temp);
-            return Err(e).with_context(|| format!("cannot write {}", path.display()));
-        }
+        write_atomic(&path, self.bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
         Ok(path)
     }
 
@@ -130,6 +122,8 @@ pub const DEFAULT_AGENT_HELP: &str = "default: abnet over the shipped student, w
 
 #[cfg(test)]
 mod tests {
+    use std::fs;
+
     use super::*;
 
     #[test]

@@ -8,8 +8,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
 use fanorona_exact::solver::{ClassReport, Solution, SolveOptions, SolveReport};
-use fanorona_util::atomic_write::check_writable_file;
+use fanorona_util::atomic_write::write_atomic_with;
 
+use super::outputs::check_outputs;
 use crate::output::{OutputError, logln, outln};
 
 /// Arguments of `fanorona solve`.
@@ -47,12 +48,13 @@ fn peak_memory() -> Option<u64> {
 pub fn run(args: Args) -> Result<()> {
     let board = args.board.as_deref().map(Board::parse).transpose()?;
     // Solving can take many minutes: the files are checked first.
-    for (flag, path) in [("save", &args.save), ("metrics", &args.metrics)] {
-        if let Some(path) = path {
-            check_writable_file(path)
-                .with_context(|| format!("bad --{flag}: cannot write {}", path.display()))?;
-        }
-    }
+    check_outputs(
+        &[
+            ("--save", args.save.as_deref()),
+            ("--metrics", args.metrics.as_deref()),
+        ],
+        &args.load.as_deref().into_iter().collect::<Vec<_>>(),
+    )?;
     let started = Instant::now();
     let (solution, solved) = match (&args.load, board) {
         (Some(path), board) => (load(path, board)?, None),
@@ -122,11 +124,10 @@ fn solve(board: &'static Board, args: &Args) -> Result<(Solution, SolveReport)> 
 
 /// Writes one JSON line per material class to `path`: positions, outcomes, longest distance.
 fn write_metrics(path: &Path, classes: &[ClassReport]) -> Result<()> {
-    let mut out =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    for c in classes {
-        writeln!(
-            out,
+    write_atomic_with(path, |out| {
+        for c in classes {
+            writeln!(
+                out,
             "{{\"white\":{},\"black\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{}}}",
             c.white,
             c.black,
@@ -135,9 +136,11 @@ fn write_metrics(path: &Path, classes: &[ClassReport]) -> Result<()> {
             c.counts.losses,
             c.counts.draws,
             c.max_distance
-        )?;
-    }
-    Ok(())
+            )?;
+        }
+        Ok(())
+    })
+    .with_context(|| format!("cannot write {}", path.display()))
 }
 
 /// Prints the board, the value of its initial position and the outcome counts.

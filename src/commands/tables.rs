@@ -9,9 +9,10 @@ use anyhow::{Context, Result};
 use fanorona_env::{Board, Position};
 use fanorona_exact::solver::Value;
 use fanorona_exact::tables::{BuildOptions, ClassReport, EndgameTables, build};
-use fanorona_util::atomic_write::{check_writable_dir, check_writable_file};
+use fanorona_util::atomic_write::{check_writable_dir, write_atomic_with};
 use fanorona_util::progress;
 
+use super::outputs::check_outputs;
 use super::solve::print_peak_memory;
 use crate::output::{logln, outln};
 
@@ -74,10 +75,8 @@ fn run_build(args: BuildArgs) -> Result<()> {
     // Building can take many minutes: the places are checked first.
     check_writable_dir(&args.out)
         .with_context(|| format!("bad --out: cannot write into {}", args.out.display()))?;
-    if let Some(path) = &args.metrics {
-        check_writable_file(path)
-            .with_context(|| format!("bad --metrics: cannot write {}", path.display()))?;
-    }
+    // Not inside the tables folder: every file there is a class file the build reads.
+    check_outputs(&[("--metrics", args.metrics.as_deref())], &[&args.out])?;
     let started = Instant::now();
     let bar = progress::bar_if(!args.quiet, 0, "positions");
     let shown = bar.clone();
@@ -122,8 +121,12 @@ fn run_build(args: BuildArgs) -> Result<()> {
 
 /// Writes one JSON line per class to `path`.
 fn write_metrics(path: &Path, reports: &[ClassReport]) -> Result<()> {
-    let mut out =
-        std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+    write_atomic_with(path, |out| write_metric_lines(out, reports))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// The metrics lines of `reports`, one JSON line per class.
+fn write_metric_lines(out: &mut impl Write, reports: &[ClassReport]) -> std::io::Result<()> {
     for r in reports {
         let bytes = std::fs::metadata(&r.path).map(|m| m.len()).unwrap_or(0);
         writeln!(

@@ -11,6 +11,7 @@ use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::{
     CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
 };
+use fanorona_util::atomic_write::check_writable_dir;
 
 use super::run_arg::run_or_deprecated;
 use crate::output::{logln, outln};
@@ -99,6 +100,8 @@ pub fn run(args: Args) -> Result<()> {
     let (requested, name) = requested(&args)?;
     let out = run_or_deprecated(args.run.clone(), args.out.clone(), "train", "--out")
         .unwrap_or_else(|| PathBuf::from("runs").join(name));
+    check_writable_dir(&out)
+        .with_context(|| format!("bad --run: cannot write into {}", out.display()))?;
     let mut config = resolve_config(&out, requested)?;
     if let Some(iterations) = args.iterations {
         config.run.iterations = iterations;
@@ -107,6 +110,10 @@ pub fn run(args: Args) -> Result<()> {
         config.run.device = device;
     }
     if let Some(tables) = args.tables {
+        // Kept absolute in the run's configuration: a resumed run, from whatever folder, finds
+        // the same tables.
+        let tables = std::path::absolute(&tables)
+            .with_context(|| format!("bad --tables {}", tables.display()))?;
         config.selfplay.tables = Some(tables);
     }
     config.validate()?;

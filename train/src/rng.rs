@@ -1,6 +1,7 @@
 //! The training run's random number generator and its saved state, so a resumed run draws the
 //! same numbers as an uninterrupted one.
 
+use fanorona_env::Excerpt;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -46,10 +47,13 @@ impl RngState {
         let mut seed = [0u8; 32];
         for (i, byte) in seed.iter_mut().enumerate() {
             *byte = u8::from_str_radix(&self.seed[2 * i..2 * i + 2], 16)
-                .map_err(|_| RngStateError(format!("seed {:?} is not hex", self.seed)))?;
+                .map_err(|_| RngStateError(format!("seed {} is not hex", Excerpt(&self.seed))))?;
         }
         let word_pos: u128 = self.word_pos.parse().map_err(|_| {
-            RngStateError(format!("word position {:?} is not a number", self.word_pos))
+            RngStateError(format!(
+                "word position {} is not a number",
+                Excerpt(&self.word_pos)
+            ))
         })?;
         let mut rng = TrainRng::from_seed(seed);
         rng.set_stream(self.stream);

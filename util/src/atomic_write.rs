@@ -1,18 +1,24 @@
 //! Writing files atomically: the contents go to a temporary file beside the target
 //! (`tempfile`), which is then renamed over it, so a reader never sees half a file. Also the
-//! checks, made before long work, that such a write will be possible. Errors name the OS error
-//! only, never the temporary file: the caller names the target.
+//! checks, made before long work, that such a write will be possible. The target must be new or
+//! a regular file ([`check_target`]: never a device, pipe, socket, folder or symbolic link),
+//! checked before writing and again just before the rename. Errors name the OS error only,
+//! never the temporary file: the caller names the target.
 
 use std::io::{self, BufWriter, ErrorKind, Write};
 use std::path::Path;
 
+use crate::output_file::{check_not_input, check_target};
+
 /// Writes `path` through a temporary file and a rename: `write` fills a buffered writer. The
 /// parent folder is created if needed; the file gets ordinary permissions (readable by all),
-/// not the temporary file's private ones.
+/// not the temporary file's private ones. A target that exists and is not a regular file is
+/// refused ([`check_target`]) and left as it was.
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut BufWriter<&std::fs::File>) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    check_target(path)?;
     let dir = folder_of(path);
     std::fs::create_dir_all(dir)?;
     let temp = tempfile::NamedTempFile::new_in(dir).map_err(without_temp_path)?;
@@ -28,6 +34,8 @@ pub fn write_atomic_with(
             .set_permissions(std::fs::Permissions::from_mode(0o644))?;
     }
     temp.as_file().sync_all()?;
+    // Whatever appeared at the target meanwhile is not replaced unless it is a regular file.
+    check_target(path)?;
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
@@ -50,12 +58,18 @@ fn folder_of(path: &Path) -> &Path {
 }
 
 /// Checks, before long work, that [`write_atomic`] will be able to write the file `path`: it
-/// is not a folder, and its folder accepts new files (see [`check_writable_dir`]).
+/// is new or a regular file ([`check_target`]), and its folder accepts new files (see
+/// [`check_writable_dir`]).
 pub fn check_writable_file(path: &Path) -> io::Result<()> {
-    if path.is_dir() {
-        return Err(io::Error::new(ErrorKind::IsADirectory, "it is a folder"));
-    }
+    check_target(path)?;
     check_writable_dir(folder_of(path))
+}
+
+/// The one check of a command's output file, made before any work: [`check_writable_file`],
+/// and it is none of the command's `inputs` nor inside an input folder ([`check_not_input`]).
+pub fn check_output_file(path: &Path, inputs: &[&Path]) -> io::Result<()> {
+    check_writable_file(path)?;
+    check_not_input(path, inputs)
 }
 
 /// Checks, before long work, that files can be written into the folder `dir`: it is a folder
@@ -112,7 +126,9 @@ mod tests {
         let e = check_writable_dir(&file.join("sub")).unwrap_err();
         assert_eq!(e.to_string(), format!("{} is not a folder", file.display()));
         let e = check_writable_file(dir.path()).unwrap_err();
-        assert_eq!(e.to_string(), "it is a folder");
+        assert!(e.to_string().starts_with("it is a folder"), "{e}");
+        let e = check_output_file(&file, &[&file]).unwrap_err();
+        assert!(e.to_string().contains("an input of the command"), "{e}");
     }
 
     #[cfg(target_os = "linux")]
@@ -128,6 +144,29 @@ mod tests {
             assert!(text.contains("(os error"), "{text}");
             assert!(!text.contains(".tmp"), "{text}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_targets_are_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.txt");
+        std::fs::write(&file, "old").unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        let e = write_atomic(&link, b"new").unwrap_err();
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        assert!(link.symlink_metadata().unwrap().file_type().is_symlink());
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "old");
+        let e = write_atomic(dir.path(), b"new").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::IsADirectory);
+        let e = write_atomic(Path::new("/dev/null"), b"new").unwrap_err();
+        assert!(e.to_string().contains("character device"), "{e}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            2,
+            "no temporary file"
+        );
     }
 
     #[test]

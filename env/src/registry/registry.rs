@@ -1,7 +1,7 @@
 //! The [`Registry`]: the table of agent kinds, which reads specifications, checks them,
 //! builds agents and writes the help.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::{AgentKind, AgentOptions, AgentSpec, OptionDef, OptionDefault, SpecError, ValueType};
 use crate::{Agent, Fanorona};
@@ -88,6 +88,23 @@ impl Registry {
             }),
             _ => AgentSpec::parse(text),
         }
+    }
+
+    /// The files and folders a specification reads: the values of its options of type path
+    /// (a model's `path`, the `tables` folder), the inputs a command that builds the agent
+    /// must never write over. Options of an unknown kind or undeclared are left out.
+    pub fn input_paths(&self, spec: &AgentSpec) -> Vec<PathBuf> {
+        let Some(kind) = self.kind(&spec.kind) else {
+            return Vec::new();
+        };
+        spec.options
+            .iter()
+            .filter(|(name, _)| {
+                kind.option(name)
+                    .is_some_and(|o| matches!(o.value, ValueType::Path))
+            })
+            .map(|(_, value)| PathBuf::from(value))
+            .collect()
     }
 
     /// Checks a specification against its kind's table: the kind is registered, every option
@@ -257,6 +274,20 @@ mod tests {
         assert_eq!(spec.to_string(), "toy:path=runs/missing.TOY");
         assert!(registry.parse("runs/agent.other").is_err());
         assert_eq!(registry.parse("toy:path=x.toy").unwrap().kind, "toy");
+    }
+
+    #[test]
+    fn the_input_paths_are_the_path_options() {
+        let registry = registry();
+        let spec = registry.parse("toy:label=x.bin,path=m/a.toy").unwrap();
+        assert_eq!(registry.input_paths(&spec), [PathBuf::from("m/a.toy")]);
+        let bare = registry.parse("b.toy").unwrap();
+        assert_eq!(registry.input_paths(&bare), [PathBuf::from("b.toy")]);
+        assert!(
+            registry
+                .input_paths(&registry.parse("random").unwrap())
+                .is_empty()
+        );
     }
 
     #[test]

@@ -82,7 +82,7 @@ pub enum RulesError {
         key: String,
     },
     /// A value the setting does not take.
-    #[error("rule {setting}: {value:?} is not valid: expected {expected}")]
+    #[error("rule {setting}: {} is not valid: expected {expected}", Excerpt(.value))]
     BadValue {
         /// The setting.
         setting: &'static str,

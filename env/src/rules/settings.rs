@@ -229,6 +229,15 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_value_is_echoed_cut_short() {
+        let value = "x".repeat(100_000);
+        let e = Rules::parse(&format!("mandatory={value}"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.len() < 300 && e.contains("(100000 characters)"), "{e}");
+    }
+
+    #[test]
     fn flags_take_on_off_true_false_and_nothing_else() {
         for (text, on) in [
             ("mandatory", true),

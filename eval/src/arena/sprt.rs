@@ -14,6 +14,7 @@
 //! sweep still ends the test. The test
 //! accepts H1 once `LLR ≥ ln((1-β)/α)` and H0 once `LLR ≤ ln(β/(1-α))` (Wald's bounds).
 
+use fanorona_env::Excerpt;
 use serde::Serialize;
 
 use super::elo::{Tally, score_from_elo};
@@ -69,7 +70,7 @@ impl Sprt {
                     .parse::<f64>()
                     .ok()
                     .filter(|x| x.is_finite())
-                    .ok_or_else(|| err(format!("{:?} is not a number", s.trim())))
+                    .ok_or_else(|| err(format!("{} is not a number", Excerpt(s.trim()))))
             })
             .collect::<Result<Vec<f64>, _>>()?;
         let (elo0, elo1, alpha, beta) = match numbers[..] {

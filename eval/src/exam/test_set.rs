@@ -18,10 +18,10 @@
 //! `[-1, 1]`, the label's best turn in notation and the search's score in hundredths of a
 //! piece, separated by `;`.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use fanorona_env::{Board, Budget, Position, Turn};
+use fanorona_env::{Board, Budget, Excerpt, Position, Turn};
 use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 
@@ -31,12 +31,16 @@ use crate::arena::AgentFactory;
 use crate::minimax::player::value_of_score;
 use crate::minimax::search::{Searcher, depth_limit};
 use fanorona_util::atomic_write::write_atomic;
+use fanorona_util::input_file::read_text_limited;
 
 /// The format version this code reads and writes.
 pub const SET_VERSION: u32 = 1;
 
 /// The first line of a set file.
 const TITLE: &str = "# fanorona exam set";
+
+/// The most bytes of a set file (about 700,000 positions; the 9x5 set in `data/` has 187 kB).
+pub const MAX_SET_BYTES: u64 = 64 << 20;
 
 /// A position with its label.
 #[derive(Clone, Debug, PartialEq)]
@@ -178,12 +182,14 @@ impl TestSet {
         })
     }
 
-    /// Reads a set file.
+    /// Reads a set file (of at most [`MAX_SET_BYTES`]).
     pub fn read(path: &Path) -> Result<TestSet, ExamError> {
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ExamError::SetFile {
-            path: name.clone(),
-            reason: format!("cannot read it: {e}"),
+        let text = read_text_limited(path, MAX_SET_BYTES, "an exam set").map_err(|e| {
+            ExamError::SetFile {
+                path: name.clone(),
+                reason: format!("cannot read it: {e}"),
+            }
         })?;
         TestSet::parse(&text).map_err(|reason| ExamError::SetFile { path: name, reason })
     }
@@ -194,8 +200,11 @@ impl TestSet {
         if lines.next().map(|(_, l)| l.trim()) != Some(TITLE) {
             return Err(format!("not an exam set: the first line must be {TITLE:?}"));
         }
-        let (mut version, mut board, mut labeller, mut sources) = (None, None, None, None);
+        let (mut version, mut board, mut labeller, mut sources) = (false, None, None, None);
         let mut positions = Vec::new();
+        // The line of each position seen (by key, as sets are made distinct), so that a
+        // repeated one is refused, not counted twice.
+        let mut seen: HashMap<u64, usize> = HashMap::new();
         for (i, line) in lines {
             let at = |reason: String| format!("line {}: {reason}", i + 1);
             let line = line.trim();
@@ -208,7 +217,14 @@ impl TestSet {
                 };
                 let value = value.trim().to_string();
                 match key.trim() {
-                    "version" => version = Some(value),
+                    "version" if value == SET_VERSION.to_string() => version = true,
+                    "version" => {
+                        return Err(at(format!(
+                            "version {} is not supported (this program reads version \
+                             {SET_VERSION})",
+                            Excerpt(&value)
+                        )));
+                    }
                     "board" => board = Some(Board::parse(&value).map_err(|e| at(e.to_string()))?),
                     "labeller" => labeller = Some(value),
                     "sources" => sources = Some(value),
@@ -216,18 +232,18 @@ impl TestSet {
                 }
                 continue;
             }
-            match version.as_deref() {
-                Some(v) if v == SET_VERSION.to_string() => {}
-                Some(v) => {
-                    return Err(at(format!(
-                        "version {v} is not supported (this program reads version {SET_VERSION})"
-                    )));
-                }
-                None => return Err(at("a position before the \"# version:\" line".into())),
+            if !version {
+                return Err(at("a position before the \"# version:\" line".into()));
             }
             let board =
                 board.ok_or_else(|| at("a position before the \"# board:\" line".into()))?;
-            positions.push(parse_line(line, board).map_err(at)?);
+            let labelled = parse_line(line, board).map_err(at)?;
+            if let Some(first) = seen.insert(labelled.position.key(), i + 1) {
+                return Err(at(format!(
+                    "the position of line {first} again (each position is counted once)"
+                )));
+            }
+            positions.push(labelled);
         }
         let board = board.ok_or("no \"# board:\" line")?;
         if positions.is_empty() {
@@ -251,7 +267,7 @@ fn parse_line(line: &str, board: &'static Board) -> Result<LabelledPosition, Str
             fields.len()
         ));
     };
-    let position = Position::from_fen(fen).map_err(|e| e.to_string())?;
+    let position = Position::from_fen(fen).map_err(|e| format!("FEN {}: {e}", Excerpt(fen)))?;
     if !std::ptr::eq(position.board(), board) {
         return Err(format!(
             "the FEN's board is {}x{}, the set's {}x{}",
@@ -265,13 +281,13 @@ fn parse_line(line: &str, board: &'static Board) -> Result<LabelledPosition, Str
         .parse()
         .ok()
         .filter(|v: &f32| (-1.0..=1.0).contains(v))
-        .ok_or_else(|| format!("value {value:?}: expected a number from -1 to 1"))?;
+        .ok_or_else(|| format!("value {}: expected a number from -1 to 1", Excerpt(value)))?;
     let best = position
         .parse_turn(best)
-        .map_err(|e| format!("best turn {best:?}: {e}"))?;
+        .map_err(|e| format!("best turn {}: {e}", Excerpt(best)))?;
     let score = score
         .parse()
-        .map_err(|_| format!("score {score:?}: expected a whole number"))?;
+        .map_err(|_| format!("score {}: expected a whole number", Excerpt(score)))?;
     Ok(LabelledPosition {
         position,
         value,
@@ -334,7 +350,11 @@ mod tests {
             ),
             (
                 good.replace("version: 1", "version: 7"),
-                "version 7 is not supported",
+                "line 2: version \"7\" is not supported",
+            ),
+            (
+                format!("{good}{}\n", good.lines().nth(6).unwrap()),
+                "line 9: the position of line 7 again",
             ),
             (
                 good.replace("# board: 5x3", "# board: 9x5"),
@@ -358,6 +378,12 @@ mod tests {
             let e = TestSet::parse(&text).unwrap_err();
             assert!(e.contains(expected), "{e} (expected {expected})");
         }
+        let huge = format!(
+            "{good}BBBBB/BW1BW/WWWWW w 0 1 ; {} ; b2c2W ; 0\n",
+            "9".repeat(1 << 20)
+        );
+        let e = TestSet::parse(&huge).unwrap_err();
+        assert!(e.len() < 300 && e.contains("(1048576 characters)"), "{e}");
         let header: String = good.lines().take(6).map(|l| format!("{l}\n")).collect();
         assert!(TestSet::parse(&header).unwrap_err().contains("no position"));
     }

@@ -6,6 +6,7 @@
 //! error: ...` and the session goes on.
 
 use std::io::{self, BufRead, Write};
+use std::path::Path;
 use std::sync::Arc;
 
 use fanorona_env::{
@@ -16,6 +17,7 @@ use super::command::{Command, GoLimits, Start};
 use super::input::read_line;
 use super::output::{Output, error_line};
 use super::search::{BoxedAgent, Search, failure};
+use fanorona_exact::tables::shared_tables;
 
 /// The value of the Tables option that means no endgame tables.
 const NO_TABLES: &str = "<empty>";
@@ -125,7 +127,8 @@ impl<W: Write + Send + 'static> Server<W> {
                 Ok(())
             }
             Command::SetOption { name, value } => match self.set_option(&name, &value) {
-                Ok(()) => Ok(()),
+                Ok(None) => Ok(()),
+                Ok(Some(note)) => self.out.send(&note),
                 Err(message) => self.error(&message),
             },
             Command::Position { start, moves } => match self.set_position(&start, &moves) {
@@ -193,11 +196,36 @@ impl<W: Write + Send + 'static> Server<W> {
         Position::initial(self.board).with_rules(self.rules)
     }
 
-    /// Applies `setoption`; on error nothing changes.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    /// Whether the agent kind of `spec` probes endgame tables (declares a `tables` option).
+    fn takes_tables(&self, spec: &AgentSpec) -> bool {
+        self.registry
+            .kind(&spec.kind)
+            .is_some_and(|kind| kind.option("tables").is_some())
+    }
+
+    /// Applies `setoption`, returning an `info string` line to send where the change drops
+    /// something the GUI set; on error nothing changes.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<Option<String>, String> {
+        let mut note = None;
         match name.to_ascii_lowercase().as_str() {
             "agent" => {
-                let spec = self.registry.parse(value).map_err(|e| e.to_string())?;
+                let mut spec = self.registry.parse(value).map_err(|e| e.to_string())?;
+                // The tables set before stay with an agent that probes tables; another agent
+                // drops them, and the GUI is told.
+                if let Some(dir) = self.spec.option("tables")
+                    && spec.option("tables").is_none()
+                {
+                    if self.takes_tables(&spec) {
+                        spec = spec.with_option("tables", Some(dir));
+                    } else {
+                        note = Some(format!(
+                            "info string Tables {NO_TABLES}: agent {} probes no endgame tables, \
+                             so the tables {} are dropped",
+                            Excerpt(&spec.kind),
+                            Excerpt(dir)
+                        ));
+                    }
+                }
                 self.agent = Some(
                     self.registry
                         .create(&spec, self.seed)
@@ -206,15 +234,41 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.spec = spec;
             }
             "tables" => {
-                let value = value.trim();
-                let dir = (!value.is_empty() && value != NO_TABLES).then_some(value);
-                if let Some(dir) = dir
-                    && dir.contains(',')
-                {
-                    return Err(format!(
-                        "Tables {}: a folder name with ',' cannot be an agent option",
-                        Excerpt(dir)
-                    ));
+                let dir = match value.trim() {
+                    "" => {
+                        return Err(format!(
+                            "Tables: empty; give a folder of endgame tables, or {NO_TABLES} for \
+                             none (the tables are unchanged)"
+                        ));
+                    }
+                    NO_TABLES => None,
+                    dir => Some(dir),
+                };
+                if let Some(dir) = dir {
+                    if dir.contains(',') {
+                        return Err(format!(
+                            "Tables {}: a folder name with ',' cannot be an agent option",
+                            Excerpt(dir)
+                        ));
+                    }
+                    if !self.takes_tables(&self.spec) {
+                        return Err(format!(
+                            "Tables {}: agent {} probes no endgame tables (the tables are \
+                             unchanged)",
+                            Excerpt(dir),
+                            Excerpt(&self.spec.kind)
+                        ));
+                    }
+                    // Opened and checked for the board first: a folder that cannot serve is
+                    // refused and the tables in use stay.
+                    // (The folder's name, echoed once and cut short, is not repeated whole.)
+                    shared_tables(Path::new(dir), self.board).map_err(|e| {
+                        format!(
+                            "Tables {}: {}; the tables are unchanged",
+                            Excerpt(dir),
+                            e.to_string().replace(dir, "the folder")
+                        )
+                    })?;
                 }
                 let spec = self.spec.with_option("tables", dir);
                 self.agent = Some(
@@ -256,7 +310,7 @@ impl<W: Write + Send + 'static> Server<W> {
                 ));
             }
         }
-        Ok(())
+        Ok(note)
     }
 
     /// Applies `position`; on error the game is unchanged.
@@ -467,6 +521,71 @@ mod tests {
             "{lines:?}"
         );
         assert!(lines[1].contains("(greedy)"), "{lines:?}");
+    }
+
+    #[test]
+    fn tables_are_checked_before_they_replace_and_kept_across_agents() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good");
+        let board = Board::new(5, 3).unwrap();
+        fanorona_exact::tables::build(board, 3, &good, &Default::default()).unwrap();
+        let good = good.display().to_string();
+        let empty = dir.path().join("empty");
+        std::fs::create_dir(&empty).unwrap();
+        let (mut s, out) = server("minimax:depth=2");
+        let tables_line = |lines: &[String]| {
+            lines
+                .iter()
+                .find(|l| l.starts_with("option name Tables"))
+                .cloned()
+                .unwrap()
+        };
+        let lines = session(
+            &mut s,
+            &out,
+            &format!("setoption name Board value 5x3\nsetoption name Tables value {good}\nuci\n"),
+        );
+        let set = format!("option name Tables type string default {good}");
+        assert_eq!(tables_line(&lines), set, "{lines:?}");
+        // Folders that cannot serve, and an empty value, are refused; the tables stay.
+        let long = "x".repeat(5000);
+        for bad in ["/etc", empty.to_str().unwrap(), "", &long] {
+            let lines = session(
+                &mut s,
+                &out,
+                &format!("setoption name Tables value {bad}\nuci\n"),
+            );
+            assert!(
+                lines[0].starts_with("info string error: Tables"),
+                "{lines:?}"
+            );
+            assert!(lines[0].contains("unchanged"), "{lines:?}");
+            assert!(lines[0].len() < 400, "{}", lines[0].len());
+            assert_eq!(tables_line(&lines), set);
+        }
+        // Another agent that probes tables keeps them; one that does not says it drops them.
+        let lines = session(
+            &mut s,
+            &out,
+            "setoption name Agent value minimax:depth=3\nuci\n",
+        );
+        assert_eq!(tables_line(&lines), set, "{lines:?}");
+        let lines = session(&mut s, &out, "setoption name Agent value random\nuci\n");
+        assert!(
+            lines[0].starts_with("info string Tables <empty>: agent \"random\" probes no"),
+            "{lines:?}"
+        );
+        let empty_default = "option name Tables type string default <empty>";
+        assert_eq!(tables_line(&lines), empty_default);
+        let lines = session(
+            &mut s,
+            &out,
+            &format!(
+                "setoption name Agent value minimax\nsetoption name Tables value {good}\n\
+                 setoption name Tables value <empty>\nuci\n"
+            ),
+        );
+        assert_eq!(tables_line(&lines), empty_default, "{lines:?}");
     }
 
     #[test]

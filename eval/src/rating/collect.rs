@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::error::RatingError;
 use super::results::GameResults;
-use crate::record::GameRecord;
+use crate::record::{GameRecord, MAX_RECORD_BYTES};
+use fanorona_util::input_file::read_text_limited;
 
 /// The games found, and how many records were left out as unfinished.
 #[derive(Clone, Debug)]
@@ -36,10 +37,13 @@ pub fn collect_games(folders: &[PathBuf]) -> Result<CollectedGames, RatingError>
         unfinished: 0,
     };
     for path in files {
-        let text = std::fs::read_to_string(&path).map_err(|source| RatingError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text =
+            read_text_limited(&path, MAX_RECORD_BYTES, "a game record").map_err(|source| {
+                RatingError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
         let record =
             GameRecord::parse(&text).map_err(|source| RatingError::BadRecord { path, source })?;
         let white_score = match record.result.as_str() {

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use crate::record::RecordError;
+use fanorona_env::Excerpt;
 
 /// Ratings that cannot be computed: unreadable game folders, no games, an anchor that did
 /// not play, players the games do not connect, ratings without a finite maximum.
@@ -38,7 +39,7 @@ pub enum RatingError {
         folders: String,
     },
     /// The anchor agent played no game.
-    #[error("the anchor {anchor:?} played no game here; the players are: {players}")]
+    #[error("the anchor {} played no game here; the players are: {players}", Excerpt(.anchor))]
     UnknownAnchor {
         /// The anchor asked for.
         anchor: String,

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use fanorona_env::{Agent, AgentSpec, Board, Fanorona, Position, Registry};
+use fanorona_env::{Agent, AgentSpec, Board, Excerpt, Fanorona, Position, Registry};
 use fanorona_exact::tables::shared_tables;
 use fanorona_train::io::load_policy;
 use fanorona_train::model::NetworkConfig;
@@ -65,7 +65,7 @@ const STRENGTH: [(&str, &str); 5] = [
 #[derive(Debug, thiserror::Error)]
 pub enum AgentRefused {
     /// The specification cannot be read, or the registry refuses it.
-    #[error("bad agent {spec:?}: {reason}")]
+    #[error("bad agent {}: {reason}", Excerpt(.spec))]
     Bad {
         /// The specification.
         spec: String,
@@ -73,7 +73,7 @@ pub enum AgentRefused {
         reason: String,
     },
     /// The kind is not on this server's allow-list.
-    #[error("agent kind {kind:?} is not allowed here; allowed: {allowed}")]
+    #[error("agent kind {} is not allowed here; allowed: {allowed}", Excerpt(.kind))]
     NotAllowed {
         /// The kind asked for.
         kind: String,

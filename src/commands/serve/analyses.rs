@@ -18,7 +18,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use fanorona_env::Game;
+use fanorona_env::{Excerpt, Game};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
@@ -233,7 +233,7 @@ pub async fn stop(
     if !state.analyses.stop(&id) {
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
-            format!("no analysis {id:?} is running"),
+            format!("no analysis {} is running", Excerpt(&id)),
         ));
     }
     Ok(Json(serde_json::json!({ "stopped": id })))

@@ -13,7 +13,7 @@ use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
-use fanorona_env::{Color, SearchLimits, start_position};
+use fanorona_env::{Color, Excerpt, SearchLimits, start_position};
 use fanorona_eval::{AgentJob, AgentMove, Player, SessionError, StepInput, agent_turn};
 use serde::Deserialize;
 
@@ -241,7 +241,10 @@ fn find(state: &AppState, id: &str) -> Result<SharedSession, ApiError> {
     state.store.get(id).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
-            format!("no game {id:?} (only the most recent games are kept)"),
+            format!(
+                "no game {} (only the most recent games are kept)",
+                Excerpt(id)
+            ),
         )
     })
 }

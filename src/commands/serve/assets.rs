@@ -6,6 +6,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse};
 
 use super::api::ApiError;
+use fanorona_env::Excerpt;
 
 /// `GET /`: the page.
 pub async fn index() -> Html<&'static str> {
@@ -30,7 +31,12 @@ pub async fn module(Path(name): Path<String>) -> Result<impl IntoResponse, ApiEr
     let (_, text) = MODULES
         .iter()
         .find(|(file, _)| *file == name)
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no script {name:?}")))?;
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("no script {}", Excerpt(&name)),
+            )
+        })?;
     Ok((
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         *text,

@@ -8,6 +8,11 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use fanorona_util::atomic_write::write_atomic;
+use fanorona_util::input_file::read_regular_limited;
+
+/// The most bytes of a training file read whole (a policy, checkpoint, replay window or shard):
+/// far above any this toolkit writes, below what would exhaust a machine's memory.
+pub const MAX_FILE_BYTES: u64 = 8 << 30;
 
 /// The kind of a training file, as error messages name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,11 +223,14 @@ impl<'a> FileRef<'a> {
         }
     }
 
-    /// The file's bytes.
+    /// The file's bytes: a regular file of at most [`MAX_FILE_BYTES`] (a device or a pipe is
+    /// refused before reading).
     pub(crate) fn read(self) -> Result<Vec<u8>, FileError> {
-        std::fs::read(self.path).map_err(|error| match error.kind() {
-            ErrorKind::NotFound => self.missing(),
-            _ => self.io("read", error),
+        read_regular_limited(self.path, MAX_FILE_BYTES, "a training file").map_err(|error| {
+            match error.kind() {
+                ErrorKind::NotFound => self.missing(),
+                _ => self.io("read", error),
+            }
         })
     }
 

@@ -6,13 +6,14 @@ use std::fmt;
 use std::str::FromStr;
 
 use burn::tensor::Device;
+use fanorona_env::Excerpt;
 use serde::{Deserialize, Serialize};
 
 /// A device name that cannot be used in this build.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DeviceError {
     /// Not a device name at all.
-    #[error("unknown device {0:?}: expected flex, cuda or wgpu")]
+    #[error("unknown device {}: expected flex, cuda or wgpu", Excerpt(.0))]
     Unknown(String),
     /// A device whose backend was not compiled in.
     #[error(

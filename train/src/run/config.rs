@@ -8,7 +8,7 @@
 
 use std::path::Path;
 
-use fanorona_env::GameId;
+use fanorona_env::{Excerpt, GameId};
 use serde::{Deserialize, Serialize};
 
 use crate::distill::DistillSettings;
@@ -17,7 +17,9 @@ use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
 use crate::model::{LrSchedule, OptimizerConfig, TrainerConfig};
 use crate::replay::ReplayConfig;
 use crate::selfplay::{AlphaBetaConfig, MctsConfig, SelfPlayConfig};
+use fanorona_search::options::{FPU_MAX, FPU_MIN};
 use fanorona_util::atomic_write::write_atomic;
+use fanorona_util::input_file::read_text_limited;
 
 /// The file name of the resolved configuration in a run directory.
 pub const CONFIG_FILE: &str = "config.toml";
@@ -29,7 +31,10 @@ pub const PRESETS: [&str; 6] = ["tiny", "small", "default", "long", "full", "abn
 #[derive(Debug, thiserror::Error)]
 pub enum RunConfigError {
     /// No preset of that name.
-    #[error("unknown preset {0:?}: expected one of tiny, small, default, long, full, abnet")]
+    #[error(
+        "unknown preset {}: expected one of tiny, small, default, long, full, abnet",
+        Excerpt(.0)
+    )]
     UnknownPreset(String),
     /// The file cannot be read or written.
     #[error("cannot {action} run configuration {path}: {source}")]
@@ -193,13 +198,16 @@ impl RunConfig {
         Ok(config)
     }
 
-    /// Reads and checks a configuration file.
+    /// Reads and checks a configuration file (of at most [`MAX_CONFIG_BYTES`]).
     pub fn load(path: &Path) -> Result<RunConfig, RunConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RunConfigError::Io {
-            action: "read",
-            path: path.display().to_string(),
-            source,
-        })?;
+        let text =
+            read_text_limited(path, MAX_CONFIG_BYTES, "a run configuration").map_err(|source| {
+                RunConfigError::Io {
+                    action: "read",
+                    path: path.display().to_string(),
+                    source,
+                }
+            })?;
         RunConfig::from_toml(&text, &path.display().to_string())
     }
 
@@ -339,6 +347,9 @@ impl RunConfig {
     }
 }
 
+/// The most bytes of a configuration file (a few kB in practice).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
+
 /// The most simulations a search may be given (per turn).
 pub const MAX_SIMULATIONS: u64 = 1_000_000;
 /// The most nodes an `abnet` search of a run may be given (per turn).
@@ -370,7 +381,15 @@ fn validate_mcts(m: &MctsConfig) -> Result<(), RunConfigError> {
         require(considered >= 2, key, "an integer at least 2", considered)?;
     }
     positive("mcts.c_puct", search.c_puct.into())?;
-    finite("mcts.fpu_reduction", search.fpu_reduction.into())?;
+    let fpu = f64::from(search.fpu_reduction);
+    let key = "mcts.fpu_reduction";
+    let range = FPU_MIN..=FPU_MAX;
+    require(
+        range.contains(&fpu),
+        key,
+        "a number from 0 to 2 (as the agents' fpu)",
+        fpu,
+    )?;
     positive("mcts.dirichlet_alpha", search.dirichlet_alpha.into())?;
     probability("mcts.dirichlet_fraction", search.dirichlet_fraction.into())?;
     non_negative("mcts.temperature", search.temperature.into())?;
@@ -391,6 +410,7 @@ fn validate_mcts(m: &MctsConfig) -> Result<(), RunConfigError> {
 
 /// Checks the `[run]` section (see [`RunConfig::validate`]).
 fn validate_loop(r: &LoopConfig) -> Result<(), RunConfigError> {
+    count("run.iterations", r.iterations, u64::MAX)?;
     count(
         "run.checkpoint_every_steps",
         r.checkpoint_every_steps,
@@ -470,11 +490,6 @@ fn require(
     })
 }
 
-/// `value` must be a finite number.
-fn finite(key: &'static str, value: f64) -> Result<(), RunConfigError> {
-    require(value.is_finite(), key, "a finite number", value)
-}
-
 /// `value` must be finite and above 0.
 fn positive(key: &'static str, value: f64) -> Result<(), RunConfigError> {
     let ok = value.is_finite() && value > 0.0;
@@ -551,6 +566,18 @@ mod tests {
         assert!(err.to_string().contains("cpuct"), "{err}");
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn an_endless_file_is_refused_by_its_size() {
+        let err = RunConfig::load(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("over 1048576 bytes, the most a run configuration may have"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn bad_values_are_refused_with_their_place() {
         let text = RunConfig::preset_text("tiny").unwrap();
@@ -615,6 +642,16 @@ mod tests {
                 "steps_per_iteration = 8",
                 "steps_per_iteration = 0",
                 "training.steps_per_iteration = 0: expected an integer at least 1",
+            ),
+            (
+                "c_puct = 1.5",
+                "c_puct = 1.5\nfpu_reduction = -1.0",
+                "mcts.fpu_reduction = -1: expected a number from 0 to 2 (as the agents' fpu)",
+            ),
+            (
+                "iterations = 3",
+                "iterations = 0",
+                "run.iterations = 0: expected an integer at least 1",
             ),
             (
                 "parallel_games = 8",

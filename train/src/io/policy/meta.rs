@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use fanorona_env::action::ENCODING_VERSION;
-use fanorona_env::{GameId, GameIdError, Rules};
+use fanorona_env::{Excerpt, GameId, GameIdError, Rules};
 
 use super::PolicyFileError;
 use crate::io::checkpoint::{CheckpointError, CheckpointMeta};
@@ -109,7 +109,7 @@ impl PolicyMeta {
             let value = get(key)?;
             value
                 .parse()
-                .map_err(|_| bad(key, format!("{value:?} is not a whole number")))
+                .map_err(|_| bad(key, format!("{} is not a whole number", Excerpt(value))))
         };
         let encoding_version = number("encoding_version")? as u32;
         if encoding_version != ENCODING_VERSION {
