@@ -54,8 +54,8 @@ fn prove_prints_the_value_resumes_its_file_and_checks_it() {
 fn bad_positions_and_arguments_are_refused() {
     fanorona(["prove", "not a fen"]).assert_failure("bad FEN");
     fanorona(["prove", "--board", "4x4"]).assert_failure("bad --board");
-    // The game is over: white has no piece and black is not to move.
-    fanorona(["prove", "5/2B2/5 w"]).assert_failure("the game is over");
+    // The game is over: black, not to move, has no piece.
+    fanorona(["prove", "5/2W2/5 w"]).assert_failure("the game is over");
     let dir = tempfile::tempdir().unwrap();
     let empty = dir.path().to_str().unwrap();
     fanorona(["prove", "--board", "5x3", "--tables", empty])

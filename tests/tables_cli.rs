@@ -31,10 +31,7 @@ fn build_resumes_and_probe_prints_the_value_and_best_turns() {
         metrics.to_str().unwrap(),
     ]);
     let text = run.assert_success();
-    assert!(
-        line(text, "class 1v1:").contains("1980 positions"),
-        "{text}"
-    );
+    assert!(line(text, "class 1v1:").contains("660 positions"), "{text}");
     assert!(line(text, "class 2v1:").contains("built in"), "{text}");
     assert!(
         line(text, "9x5:").contains("3 classes of up to 3 pieces"),
@@ -43,7 +40,7 @@ fn build_resumes_and_probe_prints_the_value_and_best_turns() {
     let jsonl = std::fs::read_to_string(&metrics).unwrap();
     assert_eq!(jsonl.lines().count(), 3);
     assert!(
-        jsonl.contains("\"mover\":1,\"opponent\":2,\"positions\":42570"),
+        jsonl.contains("\"mover\":1,\"opponent\":2,\"positions\":14190"),
         "{jsonl}"
     );
 
@@ -54,7 +51,7 @@ fn build_resumes_and_probe_prints_the_value_and_best_turns() {
         line(text, "class 1v2:").contains("file found and checked"),
         "{text}"
     );
-    let logged = "tables: class 1v2: 42570 positions (2822 wins, 26982 losses, 12766 draws), \
+    let logged = "tables: class 1v2: 14190 positions (1075 wins, 8495 losses, 4620 draws), \
                   file found and checked";
     assert!(again.stderr.contains(logged), "{}", again.stderr);
 
