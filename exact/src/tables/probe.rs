@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use fanorona_env::{Board, Color, Position, Turn};
+use rayon::prelude::*;
 
 use super::error::TablesError;
 use super::file::{ClassTable, class_file_name, read_class};
@@ -63,8 +64,14 @@ impl EndgameTables {
                     missing: missing.join(", "),
                 });
             }
-            for (class, path) in classes.iter().zip(&paths) {
-                tables.insert(read_class(path, board, class)?);
+            // Each file is checked in full (a pass over its bytes): in parallel.
+            let read: Vec<ClassTable> = classes
+                .par_iter()
+                .zip(&paths)
+                .map(|(class, path)| read_class(path, board, class))
+                .collect::<Result<_, _>>()?;
+            for table in read {
+                tables.insert(table);
             }
             tables.pieces = n;
         }
