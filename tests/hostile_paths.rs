@@ -27,6 +27,13 @@ struct FileOutput {
     input: fn(dir: &Path) -> PathBuf,
 }
 
+/// A class file inside the tables folder `dir/tables` (an input of the commands that read
+/// tables).
+fn class_file_in_tables(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir.join("tables")).unwrap();
+    file(&dir.join("tables"), "3x3-1v1.egtb", b"a class file")
+}
+
 /// Strings of the arguments.
 fn args(items: &[&str]) -> Vec<String> {
     items.iter().map(|s| s.to_string()).collect()
@@ -115,11 +122,7 @@ fn file_outputs() -> Vec<FileOutput> {
                 all.extend(args(&[&tables, "--proof", &text(t)]));
                 all
             },
-            // A class file inside the tables folder.
-            input: |dir| {
-                std::fs::create_dir_all(dir.join("tables")).unwrap();
-                file(&dir.join("tables"), "3x3-1v1.egtb", b"a class file")
-            },
+            input: class_file_in_tables,
         },
         FileOutput {
             option: "tables build --metrics",
@@ -132,11 +135,7 @@ fn file_outputs() -> Vec<FileOutput> {
                 all.extend(args(&["--out", &out, "--metrics", &text(t)]));
                 all
             },
-            // A class file inside the tables folder.
-            input: |dir| {
-                std::fs::create_dir_all(dir.join("tables")).unwrap();
-                file(&dir.join("tables"), "3x3-1v1.egtb", b"a class file")
-            },
+            input: class_file_in_tables,
         },
         FileOutput {
             option: "exam --make-set",
