@@ -144,3 +144,94 @@ fn counts_beyond_memory_endless_sets_and_empty_searches_are_refused() {
     ])
     .assert_failure("bad --tables: endgame tables score a test set");
 }
+
+#[test]
+fn an_exact_set_is_made_by_the_prover_and_scored_by_piece_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("exact.txt");
+    let set = set.to_str().unwrap();
+    let made = fanorona([
+        "exam",
+        "--make-set",
+        set,
+        "--prove",
+        "--board",
+        "5x3",
+        "--pieces",
+        "5-9",
+        "--positions",
+        "60",
+        "--player",
+        "random",
+        "--player",
+        "greedy",
+        "--nodes",
+        "200000",
+        "--quiet",
+    ]);
+    let stdout = made.assert_success();
+    assert!(stdout.contains("60 positions of 5x3"), "{stdout}");
+    assert!(
+        made.stderr.contains("positions by piece count: 5:"),
+        "{}",
+        made.stderr
+    );
+    let text = std::fs::read_to_string(set).unwrap();
+    assert!(
+        text.starts_with("# fanorona exact exam set\n# version: 1\n# board: 5x3\n"),
+        "{text}"
+    );
+    // Perfect play keeps every proven value; random play does not.
+    let perfect = report(&["--set", set, "--agent", "solver:board=5x3"]);
+    assert_eq!(perfect["all"]["positions"], 60);
+    assert_eq!(perfect["all"]["keeps_value"], 1.0);
+    let by_pieces = perfect["by_pieces"].as_object().unwrap();
+    assert!(
+        by_pieces
+            .keys()
+            .all(|k| (5..=9).contains(&k.parse::<u32>().unwrap()))
+    );
+    let counted: u64 = by_pieces
+        .values()
+        .map(|t| t["positions"].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 60);
+    let random = report(&["--set", set, "--agent", "random"]);
+    assert!(
+        random["all"]["keeps_value"].as_f64().unwrap() < 0.95,
+        "{random}"
+    );
+    // The text report: a row per piece count and one for all.
+    let run = fanorona(["exam", "--set", set, "--agent", "greedy", "--quiet"]);
+    let out = run.assert_success();
+    assert!(
+        out.contains("exact exam of greedy") && out.contains("   all "),
+        "{out}"
+    );
+    // An exact set takes no tables.
+    fanorona([
+        "exam", "--set", set, "--agent", "random", "--tables", "/tmp",
+    ])
+    .assert_failure("is an exact set, exact already");
+}
+
+#[test]
+fn bad_settings_of_an_exact_set_are_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("exact.txt");
+    let set_text = set.to_str().unwrap();
+    for (args, expected) in [
+        (&["--prove", "--pieces", "9-5"][..], "2 <= MIN <= MAX"),
+        (
+            &["--prove", "--pieces", "many"],
+            "expected a number of pieces",
+        ),
+        (&["--pieces", "5-9"], "--prove"),
+        (&["--tables", "/tmp"], "add --prove for an exact set"),
+    ] {
+        let mut all = vec!["exam", "--make-set", set_text, "--board", "5x3"];
+        all.extend_from_slice(args);
+        fanorona(&all).assert_failure(expected);
+        assert!(!set.exists());
+    }
+}

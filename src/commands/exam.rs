@@ -3,8 +3,11 @@
 //! agent's own games and from random play) where its turn keeps the game-theoretic value,
 //! and for a network agent its value head's accuracy. On a test set (`--set FILE`, e.g. the
 //! 9x5 set in `data/`): agreement with the labels' best turns and the value head's error.
-//! `--make-set FILE` writes such a set.
+//! On an exact set (`--set data/exam-9x5-exact.txt`): the share of positions where its turn
+//! keeps the proven value, by piece count. `--make-set FILE` writes a set, labelled by
+//! minimax or, with `--prove`, by the prover.
 
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
@@ -12,8 +15,9 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{AgentSpec, Board, Budget, Position, Registry};
 use fanorona_eval::exam::{
-    ExamReport, LabelledPosition, SetExamReport, TestSet, ValueError, ValueScore,
-    exact_turn_values, examine, examine_set, questions,
+    ExactExamReport, ExactSet, ExamReport, ExamSet, LabelBudget, LabelledPosition, SetExamReport,
+    SetSampling, TestSet, ValueError, ValueScore, exact_turn_values, examine, examine_exact,
+    examine_set, questions,
 };
 use fanorona_eval::minimax::MAX_DEPTH;
 use fanorona_eval::{AgentFactory, spec_factory};
@@ -35,6 +39,12 @@ const MAX_SOLVED_POINTS: usize = 21;
 
 /// The players of a new test set's games when `--player` is not given.
 const SET_PLAYERS: [&str; 4] = ["random", "greedy", "minimax:depth=2", "minimax:depth=4"];
+
+/// The players of a new exact set's games (`--prove`) when `--player` is not given.
+const PROVE_PLAYERS: [&str; 2] = ["minimax:depth=4", "mcts:sims=800"];
+
+/// The prover's node budget for a position of a new exact set when `--nodes` is not given.
+const PROVE_NODES: u64 = 1_000_000;
 
 /// Arguments of `fanorona exam`.
 #[derive(clap::Args, Debug)]
@@ -67,8 +77,9 @@ pub struct Args {
     #[arg(long, conflicts_with = "make_set")]
     pub set: Option<PathBuf>,
     /// With --set: endgame tables (`fanorona tables build`) that score the positions they
-    /// hold exactly (does the turn keep the exact value; the value head against it).
-    #[arg(long, requires = "set")]
+    /// hold exactly (does the turn keep the exact value; the value head against it). With
+    /// --make-set --prove: the tables at the prover's leaves.
+    #[arg(long)]
     pub tables: Option<PathBuf>,
     /// Write a test set to this file: positions from games of the --player agents (every
     /// pair, two to four random opening turns each) on --board (default 9x5), labelled by minimax.
@@ -82,9 +93,39 @@ pub struct Args {
     #[arg(long, default_value_t = 5, requires = "make_set")]
     pub depth: u32,
     /// With --make-set: the most nodes of a labelling search (the deepest completed
-    /// iteration within them gives the label).
+    /// iteration within them gives the label); with --prove, of the prover on one position
+    /// [default with --prove: 1000000].
     #[arg(long, requires = "make_set")]
     pub nodes: Option<u64>,
+    /// With --make-set: label by the prover instead of minimax: an exact set, each position
+    /// with its proven value and the proven turns that keep it (positions the prover does
+    /// not settle within --nodes are left out). Players default to minimax:depth=4 and
+    /// mcts:sims=800.
+    #[arg(long, requires = "make_set")]
+    pub prove: bool,
+    /// With --make-set --prove: only positions with this many pieces on the board, N or
+    /// MIN-MAX (e.g. 8-16).
+    #[arg(long, requires = "prove", value_parser = parse_pieces)]
+    pub pieces: Option<RangeInclusive<u32>>,
+}
+
+/// Reads `--pieces`: `N` or `MIN-MAX`.
+fn parse_pieces(text: &str) -> Result<RangeInclusive<u32>, String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("expected a number of pieces or a range MIN-MAX, not {t:?}"))
+    };
+    let (low, high) = match text.split_once('-') {
+        Some((low, high)) => (number(low)?, number(high)?),
+        None => (number(text)?, number(text)?),
+    };
+    if low > high || low < 2 {
+        return Err(format!(
+            "expected MIN-MAX with 2 <= MIN <= MAX, not {low}-{high}"
+        ));
+    }
+    Ok(low..=high)
 }
 
 /// Runs the command.
@@ -101,10 +142,10 @@ pub fn run(args: Args) -> Result<()> {
         return make_set(&registry, path, &args, started);
     }
     if args.tables.is_some() && args.set.is_none() {
-        // (clap's `requires` lets it through beside --board.)
         bail!(
-            "bad --tables: endgame tables score a test set (--set FILE); an exam on a solved \
-             board (--board, --table) is exact already"
+            "bad --tables: endgame tables score a test set (--set FILE) or serve the prover \
+             of --make-set --prove; an exam on a solved board (--board, --table) is exact \
+             already"
         );
     }
     let text = args.agent.as_deref().context("give --agent SPEC")?;
@@ -268,7 +309,10 @@ fn set_exam(
     args: &Args,
     started: Instant,
 ) -> Result<()> {
-    let set = TestSet::read(path)?;
+    let set = match ExamSet::read(path)? {
+        ExamSet::Searched(set) => set,
+        ExamSet::Exact(set) => return exact_exam(registry, spec, &set, path, args, started),
+    };
     let tables = args
         .tables
         .as_deref()
@@ -295,6 +339,104 @@ fn set_exam(
     }
     print_set_report(&report, path)?;
     outln!("time: {secs:.1} s")?;
+    Ok(())
+}
+
+/// `--set FILE` of an exact set: the exam by piece count.
+fn exact_exam(
+    registry: &Registry,
+    spec: &AgentSpec,
+    set: &ExactSet,
+    path: &Path,
+    args: &Args,
+    started: Instant,
+) -> Result<()> {
+    if args.tables.is_some() {
+        bail!(
+            "bad --tables: {} is an exact set, exact already",
+            path.display()
+        );
+    }
+    let factory = spec_factory(registry, spec);
+    let bar = progress_bar(args, set.positions.len(), "positions examined");
+    let mut report = examine_exact(&factory, set, args.seed, &bar)?;
+    bar.finish_and_clear();
+    if let Some(net) = network_of(registry, spec)? {
+        let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
+        let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
+        report.score_values(set, &values);
+    }
+    let secs = started.elapsed().as_secs_f64();
+    if args.json {
+        let mut json = report.to_json();
+        json["set"] = path.display().to_string().into();
+        json["seconds"] = secs.into();
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
+        return Ok(());
+    }
+    print_exact_report(&report, path)?;
+    outln!("time: {secs:.1} s")?;
+    Ok(())
+}
+
+/// The text report of an exam on an exact set: a table by piece count.
+fn print_exact_report(report: &ExactExamReport, path: &Path) -> Result<()> {
+    outln!(
+        "exact exam of {} on {} ({} positions of {}; labels: {})",
+        report.agent,
+        path.display(),
+        report.all.positions,
+        report.board,
+        report.labeller
+    )?;
+    let network = report.value_head.is_some();
+    outln!(
+        "{:>6} {:>9} {:>5} {:>5} {:>5} {:>11} {:>10} {:>11}{}",
+        "pieces",
+        "positions",
+        "wins",
+        "draws",
+        "loss",
+        "keeps value",
+        "keeps wins",
+        "keeps draws",
+        if network { "  value head" } else { "" }
+    )?;
+    let rows = report
+        .by_pieces
+        .iter()
+        .map(|(pieces, tally)| {
+            (
+                pieces.to_string(),
+                tally,
+                report.value_head_by_pieces.get(pieces),
+            )
+        })
+        .chain([("all".to_string(), &report.all, report.value_head.as_ref())]);
+    for (name, tally, values) in rows {
+        let value_head = values.map_or(String::new(), |v| {
+            format!("  {:>10}", percent(v.accuracy()))
+        });
+        outln!(
+            "{name:>6} {:>9} {:>5} {:>5} {:>5} {:>11} {:>10} {:>11}{value_head}",
+            tally.positions,
+            tally.wins,
+            tally.draws,
+            tally.losses,
+            percent(tally.keeps_value()),
+            percent(tally.keeps_wins()),
+            percent(tally.keeps_draws()),
+        )?;
+    }
+    outln!(
+        "keeps value: of won and drawn positions, the share where the turn keeps the proven \
+         value{}",
+        if network {
+            "; value head: accuracy (the nearest of win +1, draw 0, loss -1)"
+        } else {
+            ""
+        }
+    )?;
     Ok(())
 }
 
@@ -366,15 +508,25 @@ fn print_set_report(report: &SetExamReport, path: &Path) -> Result<()> {
 
 /// `--make-set FILE`: writes a test set.
 fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> Result<()> {
-    if args.depth == 0 || args.depth > MAX_DEPTH {
+    if !args.prove && (args.depth == 0 || args.depth > MAX_DEPTH) {
         bail!("bad --depth: expected a depth from 1 to {MAX_DEPTH} turns");
     }
     if args.nodes == Some(0) {
         bail!("bad --nodes: expected at least 1 node a labelling search");
     }
+    if args.tables.is_some() && !args.prove {
+        bail!(
+            "bad --tables: a set labelled by minimax takes no tables (add --prove for an exact set)"
+        );
+    }
     let board = Board::parse(args.board.as_deref().unwrap_or("9x5")).context("bad --board")?;
+    let defaults: &[&str] = if args.prove {
+        &PROVE_PLAYERS
+    } else {
+        &SET_PLAYERS
+    };
     let texts: Vec<&str> = if args.player.is_empty() {
-        SET_PLAYERS.to_vec()
+        defaults.to_vec()
     } else {
         args.player.iter().map(String::as_str).collect()
     };
@@ -382,10 +534,17 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         .iter()
         .map(|t| agent_spec(registry, t, "player"))
         .collect::<Result<Vec<_>>>()?;
-    // The set never replaces a file the players read (a model, their tables).
-    let inputs: Vec<PathBuf> = specs.iter().flat_map(|s| registry.input_paths(s)).collect();
+    // The set never replaces a file the players or the prover read (a model, tables).
+    let mut inputs: Vec<PathBuf> = specs.iter().flat_map(|s| registry.input_paths(s)).collect();
+    inputs.extend(args.tables.clone());
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     check_outputs(&[("--make-set", Some(path))], &inputs)?;
+    let tables = args
+        .tables
+        .as_deref()
+        .map(|dir| shared_tables(dir, board))
+        .transpose()
+        .context("bad --tables")?;
     let factories: Vec<_> = specs.iter().map(|s| spec_factory(registry, s)).collect();
     let mut pairs: Vec<(&AgentFactory, &AgentFactory)> = Vec::new();
     for white in &factories {
@@ -393,11 +552,6 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
             pairs.push((white, black));
         }
     }
-    let budget = Budget {
-        depth: Some(args.depth),
-        nodes: args.nodes,
-        time: None,
-    };
     let sources = format!(
         "games of every pair of {} on {}x{}, two to four random opening turns each, seed {}",
         texts.join(" / "),
@@ -406,24 +560,55 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         args.seed
     );
     let bar = progress_bar(args, args.positions, "positions");
-    let set = TestSet::make(
-        &Position::initial(board),
-        pairs,
-        args.positions,
-        args.seed,
-        budget,
-        sources,
-        &bar,
-    )?;
-    bar.finish_and_clear();
-    set.write(path)?;
+    let start = Position::initial(board);
+    let (written, labeller) = if args.prove {
+        let nodes = args.nodes.unwrap_or(PROVE_NODES);
+        let budget = LabelBudget {
+            nodes,
+            max_entries: usize::try_from(nodes.saturating_mul(4)).unwrap_or(usize::MAX),
+        };
+        let sampling = SetSampling {
+            start,
+            pairs,
+            count: args.positions,
+            pieces: args.pieces.clone().unwrap_or(0..=u32::MAX),
+            seed: args.seed,
+            sources,
+        };
+        let set = ExactSet::make(sampling, tables.as_deref(), budget, &bar)?;
+        bar.finish_and_clear();
+        set.write(path)?;
+        let spread: Vec<String> = set
+            .spread()
+            .iter()
+            .map(|(pieces, n)| format!("{pieces}:{n}"))
+            .collect();
+        logln!("positions by piece count: {}", spread.join(" "));
+        (set.positions.len(), set.labeller)
+    } else {
+        let budget = Budget {
+            depth: Some(args.depth),
+            nodes: args.nodes,
+            time: None,
+        };
+        let set = TestSet::make(
+            &start,
+            pairs,
+            args.positions,
+            args.seed,
+            budget,
+            sources,
+            &bar,
+        )?;
+        bar.finish_and_clear();
+        set.write(path)?;
+        (set.positions.len(), set.labeller)
+    };
     outln!(
-        "wrote {}: {} positions of {}x{}, labelled by {} in {:.1} s",
+        "wrote {}: {written} positions of {}x{}, labelled by {labeller} in {:.1} s",
         path.display(),
-        set.positions.len(),
         board.width(),
         board.height(),
-        set.labeller,
         started.elapsed().as_secs_f64()
     )?;
     Ok(())

@@ -156,6 +156,12 @@ impl Position {
         self.pieces[color.index()]
     }
 
+    /// The pieces on the board, both colours.
+    #[inline]
+    pub fn piece_count(&self) -> u32 {
+        (self.pieces[0] | self.pieces[1]).count_ones()
+    }
+
     /// The empty points.
     #[inline]
     pub fn empty(&self) -> u64 {

@@ -90,15 +90,18 @@ impl Tally {
         elo_from_score(self.score())
     }
 
-    /// The 95% confidence interval of the Elo difference.
-    pub fn elo_interval(&self) -> (f64, f64) {
+    /// The 95% confidence interval of the mean score (normal approximation, within 0..1).
+    pub fn score_interval(&self) -> (f64, f64) {
         let n = self.games().max(1) as f64;
         let margin = Z95 * (self.variance() / n).sqrt();
         let mu = self.score();
-        (
-            elo_from_score((mu - margin).max(0.0)),
-            elo_from_score((mu + margin).min(1.0)),
-        )
+        ((mu - margin).max(0.0), (mu + margin).min(1.0))
+    }
+
+    /// The 95% confidence interval of the Elo difference.
+    pub fn elo_interval(&self) -> (f64, f64) {
+        let (low, high) = self.score_interval();
+        (elo_from_score(low), elo_from_score(high))
     }
 
     /// Likelihood of superiority (½ with no decisive game).

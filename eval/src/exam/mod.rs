@@ -9,6 +9,9 @@
 //!   ([`test_set`]) gives the agreement of the agent's turn with the label's best turn and the
 //!   error of its values ([`set_exam`]); endgame tables ([`fanorona_exact::tables`]) score the
 //!   positions they hold exactly.
+//! - Exact sets ([`exact_set`]) hold positions of strong agents' games on boards too large to
+//!   solve, each with its value and the turns that keep it, proven by the prover; the exam on
+//!   them ([`exact_exam`]) counts where the agent's turn keeps the proven value, by piece count.
 //!
 //! The solver's values are those of the game without draw limits. The exam shows each
 //! position to the agent as a fresh game (no history, no-capture counter 0) under the
@@ -18,15 +21,21 @@
 //! out and counted.
 
 pub(crate) mod error;
+pub(crate) mod exact_exam;
+pub(crate) mod exact_set;
 pub(crate) mod sample;
 pub(crate) mod set_exam;
+pub(crate) mod set_file;
 pub(crate) mod solved;
 pub(crate) mod test_set;
 pub(crate) mod value_score;
 
 pub use error::ExamError;
+pub use exact_exam::{ExactExamReport, examine_exact};
+pub use exact_set::{ExactSet, LabelBudget, ProvenPosition, SetSampling, prove_label};
 pub use sample::{Sampler, Source};
 pub use set_exam::{SetExamReport, exact_turn_values, examine_set};
+pub use set_file::{ExamSet, MAX_SET_BYTES};
 pub use solved::{ExamReport, Question, Tally, examine, questions};
 pub use test_set::{LabelledPosition, TestSet};
 pub use value_score::{ValueError, ValueScore};

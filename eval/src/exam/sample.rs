@@ -4,6 +4,7 @@
 //! parallel in fixed batches, so the sample depends on the seed alone, not on the threads.
 
 use std::collections::HashSet;
+use std::ops::RangeInclusive;
 
 use fanorona_env::{Agent, Fanorona, History, Position};
 use fanorona_util::progress::ProgressBar;
@@ -46,6 +47,8 @@ pub struct Sampler<'a> {
     opening_plies: u32,
     /// Most positions taken from one game.
     per_game: usize,
+    /// Only positions with this many pieces on the board are taken.
+    pieces: RangeInclusive<u32>,
     seed: u64,
 }
 
@@ -79,8 +82,14 @@ impl<'a> Sampler<'a> {
             pairs,
             opening_plies,
             per_game: per_game.max(1),
+            pieces: 0..=u32::MAX,
             seed,
         }
+    }
+
+    /// The sampler taking only positions with a number of pieces (both sides) in `pieces`.
+    pub fn with_pieces(self, pieces: RangeInclusive<u32>) -> Sampler<'a> {
+        Sampler { pieces, ..self }
     }
 
     /// Up to `target` turn-start positions (as fresh games, see [`fresh`]) met by the agents,
@@ -152,8 +161,9 @@ impl<'a> Sampler<'a> {
         let mut history = History::new(opening.start);
         let mut positions = Vec::new();
         for (i, turn) in game.turns.iter().enumerate() {
-            if i >= opening.turns.len() {
-                positions.push(fresh(history.position()));
+            let pos = history.position();
+            if i >= opening.turns.len() && self.pieces.contains(&pos.piece_count()) {
+                positions.push(fresh(pos));
             }
             history.play_unchecked(turn);
         }

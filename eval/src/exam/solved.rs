@@ -14,6 +14,7 @@ use super::sample::{Sampler, Source};
 use super::value_score::{ValueScore, share};
 use crate::agents::complete_turn::agent_turn;
 use crate::arena::{AgentFactory, Built};
+use fanorona_exact::prover::Verdict;
 use fanorona_exact::solver::{Solution, Value};
 
 /// Random turns that open each of the agent's own games (1 to 3), so that they differ.
@@ -137,6 +138,24 @@ impl Tally {
                 self.kept_draws += u64::from(chosen >= Value::Draw);
             }
             Value::Loss(_) => self.losses += 1,
+        }
+    }
+
+    /// Adds the answer to a question of proven value `value` (no distance: `optimal` is not
+    /// counted) whose chosen turn keeps it or not.
+    pub fn add_proven(&mut self, value: Verdict, kept: bool) {
+        self.positions += 1;
+        let kept = u64::from(kept);
+        match value {
+            Verdict::Win => {
+                self.wins += 1;
+                self.kept_wins += kept;
+            }
+            Verdict::Draw => {
+                self.draws += 1;
+                self.kept_draws += kept;
+            }
+            Verdict::Loss => self.losses += 1,
         }
     }
 

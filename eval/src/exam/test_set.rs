@@ -18,7 +18,7 @@
 //! `[-1, 1]`, the label's best turn in notation and the search's score in hundredths of a
 //! piece, separated by `;`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::path::Path;
 
 use fanorona_env::{Board, Budget, Excerpt, Position, Turn};
@@ -27,20 +27,17 @@ use rayon::prelude::*;
 
 use super::error::ExamError;
 use super::sample::Sampler;
+use super::set_file::{SetFormat, SetHeader, fields, parse_position, write_set_text};
 use crate::arena::AgentFactory;
 use crate::minimax::player::value_of_score;
 use crate::minimax::search::{Searcher, depth_limit};
-use fanorona_util::atomic_write::write_atomic;
-use fanorona_util::input_file::read_text_limited;
 
-/// The format version this code reads and writes.
-pub const SET_VERSION: u32 = 1;
-
-/// The first line of a set file.
-const TITLE: &str = "# fanorona exam set";
-
-/// The most bytes of a set file (about 700,000 positions; the 9x5 set in `data/` has 187 kB).
-pub const MAX_SET_BYTES: u64 = 64 << 20;
+/// The layout of a set file: its title, version and data line.
+const FORMAT: SetFormat = SetFormat {
+    title: "# fanorona exam set",
+    version: 1,
+    line: "FEN ; value ; best turn ; score",
+};
 
 /// A position with its label.
 #[derive(Clone, Debug, PartialEq)]
@@ -155,13 +152,12 @@ impl TestSet {
 
     /// The file's text (see the module documentation).
     pub fn to_text(&self) -> String {
-        let mut text = format!(
-            "{TITLE}\n# version: {SET_VERSION}\n# board: {}x{}\n# labeller: {}\n# sources: {}\n# line: FEN ; value ; best turn ; score\n",
-            self.board.width(),
-            self.board.height(),
-            self.labeller,
-            self.sources
-        );
+        let header = SetHeader {
+            board: self.board,
+            labeller: self.labeller.clone(),
+            sources: self.sources.clone(),
+        };
+        let mut text = FORMAT.header_text(&header);
         for p in &self.positions {
             text.push_str(&format!(
                 "{} ; {:.4} ; {} ; {}\n",
@@ -176,83 +172,17 @@ impl TestSet {
 
     /// Writes the set to `path` atomically.
     pub fn write(&self, path: &Path) -> Result<(), ExamError> {
-        write_atomic(path, self.to_text().as_bytes()).map_err(|e| ExamError::SetFile {
-            path: path.display().to_string(),
-            reason: e.to_string(),
-        })
-    }
-
-    /// Reads a set file (of at most [`MAX_SET_BYTES`]).
-    pub fn read(path: &Path) -> Result<TestSet, ExamError> {
-        let name = path.display().to_string();
-        let text = read_text_limited(path, MAX_SET_BYTES, "an exam set").map_err(|e| {
-            ExamError::SetFile {
-                path: name.clone(),
-                reason: format!("cannot read it: {e}"),
-            }
-        })?;
-        TestSet::parse(&text).map_err(|reason| ExamError::SetFile { path: name, reason })
+        write_set_text(path, &self.to_text())
     }
 
     /// Reads a set from its text; the error says what is wrong and where.
     pub fn parse(text: &str) -> Result<TestSet, String> {
-        let mut lines = text.lines().enumerate();
-        if lines.next().map(|(_, l)| l.trim()) != Some(TITLE) {
-            return Err(format!("not an exam set: the first line must be {TITLE:?}"));
-        }
-        let (mut version, mut board, mut labeller, mut sources) = (false, None, None, None);
-        let mut positions = Vec::new();
-        // The line of each position seen (by key, as sets are made distinct), so that a
-        // repeated one is refused, not counted twice.
-        let mut seen: HashMap<u64, usize> = HashMap::new();
-        for (i, line) in lines {
-            let at = |reason: String| format!("line {}: {reason}", i + 1);
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            if let Some(comment) = line.strip_prefix('#') {
-                let Some((key, value)) = comment.split_once(':') else {
-                    continue;
-                };
-                let value = value.trim().to_string();
-                match key.trim() {
-                    "version" if value == SET_VERSION.to_string() => version = true,
-                    "version" => {
-                        return Err(at(format!(
-                            "version {} is not supported (this program reads version \
-                             {SET_VERSION})",
-                            Excerpt(&value)
-                        )));
-                    }
-                    "board" => board = Some(Board::parse(&value).map_err(|e| at(e.to_string()))?),
-                    "labeller" => labeller = Some(value),
-                    "sources" => sources = Some(value),
-                    _ => {}
-                }
-                continue;
-            }
-            if !version {
-                return Err(at("a position before the \"# version:\" line".into()));
-            }
-            let board =
-                board.ok_or_else(|| at("a position before the \"# board:\" line".into()))?;
-            let labelled = parse_line(line, board).map_err(at)?;
-            if let Some(first) = seen.insert(labelled.position.key(), i + 1) {
-                return Err(at(format!(
-                    "the position of line {first} again (each position is counted once)"
-                )));
-            }
-            positions.push(labelled);
-        }
-        let board = board.ok_or("no \"# board:\" line")?;
-        if positions.is_empty() {
-            return Err("the set has no position".into());
-        }
+        let (header, positions) =
+            FORMAT.parse(text, parse_line, |p: &LabelledPosition| &p.position)?;
         Ok(TestSet {
-            board,
-            labeller: labeller.unwrap_or_default(),
-            sources: sources.unwrap_or_default(),
+            board: header.board,
+            labeller: header.labeller,
+            sources: header.sources,
             positions,
         })
     }
@@ -260,23 +190,8 @@ impl TestSet {
 
 /// Reads a data line: `FEN ; value ; best turn ; score`, on `board`.
 fn parse_line(line: &str, board: &'static Board) -> Result<LabelledPosition, String> {
-    let fields: Vec<&str> = line.split(';').map(str::trim).collect();
-    let [fen, value, best, score] = fields[..] else {
-        return Err(format!(
-            "{} fields; expected 4: FEN ; value ; best turn ; score",
-            fields.len()
-        ));
-    };
-    let position = Position::from_fen(fen).map_err(|e| format!("FEN {}: {e}", Excerpt(fen)))?;
-    if !std::ptr::eq(position.board(), board) {
-        return Err(format!(
-            "the FEN's board is {}x{}, the set's {}x{}",
-            position.board().width(),
-            position.board().height(),
-            board.width(),
-            board.height()
-        ));
-    }
+    let [fen, value, best, score] = fields(line, FORMAT.line)?;
+    let position = parse_position(fen, board)?;
     let value: f32 = value
         .parse()
         .ok()
@@ -299,6 +214,7 @@ fn parse_line(line: &str, board: &'static Board) -> Result<LabelledPosition, Str
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exam::ExamSet;
 
     fn sample() -> TestSet {
         let board = Board::new(5, 3).unwrap();
@@ -326,7 +242,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("set.txt");
         set.write(&path).unwrap();
-        let read = TestSet::read(&path).unwrap();
+        let ExamSet::Searched(read) = ExamSet::read(&path).unwrap() else {
+            panic!("a searched set reads as one");
+        };
         assert!(std::ptr::eq(read.board, set.board));
         assert_eq!(read.labeller, "minimax depth 3");
         for (a, b) in read.positions.iter().zip(&set.positions) {

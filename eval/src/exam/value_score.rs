@@ -4,6 +4,7 @@
 
 use serde_json::json;
 
+use fanorona_exact::prover::Verdict;
 use fanorona_exact::solver::Value;
 
 /// The class of a solved value: 0 loss, 1 draw, 2 win.
@@ -26,11 +27,6 @@ fn class_of_prediction(value: f32) -> usize {
     }
 }
 
-/// The target of a solved value on the `[-1, 1]` scale: +1 a win, 0 a draw, -1 a loss.
-fn target(value: Value) -> f64 {
-    f64::from(value.result())
-}
-
 /// Predicted values against solved ones: the accuracy of the class each predicts (the
 /// nearest of loss -1, draw 0, win +1) and the mean absolute error against -1, 0, +1.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -44,8 +40,24 @@ pub struct ValueScore {
 impl ValueScore {
     /// Adds a prediction of a position whose solved value is `truth`.
     pub fn add(&mut self, predicted: f32, truth: Value) {
-        self.confusion[class_of_value(truth)][class_of_prediction(predicted)] += 1;
-        self.abs_error += (f64::from(predicted) - target(truth)).abs();
+        self.add_class(predicted, class_of_value(truth));
+    }
+
+    /// Adds a prediction of a position whose proven value is `truth`.
+    pub fn add_verdict(&mut self, predicted: f32, truth: Verdict) {
+        let class = match truth {
+            Verdict::Loss => 0,
+            Verdict::Draw => 1,
+            Verdict::Win => 2,
+        };
+        self.add_class(predicted, class);
+    }
+
+    /// Adds a prediction of a position of true class `truth` (0 loss, 1 draw, 2 win; its
+    /// target on the `[-1, 1]` scale is `truth - 1`).
+    fn add_class(&mut self, predicted: f32, truth: usize) {
+        self.confusion[truth][class_of_prediction(predicted)] += 1;
+        self.abs_error += (f64::from(predicted) - (truth as f64 - 1.0)).abs();
     }
 
     /// Predictions added.

@@ -55,11 +55,10 @@ pub(crate) fn exact_value(pos: &Position, tables: Option<&EndgameTables>) -> Opt
     if pos.pieces(us) == 0 {
         return Some(Value::Loss(0));
     }
-    if let Some(tables) = tables {
-        let pieces = (pos.pieces(us) | pos.pieces(us.other())).count_ones() as usize;
-        if pieces <= tables.pieces() {
-            return tables.lookup(pos.pieces(us), pos.pieces(us.other()));
-        }
+    if let Some(tables) = tables
+        && pos.piece_count() as usize <= tables.pieces()
+    {
+        return tables.lookup(pos.pieces(us), pos.pieces(us.other()));
     }
     if pos.count_turns() == 0 {
         return Some(Value::Loss(0));

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use fanorona_env::{Board, Color, Position, Turn};
+use fanorona_env::{Board, Position, Turn};
 use rayon::prelude::*;
 
 use super::error::TablesError;
@@ -171,8 +171,7 @@ impl EndgameTables {
     /// Whether the tables value `pos`: its board, its rules and few enough pieces.
     #[inline]
     pub fn covers(&self, pos: &Position) -> bool {
-        let pieces = (pos.pieces(Color::White) | pos.pieces(Color::Black)).count_ones();
-        pieces as usize <= self.pieces && self.check(pos).is_ok()
+        pos.piece_count() as usize <= self.pieces && self.check(pos).is_ok()
     }
 
     /// Every legal complete turn of `pos` with its value for the side playing it, as
@@ -184,7 +183,7 @@ impl EndgameTables {
     /// [`EndgameTables::turn_values`], with the reason where the tables cannot answer.
     pub fn try_turn_values(&self, pos: &Position) -> Result<Vec<(Turn, Value)>, TablesError> {
         self.check(pos)?;
-        let pieces = (pos.pieces(Color::White) | pos.pieces(Color::Black)).count_ones() as usize;
+        let pieces = pos.piece_count() as usize;
         if pieces > self.pieces {
             return Err(TablesError::NotCovered(format!(
                 "{pieces} pieces; the tables hold at most {}",

@@ -186,8 +186,7 @@ mod tests {
         assert!(leaves.iter().all(Position::is_turn_start));
         // Captures happened on the way: most leaves have fewer than the 44 starting pieces,
         // and both sides are to move in some.
-        let pieces = |p: &Position| (p.pieces(Color::White) | p.pieces(Color::Black)).count_ones();
-        let fewer = leaves.iter().filter(|p| pieces(p) < 40);
+        let fewer = leaves.iter().filter(|p| p.piece_count() < 40);
         assert!(fewer.count() > 250);
         let white = leaves
             .iter()

@@ -1,0 +1,448 @@
+//! An exact exam set: positions from games of strong agents, each labelled by the prover
+//! ([`fanorona_exact::prover`]) with its proven value and the proven set of turns that keep
+//! that value, in a versioned text file.
+//!
+//! ```text
+//! # fanorona exact exam set
+//! # version: 1
+//! # board: 5x5
+//! # labeller: the prover (df-pn) with tables up to 8 pieces, at most 1000000 nodes a position; ...
+//! # sources: games of every pair of minimax:depth=4 / mcts:sims=800 on 5x5, ...
+//! # line: FEN ; value ; turns that keep it
+//! BBBBB/BBBBB/BW1BW/WWWWW/WWWWW w 0 1 ; draw ; b2c3A
+//! ```
+//!
+//! Header lines are as in [`super::TestSet`]'s files. A value is `win`, `draw` or `loss` for
+//! the side to move under the tables' convention (no draw limits: a game neither side can
+//! force to an end is a draw); the turns that keep it are in notation, separated by spaces
+//! (every turn keeps a loss). Only positions whose value and every turn's status the prover
+//! settled within its budget are kept; the header says how many were tried.
+
+use std::collections::{BTreeMap, HashSet};
+use std::ops::RangeInclusive;
+use std::path::Path;
+
+use fanorona_env::{Board, Excerpt, Position, Turn};
+use fanorona_exact::prover::{ProofFile, ProveOptions, TurnStatus, Verdict, prove};
+use fanorona_exact::tables::EndgameTables;
+use fanorona_util::progress::ProgressBar;
+use rayon::prelude::*;
+
+use super::error::ExamError;
+use super::sample::Sampler;
+use super::set_file::{SetFormat, SetHeader, fields, parse_position, write_set_text};
+use crate::arena::AgentFactory;
+
+/// The layout of an exact set file.
+const FORMAT: SetFormat = SetFormat {
+    title: "# fanorona exact exam set",
+    version: 1,
+    line: "FEN ; value ; turns that keep it",
+};
+
+/// A position with its proven value and the turns that keep it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProvenPosition {
+    /// The position, a fresh game (no history, no-capture counter 0).
+    pub position: Position,
+    /// Its value for the side to move, without draw limits.
+    pub value: Verdict,
+    /// The turns that keep the value (every turn of a lost position).
+    pub keeps: Vec<Turn>,
+}
+
+impl ProvenPosition {
+    /// Whether `turn` is one of the turns that keep the value (same start, end and captures).
+    pub fn kept_by(&self, turn: &Turn) -> bool {
+        self.keeps.iter().any(|k| k.same_result(turn))
+    }
+}
+
+/// The prover's budget for one position of a set (its value and every turn's status).
+#[derive(Clone, Copy, Debug)]
+pub struct LabelBudget {
+    /// Nodes expanded for the position, all its questions together.
+    pub nodes: u64,
+    /// Entries of each working table before its open entries are dropped.
+    pub max_entries: usize,
+}
+
+/// Proves the value of `pos` and whether each of its turns keeps it, within `budget`, with
+/// `tables` at the leaves. `None` when the budget does not settle all of it.
+pub fn prove_label(
+    pos: &Position,
+    tables: Option<&EndgameTables>,
+    budget: LabelBudget,
+) -> Result<Option<ProvenPosition>, ExamError> {
+    let options = ProveOptions {
+        max_nodes: budget.nodes,
+        max_seconds: None,
+        max_entries: budget.max_entries,
+        turns: true,
+        progress: &mut |_| {},
+    };
+    let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options)
+        .map_err(|e| ExamError::Settings(format!("{}: {e}", pos.to_fen())))?;
+    let Some(value) = report.value else {
+        return Ok(None);
+    };
+    if report.turns.iter().any(|(_, s)| *s == TurnStatus::Unknown) {
+        return Ok(None);
+    }
+    let keeps = report
+        .turns
+        .into_iter()
+        .filter(|(_, s)| *s == TurnStatus::Keeps)
+        .map(|(t, _)| t)
+        .collect();
+    Ok(Some(ProvenPosition {
+        position: *pos,
+        value,
+        keeps,
+    }))
+}
+
+/// How an exact set's positions are drawn: from which games, how many, and which.
+pub struct SetSampling<'a> {
+    /// The position every game starts from.
+    pub start: Position,
+    /// The (white, black) pairs of agents playing the games.
+    pub pairs: Vec<(&'a AgentFactory<'a>, &'a AgentFactory<'a>)>,
+    /// Positions the set should hold.
+    pub count: usize,
+    /// Only positions with this many pieces on the board.
+    pub pieces: RangeInclusive<u32>,
+    /// Seed of the games' openings and agents.
+    pub seed: u64,
+    /// Where the games come from, for the header.
+    pub sources: String,
+}
+
+/// Positions proven at once (the set does not depend on the threads).
+const PROVE_CHUNK: usize = 32;
+
+/// Candidate positions sampled for each position wanted (some stay unproven).
+const CANDIDATES_PER_POSITION: usize = 3;
+
+/// Opening turns of the games (up to two more, by game).
+const OPENING_PLIES: u32 = 2;
+
+/// Most positions taken from one game.
+const PER_GAME: usize = 8;
+
+/// A versioned set of proven positions of one board.
+#[derive(Clone, Debug)]
+pub struct ExactSet {
+    /// The board.
+    pub board: &'static Board,
+    /// How the labels were made, and how many positions tried were settled.
+    pub labeller: String,
+    /// Where the positions come from.
+    pub sources: String,
+    /// The positions.
+    pub positions: Vec<ProvenPosition>,
+}
+
+impl ExactSet {
+    /// A set of up to `sampling.count` distinct positions from the games, spread evenly
+    /// over their piece counts, each proven within `budget` with `tables` at the leaves.
+    /// Candidates are proven in rounds that take one of each piece count in turn; those the
+    /// budget does not settle are left out (and counted in the labeller line).
+    pub fn make(
+        sampling: SetSampling<'_>,
+        tables: Option<&EndgameTables>,
+        budget: LabelBudget,
+        progress: &ProgressBar,
+    ) -> Result<ExactSet, ExamError> {
+        if sampling.count == 0 {
+            return Err(ExamError::Settings(
+                "at least one position is needed".into(),
+            ));
+        }
+        let board = sampling.start.board();
+        let sampler = Sampler::new(
+            sampling.start,
+            sampling.pairs,
+            OPENING_PLIES,
+            PER_GAME,
+            sampling.seed,
+        )
+        .with_pieces(sampling.pieces.clone());
+        let wanted = sampling.count.saturating_mul(CANDIDATES_PER_POSITION);
+        let candidates = sampler.sample(wanted, &mut HashSet::new(), progress)?;
+        let order = interleave_by_pieces(candidates);
+        progress.set_length(sampling.count as u64);
+        progress.set_position(0);
+        let mut positions = Vec::with_capacity(sampling.count);
+        let mut tried = 0;
+        for chunk in order.chunks(PROVE_CHUNK) {
+            if positions.len() >= sampling.count {
+                break;
+            }
+            let labels: Vec<Option<ProvenPosition>> = chunk
+                .par_iter()
+                .map(|pos| prove_label(pos, tables, budget))
+                .collect::<Result<_, _>>()?;
+            tried += chunk.len();
+            for label in labels.into_iter().flatten() {
+                if positions.len() < sampling.count {
+                    positions.push(label);
+                    progress.inc(1);
+                }
+            }
+        }
+        if positions.is_empty() {
+            return Err(ExamError::Settings(format!(
+                "the prover settled none of the {tried} positions tried within {} nodes each",
+                budget.nodes
+            )));
+        }
+        let reach = tables.map_or("no tables".into(), |t| {
+            format!("tables up to {} pieces", t.pieces())
+        });
+        Ok(ExactSet {
+            board,
+            labeller: format!(
+                "the prover (df-pn, fanorona prove) with {reach}, at most {} nodes a \
+                 position; the value and every turn proven; {} of {tried} positions tried \
+                 settled (the others are left out)",
+                budget.nodes,
+                positions.len()
+            ),
+            sources: sampling.sources,
+            positions,
+        })
+    }
+
+    /// The positions' piece counts, each with its number of positions.
+    pub fn spread(&self) -> BTreeMap<u32, usize> {
+        let mut spread = BTreeMap::new();
+        for p in &self.positions {
+            *spread.entry(p.position.piece_count()).or_default() += 1;
+        }
+        spread
+    }
+
+    /// The file's text (see the module documentation).
+    pub fn to_text(&self) -> String {
+        let header = SetHeader {
+            board: self.board,
+            labeller: self.labeller.clone(),
+            sources: self.sources.clone(),
+        };
+        let mut text = FORMAT.header_text(&header);
+        for p in &self.positions {
+            let keeps: Vec<String> = p.keeps.iter().map(|t| t.notation(self.board)).collect();
+            text.push_str(&format!(
+                "{} ; {} ; {}\n",
+                p.position.to_fen(),
+                p.value.name(),
+                keeps.join(" ")
+            ));
+        }
+        text
+    }
+
+    /// Writes the set to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), ExamError> {
+        write_set_text(path, &self.to_text())
+    }
+
+    /// Reads a set from its text; the error says what is wrong and where.
+    pub fn parse(text: &str) -> Result<ExactSet, String> {
+        let (header, positions) =
+            FORMAT.parse(text, parse_line, |p: &ProvenPosition| &p.position)?;
+        Ok(ExactSet {
+            board: header.board,
+            labeller: header.labeller,
+            sources: header.sources,
+            positions,
+        })
+    }
+
+    /// Whether `text` is an exact set's (by its first line).
+    pub fn is_exact_set(text: &str) -> bool {
+        text.lines().next().map(str::trim) == Some(FORMAT.title)
+    }
+}
+
+/// `positions` reordered in rounds: each round takes the next position of every piece count
+/// that has one left, fewest pieces first.
+fn interleave_by_pieces(positions: Vec<Position>) -> Vec<Position> {
+    let mut groups: BTreeMap<u32, std::vec::IntoIter<Position>> = BTreeMap::new();
+    let mut by_count: BTreeMap<u32, Vec<Position>> = BTreeMap::new();
+    for p in positions {
+        by_count.entry(p.piece_count()).or_default().push(p);
+    }
+    for (count, group) in by_count {
+        groups.insert(count, group.into_iter());
+    }
+    let mut out = Vec::new();
+    loop {
+        let before = out.len();
+        out.extend(groups.values_mut().filter_map(Iterator::next));
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+/// Reads a verdict's name.
+fn parse_verdict(text: &str) -> Result<Verdict, String> {
+    [Verdict::Win, Verdict::Draw, Verdict::Loss]
+        .into_iter()
+        .find(|v| v.name() == text)
+        .ok_or_else(|| format!("value {}: expected win, draw or loss", Excerpt(text)))
+}
+
+/// Reads a data line: `FEN ; value ; turns that keep it`, on `board`.
+fn parse_line(line: &str, board: &'static Board) -> Result<ProvenPosition, String> {
+    let [fen, value, keeps] = fields(line, FORMAT.line)?;
+    let position = parse_position(fen, board)?;
+    let value = parse_verdict(value)?;
+    let keeps = keeps
+        .split_whitespace()
+        .map(|t| {
+            position
+                .parse_turn(t)
+                .map_err(|e| format!("turn {}: {e}", Excerpt(t)))
+        })
+        .collect::<Result<Vec<Turn>, String>>()?;
+    if keeps.is_empty() {
+        return Err("no turn keeps the value: a proven value has at least one".into());
+    }
+    Ok(ProvenPosition {
+        position,
+        value,
+        keeps,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::Built;
+    use crate::exam::ExamSet;
+    use crate::exam::sample::fresh;
+    use fanorona_env::{Fanorona, RandomAgent};
+    use fanorona_exact::solver::{Solution, TableSource, Value, shared_solution};
+
+    fn random(seed: u64) -> Built {
+        Ok(Box::new(RandomAgent::new(seed)))
+    }
+
+    fn budget() -> LabelBudget {
+        LabelBudget {
+            nodes: 200_000,
+            max_entries: 1 << 20,
+        }
+    }
+
+    fn small_set(count: usize, seed: u64) -> ExactSet {
+        let start = Position::initial(Board::new(5, 3).unwrap());
+        let sampling = SetSampling {
+            start,
+            pairs: vec![(&random, &random)],
+            count,
+            pieces: 4..=10,
+            seed,
+            sources: "random games".into(),
+        };
+        ExactSet::make(sampling, None, budget(), &ProgressBar::hidden()).unwrap()
+    }
+
+    /// The solved table of 5x3.
+    fn solution() -> std::sync::Arc<Solution> {
+        shared_solution(&TableSource::Solve(5, 3)).unwrap()
+    }
+
+    #[test]
+    fn labels_agree_with_the_solved_board() {
+        let set = small_set(60, 3);
+        assert_eq!(set.positions.len(), 60);
+        let solution = solution();
+        for p in &set.positions {
+            let pieces = p.position.piece_count();
+            assert!((4..=10).contains(&pieces), "{pieces}");
+            let values = solution.turn_values(&p.position).unwrap();
+            let best = values.iter().map(|(_, v)| *v).max().unwrap();
+            let verdict = match best {
+                Value::Win(_) => Verdict::Win,
+                Value::Draw => Verdict::Draw,
+                Value::Loss(_) => Verdict::Loss,
+            };
+            assert_eq!(p.value, verdict, "{}", p.position.to_fen());
+            for (turn, value) in &values {
+                let keeps = match best {
+                    Value::Win(_) => matches!(value, Value::Win(_)),
+                    Value::Draw => *value == Value::Draw,
+                    Value::Loss(_) => true,
+                };
+                assert_eq!(p.kept_by(turn), keeps, "{}", p.position.to_fen());
+            }
+        }
+        // Rounds over the piece counts: several are present.
+        assert!(set.spread().len() >= 4, "{:?}", set.spread());
+        // Seeded.
+        assert_eq!(small_set(60, 3).to_text(), set.to_text());
+    }
+
+    #[test]
+    fn a_set_round_trips_and_bad_lines_are_refused() {
+        let set = small_set(20, 5);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("exact.txt");
+        set.write(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(ExactSet::is_exact_set(&text));
+        let ExamSet::Exact(read) = ExamSet::read(&path).unwrap() else {
+            panic!("an exact set reads as one");
+        };
+        assert_eq!(read.positions, set.positions);
+        assert_eq!(read.labeller, set.labeller);
+        let first = text.lines().nth(6).unwrap();
+        let fen = first.split(';').next().unwrap().trim();
+        let cases = [
+            (text.replace("version: 1", "version: 3"), "version \"3\""),
+            (format!("{text}{first}\n"), "the position of line 7 again"),
+            (
+                format!("{text}BBBBB/BW1BW/WWWWW w 0 1 ; maybe ; b2c2W\n"),
+                "expected win, draw or loss",
+            ),
+            (
+                format!("{text}BBBBB/BW1BW/WWWWW w 0 1 ; draw ; a1a2\n"),
+                "turn \"a1a2\"",
+            ),
+            (
+                format!("{text}BBBBB/BW1BW/WWWWW w 0 1 ; draw ;\n"),
+                "no turn keeps the value",
+            ),
+            (format!("{text}{fen} ; win\n"), "2 fields; expected 3"),
+        ];
+        for (bad, expected) in cases {
+            let e = ExactSet::parse(&bad).unwrap_err();
+            assert!(e.contains(expected), "{e} (expected {expected})");
+        }
+        assert!(ExactSet::parse(&set_of_other_kind()).is_err());
+    }
+
+    /// A searched test set's text, not an exact one.
+    fn set_of_other_kind() -> String {
+        "# fanorona exam set\n# version: 1\n# board: 5x3\n".into()
+    }
+
+    #[test]
+    fn a_budget_too_small_settles_nothing() {
+        let start = Position::initial(Board::new(5, 3).unwrap());
+        let mut game = Fanorona::new(start);
+        let mut agent = RandomAgent::new(1);
+        crate::agents::complete_turn::agent_turn(&mut agent, &mut game).unwrap();
+        let pos = fresh(game.position());
+        let tiny = LabelBudget {
+            nodes: 1,
+            max_entries: 1 << 10,
+        };
+        assert_eq!(prove_label(&pos, None, tiny).unwrap(), None);
+        assert!(prove_label(&pos, None, budget()).unwrap().is_some());
+    }
+}
