@@ -5,12 +5,15 @@
 mod agents;
 mod analyses;
 mod analysis;
+mod analysis_api;
 mod api;
 mod assets;
+mod error;
 mod events;
 mod guard;
 mod listen;
 mod position;
+mod state;
 mod store;
 mod think;
 mod view;
@@ -26,12 +29,9 @@ use crate::commands::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 use crate::output::{logln, outln};
 use agents::AgentPolicy;
 use analyses::Analyses;
-use api::AppState;
 use listen::ConnectionLimits;
+use state::AppState;
 use store::Store;
-
-/// A game on the server: its agents are built per turn from their checked choice.
-type Session = fanorona_eval::GameSession<agents::AgentChoice>;
 use think::Thinkers;
 
 /// Arguments of `fanorona serve`.
