@@ -1,53 +1,83 @@
 //! An installed binary carries its agent: copied alone into an empty folder and run from
-//! there, with a fresh home and cache, `fanorona engine` without `--agent` plays `abnet` over
-//! the shipped student, whose bytes it writes into its cache folder.
+//! there, with a fresh home, `fanorona engine` and `fanorona play` without `--agent` play
+//! `abnet` over the shipped student, read from the binary's own bytes: they name it
+//! `abnet:ms=1000` and write no file anywhere (no cache folder either).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// Runs `binary engine` in `dir` with `cache` as its cache folder and `script` on stdin.
-fn engine_in(binary: &Path, dir: &Path, cache: &Path, script: &str) -> Output {
-    let mut child = Command::new(binary)
-        .arg("engine")
-        .current_dir(dir)
-        .env_clear()
-        .env("HOME", dir)
-        .env("FANORONA_CACHE_DIR", cache)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the copied binary runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+/// The binary copied alone into a fresh folder, with an empty home folder beside it.
+struct Installed {
+    dir: tempfile::TempDir,
+    binary: PathBuf,
+    home: PathBuf,
+}
+
+impl Installed {
+    fn new() -> Installed {
+        let dir = tempfile::tempdir().unwrap();
+        let binary = dir.path().join("bin").join("fanorona");
+        std::fs::create_dir(binary.parent().unwrap()).unwrap();
+        std::fs::copy(env!("CARGO_BIN_EXE_fanorona"), &binary).unwrap();
+        let home = dir.path().join("home");
+        std::fs::create_dir(&home).unwrap();
+        Installed { dir, binary, home }
+    }
+
+    /// Runs the binary with `args` from its folder, with only a home and a cache folder in
+    /// its environment (both in the empty home), and `script` on stdin; asserts it succeeded.
+    fn run(&self, args: &[&str], script: &str) -> Output {
+        let mut child = Command::new(&self.binary)
+            .args(args)
+            .current_dir(self.binary.parent().unwrap())
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("XDG_CACHE_HOME", self.home.join(".cache"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the copied binary runs");
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(script.as_bytes()).unwrap();
+        drop(stdin);
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}\n{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        output
+    }
+
+    /// Asserts that nothing was written: the home folder is empty and the binary alone in
+    /// its folder.
+    fn assert_nothing_written(&self) {
+        let names = |dir: &Path| -> Vec<_> {
+            std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect()
+        };
+        assert_eq!(names(&self.home), Vec::<std::ffi::OsString>::new());
+        assert_eq!(names(self.binary.parent().unwrap()), ["fanorona"]);
+        let mut top = names(self.dir.path());
+        top.sort();
+        assert_eq!(top, ["bin", "home"]);
+    }
 }
 
 #[test]
-fn a_copied_binary_plays_the_shipped_student_from_anywhere() {
-    let dir = tempfile::tempdir().unwrap();
-    let binary = dir.path().join("fanorona");
-    std::fs::copy(env!("CARGO_BIN_EXE_fanorona"), &binary).unwrap();
-    let cache = dir.path().join("cache");
-    let output = engine_in(
-        &binary,
-        dir.path(),
-        &cache,
-        // The end of the input lets the search finish (`quit` would stop it).
-        "uci\nposition startpos\ngo depth 2\n",
-    );
+fn a_copied_engine_plays_the_shipped_student_by_name_and_writes_nothing() {
+    let installed = Installed::new();
+    // The end of the input lets the search finish (`quit` would stop it).
+    let output = installed.run(&["engine"], "uci\nposition startpos\ngo depth 2\n");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
     let id = stdout.lines().next().unwrap();
-    let expected = format!("abnet:path={}/fanorona-9x5-64x32-", cache.display());
     assert!(
-        id.starts_with("id name fanorona") && id.contains(&expected) && id.ends_with(",ms=1000)"),
+        id.starts_with("id name fanorona ") && id.ends_with(" (abnet:ms=1000)"),
         "{id}"
     );
     let info = stdout.lines().find(|l| l.starts_with("info")).unwrap();
@@ -61,41 +91,22 @@ fn a_copied_binary_plays_the_shipped_student_from_anywhere() {
         legal.iter().any(|m| best == format!("bestmove {m}")),
         "{best}"
     );
-    // The file it plays is the shipped student, byte for byte.
-    let written: Vec<_> = std::fs::read_dir(&cache)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    assert_eq!(written.len(), 1, "{written:?}");
-    let shipped =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/fanorona-9x5-64x32.safetensors");
-    assert_eq!(
-        std::fs::read(&written[0]).unwrap(),
-        std::fs::read(shipped).unwrap()
-    );
+    installed.assert_nothing_written();
 }
 
 #[test]
-fn without_a_writable_cache_the_engine_says_so_and_plays_minimax() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("a-file");
-    std::fs::write(&file, "not a folder").unwrap();
-    let output = engine_in(
-        Path::new(env!("CARGO_BIN_EXE_fanorona")),
-        dir.path(),
-        &file.join("cache"),
-        "uci\nquit\n",
-    );
+fn a_copied_play_greets_with_the_short_name_and_writes_nothing() {
+    let installed = Installed::new();
+    let output = installed.run(&["play", "--human", "black"], "resign\n");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stdout}\n{stderr}");
     assert!(
-        stdout.starts_with("id name fanorona")
-            && stdout.lines().next().unwrap().contains("(minimax:depth=4)"),
+        stdout.starts_with("You play black against abnet:ms=1000. "),
         "{stdout}"
     );
+    assert!(stdout.contains("abnet:ms=1000 plays "), "{stdout}");
     assert!(
-        stderr.contains("warning: the shipped model fanorona-9x5-64x32 is unavailable"),
-        "{stderr}"
+        stdout.trim_end().ends_with("Result: 1-0 (black resigns)"),
+        "{stdout}"
     );
+    installed.assert_nothing_written();
 }

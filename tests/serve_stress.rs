@@ -30,28 +30,19 @@ const SIXTEEN_THINKERS_LIMIT_MIB: u64 = 1024;
 /// The slowest answer to the probe allowed, in milliseconds.
 const PROBE_LIMIT_MS: u64 = 1000;
 
-/// The heaviest agents a request may ask for (the largest table, the most simulations),
-/// the network kinds when the server has their models.
-fn heavy_agents(server: &Server) -> Vec<&'static str> {
-    let menu = server.get("/api/agents").ok();
-    let offered = |kind: &str| {
-        menu["kinds"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|k| k["name"] == kind)
-    };
-    let mut agents = vec!["minimax:hash=16,ms=50", "minimax:hash=16,depth=2"];
-    if offered("net") {
-        agents.extend(["net:ms=60000", "abnet:hash=16,ms=50"]);
-    }
-    agents
-}
+/// The heaviest agents a request may ask for (the largest table, the most simulations), the
+/// network kinds over the shipped models included.
+const HEAVY_AGENTS: [&str; 4] = [
+    "minimax:hash=16,ms=50",
+    "minimax:hash=16,depth=2",
+    "net:ms=60000",
+    "abnet:hash=16,ms=50",
+];
 
 /// A fast player: games between the heaviest agents, turn after turn, with reads, records
 /// and undo; returns the agent turns played.
 fn fast_player(server: &Server, seed: u64, until: Instant) -> usize {
-    let agents = heavy_agents(server);
+    let agents = HEAVY_AGENTS;
     let mut turns = 0;
     while Instant::now() < until {
         let pick = |i: u64| agents[((seed + i) as usize) % agents.len()];
@@ -214,7 +205,7 @@ fn three_hundred_idle_connections_under_256_descriptors_leave_serve_reachable() 
 fn sixteen_of_the_heaviest_agents_thinking_at_once_stay_under_1_gib() {
     // The default limits on a 16-core machine: 16 agents think at once.
     let server = Server::start(&["--thinkers", "16"]);
-    let agents = heavy_agents(&server);
+    let agents = HEAVY_AGENTS;
     let until = Instant::now() + Duration::from_secs(6);
     let turns = AtomicUsize::new(0);
     std::thread::scope(|scope| {

@@ -6,19 +6,19 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use fanorona_eval::protocol::Server;
 
-use super::agent_help::agent_help;
-use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
+use super::agent_help::{DEFAULT_AGENT, agent_help, default_agent_help};
 
 /// Arguments of `fanorona engine`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The agent that plays (`setoption name Agent value SPEC` changes it during the session)
-    /// [default: abnet over the shipped student, which the binary carries].
+    /// [default: abnet:ms=1000, over the shipped student, which the binary carries].
     #[arg(
         long,
         long_help = agent_help(&format!(
             "The agent that plays (`setoption name Agent value SPEC` changes it during the \
-             session); {DEFAULT_AGENT_HELP}."
+             session); {}.",
+            default_agent_help()
         ))
     )]
     pub agent: Option<String>,
@@ -28,7 +28,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let registry = Arc::new(fanorona_train::players::registry());
     let spec = registry
-        .parse(&args.agent.clone().unwrap_or_else(default_agent))
+        .parse(args.agent.as_deref().unwrap_or(DEFAULT_AGENT))
         .context("bad --agent")?;
     let mut server = Server::new(registry, spec, io::stdout()).context("bad --agent")?;
     server.run(io::stdin().lock())?;

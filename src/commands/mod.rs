@@ -25,7 +25,6 @@ pub mod review;
 pub mod run_arg;
 pub mod selfplay;
 pub mod serve;
-pub mod shipped_model;
 pub mod show;
 pub mod solve;
 pub mod tables;

@@ -10,16 +10,15 @@ use fanorona_env::{Agent, Color, Fanorona, Game, MoveError, Outcome, SearchInfo,
 use fanorona_eval::protocol::read_line;
 use fanorona_eval::{GameSession, Player, agent_turn};
 
-use super::agent_help::agent_help;
+use super::agent_help::{DEFAULT_AGENT, agent_help, default_agent_help};
 use super::position_args::PositionArgs;
-use super::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
 
 /// Arguments of `fanorona play`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors [default: abnet
-    /// over the shipped student, which the binary carries].
-    #[arg(long, long_help = agent_help(&format!("The opponent; {DEFAULT_AGENT_HELP}.")))]
+    /// The opponent, e.g. minimax:depth=6, mcts:sims=400 or agent.safetensors [default:
+    /// abnet:ms=1000, over the shipped student, which the binary carries].
+    #[arg(long, long_help = agent_help(&format!("The opponent; {}.", default_agent_help())))]
     pub agent: Option<String>,
     /// The side the human plays.
     #[arg(long, default_value = "white")]
@@ -290,7 +289,7 @@ impl<R: BufRead, W: Write> Session<R, W> {
 pub fn run(args: Args) -> Result<()> {
     let registry = fanorona_train::players::registry();
     let mut spec = registry
-        .parse(&args.agent.clone().unwrap_or_else(default_agent))
+        .parse(args.agent.as_deref().unwrap_or(DEFAULT_AGENT))
         .context("bad --agent")?;
     if let Some(sims) = args.sims {
         if sims == 0 {

@@ -1,16 +1,15 @@
 //! `fanorona solve`: solve a small board exactly (or load a solved table) and report the value
 //! of its initial position, the outcome counts, time and peak memory.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
 use fanorona_exact::solver::{ClassReport, Solution, SolveOptions, SolveReport};
-use fanorona_util::atomic_write::write_atomic_with;
+use serde::Serialize;
 
-use super::outputs::check_outputs;
+use super::outputs::{check_outputs, write_json_lines};
 use crate::output::{OutputError, logln, outln};
 
 /// Arguments of `fanorona solve`.
@@ -122,25 +121,42 @@ fn solve(board: &'static Board, args: &Args) -> Result<(Solution, SolveReport)> 
     Ok((solution, report))
 }
 
+/// One line of `--metrics`: a material class's figures.
+#[derive(Serialize)]
+struct ClassLine {
+    /// White's piece count.
+    white: u8,
+    /// Black's piece count.
+    black: u8,
+    /// Positions in the class.
+    positions: u64,
+    /// Wins for the side to move.
+    wins: u64,
+    /// Losses for the side to move.
+    losses: u64,
+    /// Draws.
+    draws: u64,
+    /// The longest distance to the end in the class.
+    max_distance: u16,
+}
+
+impl From<&ClassReport> for ClassLine {
+    fn from(c: &ClassReport) -> ClassLine {
+        ClassLine {
+            white: c.white,
+            black: c.black,
+            positions: c.positions,
+            wins: c.counts.wins,
+            losses: c.counts.losses,
+            draws: c.counts.draws,
+            max_distance: c.max_distance,
+        }
+    }
+}
+
 /// Writes one JSON line per material class to `path`: positions, outcomes, longest distance.
 fn write_metrics(path: &Path, classes: &[ClassReport]) -> Result<()> {
-    write_atomic_with(path, |out| {
-        for c in classes {
-            writeln!(
-                out,
-            "{{\"white\":{},\"black\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{}}}",
-            c.white,
-            c.black,
-            c.positions,
-            c.counts.wins,
-            c.counts.losses,
-            c.counts.draws,
-            c.max_distance
-            )?;
-        }
-        Ok(())
-    })
-    .with_context(|| format!("cannot write {}", path.display()))
+    write_json_lines(path, classes.iter().map(ClassLine::from))
 }
 
 /// Prints the board, the value of its initial position and the outcome counts.
@@ -176,5 +192,37 @@ pub(crate) fn print_peak_memory() -> Result<(), OutputError> {
     match peak_memory() {
         Some(bytes) => outln!("peak memory: {:.1} MiB", bytes as f64 / (1 << 20) as f64),
         None => outln!("peak memory: unknown (no /proc/self/status)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona_exact::solver::OutcomeCounts;
+
+    use super::*;
+
+    #[test]
+    fn the_metrics_file_has_one_json_line_per_class() {
+        let class = |white, black, wins| ClassReport {
+            white,
+            black,
+            positions: 10,
+            counts: OutcomeCounts {
+                wins,
+                losses: 3,
+                draws: 10 - 3 - wins,
+            },
+            max_distance: 5,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("metrics.jsonl");
+        write_metrics(&path, &[class(1, 1, 0), class(2, 1, 7)]).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\"white\":1,\"black\":1,\"positions\":10,\"wins\":0,\"losses\":3,\"draws\":7,\
+             \"max_distance\":5}\n\
+             {\"white\":2,\"black\":1,\"positions\":10,\"wins\":7,\"losses\":3,\"draws\":0,\
+             \"max_distance\":5}\n"
+        );
     }
 }

@@ -1,7 +1,6 @@
 //! `fanorona tables build|probe`: build the endgame tables of a board into a folder, and probe
 //! them for the exact value and best turns of a position.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -9,10 +8,11 @@ use anyhow::{Context, Result};
 use fanorona_env::{Board, Position};
 use fanorona_exact::solver::Value;
 use fanorona_exact::tables::{BuildOptions, ClassReport, EndgameTables, build};
-use fanorona_util::atomic_write::{check_writable_dir, write_atomic_with};
+use fanorona_util::atomic_write::check_writable_dir;
 use fanorona_util::progress;
+use serde::Serialize;
 
-use super::outputs::check_outputs;
+use super::outputs::{check_outputs, write_json_lines};
 use super::solve::print_peak_memory;
 use crate::output::{logln, outln};
 
@@ -119,32 +119,58 @@ fn run_build(args: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes one JSON line per class to `path`.
-fn write_metrics(path: &Path, reports: &[ClassReport]) -> Result<()> {
-    write_atomic_with(path, |out| write_metric_lines(out, reports))
-        .with_context(|| format!("cannot write {}", path.display()))
+/// One line of `--metrics`: a class's figures.
+#[derive(Serialize)]
+struct ClassLine {
+    /// The side to move's pieces.
+    mover: usize,
+    /// The other side's pieces.
+    opponent: usize,
+    /// Positions of the class.
+    positions: u64,
+    /// Wins for the side to move.
+    wins: u64,
+    /// Losses for the side to move.
+    losses: u64,
+    /// Draws.
+    draws: u64,
+    /// The longest distance to the end (`null`: every position is a draw).
+    max_distance: Option<u16>,
+    /// Whether the class was built now (false: its file was there and was loaded).
+    built: bool,
+    /// Seconds spent on the class, to the millisecond.
+    seconds: f64,
+    /// The size of the class's file.
+    bytes: u64,
 }
 
-/// The metrics lines of `reports`, one JSON line per class.
-fn write_metric_lines(out: &mut impl Write, reports: &[ClassReport]) -> std::io::Result<()> {
-    for r in reports {
-        let bytes = std::fs::metadata(&r.path).map(|m| m.len()).unwrap_or(0);
-        writeln!(
-            out,
-            "{{\"mover\":{},\"opponent\":{},\"positions\":{},\"wins\":{},\"losses\":{},\"draws\":{},\"max_distance\":{},\"built\":{},\"seconds\":{:.3},\"bytes\":{}}}",
-            r.mover,
-            r.opponent,
-            r.positions,
-            r.counts.wins,
-            r.counts.losses,
-            r.counts.draws,
-            r.max_distance.map_or("null".to_string(), |d| d.to_string()),
-            r.built,
-            r.seconds,
-            bytes
-        )?;
+impl ClassLine {
+    /// The line of `report`, whose file has `bytes` bytes.
+    fn new(report: &ClassReport, bytes: u64) -> ClassLine {
+        ClassLine {
+            mover: report.mover,
+            opponent: report.opponent,
+            positions: report.positions,
+            wins: report.counts.wins,
+            losses: report.counts.losses,
+            draws: report.counts.draws,
+            max_distance: report.max_distance,
+            built: report.built,
+            seconds: (report.seconds * 1000.0).round() / 1000.0,
+            bytes,
+        }
     }
-    Ok(())
+}
+
+/// Writes one JSON line per class to `path`.
+fn write_metrics(path: &Path, reports: &[ClassReport]) -> Result<()> {
+    write_json_lines(
+        path,
+        reports.iter().map(|r| {
+            let bytes = std::fs::metadata(&r.path).map(|m| m.len()).unwrap_or(0);
+            ClassLine::new(r, bytes)
+        }),
+    )
 }
 
 fn run_probe(args: ProbeArgs) -> Result<()> {
@@ -195,4 +221,45 @@ fn run_probe(args: ProbeArgs) -> Result<()> {
         outln!("  {name}: {v}")?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use fanorona_exact::solver::OutcomeCounts;
+
+    use super::*;
+
+    #[test]
+    fn a_metrics_line_is_the_class_in_json_with_seconds_to_the_millisecond() {
+        let mut report = ClassReport {
+            mover: 2,
+            opponent: 1,
+            positions: 42570,
+            counts: OutcomeCounts {
+                wins: 40996,
+                losses: 24,
+                draws: 1550,
+            },
+            max_distance: Some(7),
+            built: true,
+            seconds: 0.12345,
+            path: PathBuf::from("unused"),
+        };
+        let line =
+            |report: &ClassReport| serde_json::to_string(&ClassLine::new(report, 99)).unwrap();
+        assert_eq!(
+            line(&report),
+            "{\"mover\":2,\"opponent\":1,\"positions\":42570,\"wins\":40996,\"losses\":24,\
+             \"draws\":1550,\"max_distance\":7,\"built\":true,\"seconds\":0.123,\"bytes\":99}"
+        );
+        report.max_distance = None;
+        report.built = false;
+        report.seconds = 0.0;
+        assert!(
+            line(&report)
+                .ends_with("\"max_distance\":null,\"built\":false,\"seconds\":0.0,\"bytes\":99}"),
+            "{}",
+            line(&report)
+        );
+    }
 }

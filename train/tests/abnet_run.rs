@@ -11,11 +11,10 @@ use std::path::Path;
 use burn::tensor::Device;
 use common::position_outputs;
 use fanorona_env::{Fanorona, Position};
-use fanorona_train::io::{Checkpoint, load_policy, policy_from_bytes};
+use fanorona_train::io::{Checkpoint, ShippedModel, load_policy};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{
-    BEST_FILE, METRICS_FILE, MetricsRow, RunConfig, SHIPPED_STUDENT, TrainError, TrainOptions,
-    read_metrics, train,
+    BEST_FILE, METRICS_FILE, MetricsRow, RunConfig, TrainError, TrainOptions, read_metrics, train,
 };
 use fanorona_train::selfplay::AlphaBetaConfig;
 
@@ -112,13 +111,7 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
     train(&config, dir.path(), QUIET).unwrap();
     let row = &rows(dir.path())[0];
     assert_eq!(row.best_iteration, Some(0));
-    let student = policy_from_bytes(
-        Path::new("student"),
-        SHIPPED_STUDENT.to_vec(),
-        &Device::flex(),
-    )
-    .unwrap()
-    .net;
+    let student = ShippedModel::Student.load_on(&Device::flex()).unwrap().net;
     let agent = load_policy(&dir.path().join(BEST_FILE)).unwrap().net;
     let game = Fanorona::standard();
     assert_eq!(

@@ -1,21 +1,18 @@
 //! Which agents a request may ask for: kinds from an allow-list, options from a short list of
 //! search settings with caps (sizes included, so that one agent's memory is bounded), never
 //! an option naming a file or a program. The kinds that play with a network (`net`, `abnet`)
-//! play the server's own file (from `--agent`, or the shipped model), only on the board it was
-//! made for, and nothing shown to a client names that file.
+//! play the server's own network (the one `--agent` names, or the kind's shipped model), only
+//! on the board it was made for, and nothing shown to a client names the server's file.
 
 use std::path::Path;
 
 use fanorona_env::{Agent, AgentSpec, Board, Excerpt, Fanorona, Position, Registry};
 use fanorona_exact::tables::shared_tables;
-use fanorona_train::io::load_policy;
 use fanorona_train::model::NetworkConfig;
+use fanorona_train::players::{MODEL, PATH, load_fanorona_net};
 use serde::Serialize;
 
-use crate::commands::shipped_model::ShippedModel;
-
-/// The kinds allowed when `--allow-agents` is not given, strongest first (the network kinds
-/// only with a file to play).
+/// The kinds allowed when `--allow-agents` is not given, strongest first.
 pub const DEFAULT_KINDS: [&str; 5] = ["abnet", "net", "minimax", "greedy", "random"];
 
 /// The largest transposition table a request may ask for, in MiB (the default size).
@@ -110,14 +107,15 @@ pub enum AgentRefused {
 pub struct AgentChoice {
     /// As shown to clients: the request's text (no server path in it).
     pub name: String,
-    /// What the registry builds: with the server's file for the network kinds.
+    /// What the registry builds: with the server's network for the network kinds.
     spec: AgentSpec,
 }
 
-/// A network file the server plays with: the kind that plays it, the path and the network.
+/// A network the server plays with: the kind that plays it, the options that name it (none:
+/// the kind's shipped model), the network and what it was made for.
 struct ServerNetwork {
     kind: &'static str,
-    path: String,
+    source: Vec<(String, String)>,
     config: NetworkConfig,
     made_for: String,
 }
@@ -126,9 +124,9 @@ struct ServerNetwork {
 pub struct AgentPolicy {
     registry: Registry,
     allowed: Vec<String>,
-    /// The `--agent` specification, trusted as given, without its path.
+    /// The `--agent` specification, trusted as given, without the options naming its network.
     default_agent: AgentChoice,
-    /// The network files, by the kind that plays them.
+    /// The networks, by the kind that plays them.
     networks: Vec<ServerNetwork>,
     /// The endgame table folder given to the kinds that probe tables (`--tables`).
     tables: Option<String>,
@@ -152,28 +150,18 @@ pub struct AgentMenu {
     pub default_agent: String,
     /// The allowed kinds, strongest first.
     pub kinds: Vec<KindView>,
-    /// Whether `net` has a policy to play.
-    pub policy: bool,
 }
 
 /// The kinds that play a network.
 const NETWORK_KINDS: [&str; 2] = ["net", "abnet"];
 
-/// The path of the shipped network the network kind `kind` plays when `--agent` names none,
-/// if it is there: the one place that knows where the shipped models are.
-fn shipped_network(kind: &str) -> Option<String> {
-    let model = if kind == "net" {
-        ShippedModel::Teacher
-    } else {
-        ShippedModel::Student
-    };
-    model.spec_path()
-}
+/// The options of the network kinds that name their network.
+const NETWORK_OPTIONS: [&str; 2] = [PATH.name, MODEL.name];
 
 impl AgentPolicy {
     /// The policy of a server started with `--agent default_agent` and the allowed `kinds`
-    /// (None: [`DEFAULT_KINDS`] that have what they need). Fails on an unknown kind, a
-    /// default agent that cannot be built or a network file that cannot be read.
+    /// (None: [`DEFAULT_KINDS`]). Fails on an unknown kind, a default agent that cannot be
+    /// built or a network that cannot be read.
     pub fn new(
         registry: Registry,
         default_agent: &str,
@@ -183,22 +171,22 @@ impl AgentPolicy {
         registry.create(&spec, 0)?;
         let mut networks = Vec::new();
         for kind in NETWORK_KINDS {
-            let path = if spec.kind == kind {
-                let path = spec.option("path").unwrap_or_default().to_string();
-                // Shown without the path: requests name the kind and get this file.
-                spec.options.retain(|(key, _)| key != "path");
-                path
-            } else if let Some(shipped) = shipped_network(kind) {
-                shipped
-            } else {
-                continue;
+            let mut source = Vec::new();
+            if spec.kind == kind {
+                // Shown without them: requests name the kind and get this network.
+                (source, spec.options) = std::mem::take(&mut spec.options)
+                    .into_iter()
+                    .partition(|(key, _)| NETWORK_OPTIONS.contains(&key.as_str()));
+            }
+            let network = AgentSpec {
+                kind: kind.to_string(),
+                options: source.clone(),
             };
-            let meta = load_policy(Path::new(&path))
-                .map_err(|e| anyhow::anyhow!("cannot read the network {path}: {e}"))?
-                .meta;
+            let (_, meta) = load_fanorona_net(&registry.options(&network)?)
+                .map_err(|e| anyhow::anyhow!("cannot read the {kind} network: {e}"))?;
             networks.push(ServerNetwork {
                 kind,
-                path,
+                source,
                 config: meta.network,
                 made_for: meta.game.to_string(),
             });
@@ -217,11 +205,7 @@ impl AgentPolicy {
                 }
                 allowed
             }
-            None => DEFAULT_KINDS
-                .iter()
-                .filter(|&&k| !NETWORK_KINDS.contains(&k) || networks.iter().any(|n| n.kind == k))
-                .map(|k| k.to_string())
-                .collect(),
+            None => DEFAULT_KINDS.iter().map(|k| k.to_string()).collect(),
         };
         let mut policy = AgentPolicy {
             registry,
@@ -233,7 +217,7 @@ impl AgentPolicy {
             networks,
             tables: None,
         };
-        policy.default_agent.spec = policy.with_server_file(spec);
+        policy.default_agent.spec = policy.with_server_network(spec);
         Ok(policy)
     }
 
@@ -283,7 +267,6 @@ impl AgentPolicy {
                         .to_string(),
                 })
                 .collect(),
-            policy: self.networks.iter().any(|n| n.kind == "net"),
         }
     }
 
@@ -302,7 +285,7 @@ impl AgentPolicy {
             let spec = self.checked(text)?;
             AgentChoice {
                 name: text.trim().to_string(),
-                spec: self.with_server_file(spec),
+                spec: self.with_server_network(spec),
             }
         };
         let mut choice = choice;
@@ -349,8 +332,14 @@ impl AgentPolicy {
 
     /// `message` with every server file replaced by its kind's name.
     pub fn without_paths(&self, message: &str) -> String {
-        let text = self.networks.iter().fold(message.to_string(), |text, n| {
-            text.replace(&n.path, &format!("(the server's {} network)", n.kind))
+        let files = self.networks.iter().flat_map(|n| {
+            n.source
+                .iter()
+                .filter(|(key, _)| key == PATH.name)
+                .map(move |(_, path)| (path, n.kind))
+        });
+        let text = files.fold(message.to_string(), |text, (path, kind)| {
+            text.replace(path.as_str(), &format!("(the server's {kind} network)"))
         });
         match &self.tables {
             Some(dir) => text.replace(dir.as_str(), "(the server's tables)"),
@@ -358,10 +347,10 @@ impl AgentPolicy {
         }
     }
 
-    /// `spec` with the server's file for its kind, if it plays one.
-    fn with_server_file(&self, mut spec: AgentSpec) -> AgentSpec {
+    /// `spec` with the options naming the server's network for its kind, if it plays one.
+    fn with_server_network(&self, mut spec: AgentSpec) -> AgentSpec {
         if let Some(network) = self.networks.iter().find(|n| n.kind == spec.kind) {
-            spec.options.push(("path".into(), network.path.clone()));
+            spec.options.extend(network.source.iter().cloned());
         }
         spec
     }
@@ -378,14 +367,6 @@ impl AgentPolicy {
             return Err(AgentRefused::NotAllowed {
                 kind: spec.kind,
                 allowed: self.allowed.join(", "),
-            });
-        }
-        if NETWORK_KINDS.contains(&spec.kind.as_str())
-            && !self.networks.iter().any(|n| n.kind == spec.kind)
-        {
-            return Err(AgentRefused::Bad {
-                spec: text.trim().to_string(),
-                reason: "this server has no network for it".into(),
             });
         }
         for (option, value) in &spec.options {
@@ -415,10 +396,10 @@ impl AgentPolicy {
             spec.options
                 .push(("sims".into(), MAX_REQUEST_SIMS.to_string()));
         }
-        // The kind's own checks (names, ranges), without the file the server adds.
-        let with_file = self.with_server_file(spec.clone());
+        // The kind's own checks (names, ranges), with the network the server adds.
+        let with_network = self.with_server_network(spec.clone());
         self.registry
-            .options(&with_file)
+            .options(&with_network)
             .map_err(|e| bad(self.without_paths(&e.to_string())))?;
         Ok(spec)
     }
@@ -508,10 +489,7 @@ mod tests {
     }
 
     #[test]
-    fn network_kinds_play_the_server_file_on_its_board_and_never_name_it() {
-        let (Some(_), Some(student)) = (shipped_network("net"), shipped_network("abnet")) else {
-            return; // no shipped models
-        };
+    fn network_kinds_play_the_server_network_on_its_board_and_never_name_its_file() {
         let p = policy(None);
         for kind in ["net:sims=4", "abnet:depth=1"] {
             let choice = p.check(kind, &standard()).unwrap();
@@ -533,7 +511,11 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("sims") && !e.contains("safetensors"), "{e}");
-        // A default agent with a file is shown without it.
+        // A default agent with a file is shown without it, and its kind plays that file.
+        let student = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/fanorona-9x5-64x32.safetensors"
+        );
         let p = AgentPolicy::new(
             fanorona_train::players::registry(),
             &format!("abnet:path={student},ms=50"),
@@ -543,21 +525,32 @@ mod tests {
         assert_eq!(p.menu().default_agent, "abnet:ms=50");
         let choice = p.check("abnet:ms=50", &standard()).unwrap();
         assert!(p.build(&choice, 1).is_ok());
+        let small = Position::from_fen("5/5/5 w").unwrap();
+        let e = p.build(&p.check("abnet:depth=1", &standard()).unwrap(), 1);
+        assert!(e.is_ok());
+        let e = p.check("abnet", &small).err().unwrap().to_string();
+        assert!(!e.contains(student), "{e}");
+        let e = p.without_paths(&format!("cannot read {student}"));
+        assert_eq!(e, "cannot read (the server's abnet network)");
+        // A shipped model named by --agent is the one its kind plays for every request.
+        let p = AgentPolicy::new(
+            fanorona_train::players::registry(),
+            "abnet:model=teacher,ms=50",
+            None,
+        )
+        .unwrap();
+        assert_eq!(p.menu().default_agent, "abnet:ms=50");
+        let choice = p.check("abnet:depth=1", &standard()).unwrap();
+        assert_eq!(choice.spec.option("model"), Some("teacher"));
+        assert!(p.build(&choice, 1).is_ok());
     }
 
     #[test]
-    fn the_default_kinds_come_strongest_first_and_leave_out_missing_networks() {
-        let shipped = shipped_network("net").is_some() && shipped_network("abnet").is_some();
+    fn the_default_kinds_come_strongest_first() {
         let menu = policy(None).menu();
         let kinds: Vec<&str> = menu.kinds.iter().map(|k| k.name.as_str()).collect();
-        let expected = if shipped {
-            &DEFAULT_KINDS[..]
-        } else {
-            &DEFAULT_KINDS[2..]
-        };
-        assert_eq!(kinds, expected);
+        assert_eq!(kinds, DEFAULT_KINDS);
         assert!(menu.kinds.iter().all(|k| !k.strength.is_empty()));
-        assert_eq!(menu.policy, shipped);
         // An allow-list in any order is offered strongest first.
         let menu = policy(Some("random,mcts,minimax,greedy")).menu();
         let kinds: Vec<&str> = menu.kinds.iter().map(|k| k.name.as_str()).collect();

@@ -1,32 +1,15 @@
-//! The analysis sessions: `GET /api/analysis` starts one on a position and streams its
-//! iterations as server-sent events; `POST /api/analysis/{id}/stop` stops it, and so does
-//! the client going away or the time cap. At most a fixed number run at once (one more is
-//! answered 503), each on a place of the thinkers' pool.
-//!
-//! Events, each `event: NAME` and `data: JSON`: `start` (`id`, `fen`, `side_to_move`,
-//! `agent`, `cap_ms`), then one `iteration` per completed iteration (see
-//! [`super::analysis::Iteration`]), then `end` (`reason`: `stopped`, `time`, `complete` or
-//! `failed`, and a `message`).
+//! The live analyses: at most a fixed number run at once (one more is refused with a 503),
+//! each listed under its id with the flag that stops it, and each stopped after a time cap.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use axum::Json;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
-use fanorona_env::{Excerpt, Game};
-use serde::{Deserialize, Serialize};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use super::agents::{AgentChoice, AgentPolicy};
-use super::analysis::{Deepening, End, analyse};
-use super::api::{ApiError, AppState};
-use super::events::{self, event};
-use super::position::PositionQuery;
+use super::error::ApiError;
 
 /// The live analyses and their limits.
 pub struct Analyses {
@@ -46,11 +29,28 @@ struct Stop {
 }
 
 /// A live analysis's place: its [`Stop`] is listed under its id until it is dropped.
-struct Ticket {
+pub struct Ticket {
     id: String,
     stop: Arc<Stop>,
     live: Arc<Mutex<HashMap<String, Arc<Stop>>>>,
     _place: OwnedSemaphorePermit,
+}
+
+impl Ticket {
+    /// The analysis's id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The flag that stops the analysis, set by anyone who stops it.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.flag.clone()
+    }
+
+    /// Whether a request stopped the analysis.
+    pub fn stop_requested(&self) -> bool {
+        self.stop.requested.load(Ordering::Relaxed)
+    }
 }
 
 impl Drop for Ticket {
@@ -74,8 +74,13 @@ impl Analyses {
         }
     }
 
+    /// The longest one analysis may run.
+    pub fn cap(&self) -> Duration {
+        self.cap
+    }
+
     /// A place for a new analysis, or a 503 when all are taken.
-    fn begin(&self) -> Result<Ticket, ApiError> {
+    pub fn begin(&self) -> Result<Ticket, ApiError> {
         let place = self.places.clone().try_acquire_owned().map_err(|_| {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -97,7 +102,7 @@ impl Analyses {
     }
 
     /// Stops the analysis `id`; whether it was live.
-    fn stop(&self, id: &str) -> bool {
+    pub fn stop(&self, id: &str) -> bool {
         lock(&self.live)
             .get(id)
             .map(|stop| {
@@ -106,137 +111,6 @@ impl Analyses {
             })
             .is_some()
     }
-}
-
-/// `GET /api/analysis`'s query: the position and the agent.
-#[derive(Debug, Deserialize)]
-pub struct AnalysisQuery {
-    /// The position.
-    #[serde(flatten)]
-    position: PositionQuery,
-    /// The agent that analyses (default: the server's); it must search.
-    agent: Option<String>,
-}
-
-/// The `start` event.
-#[derive(Serialize)]
-struct Start<'a> {
-    id: &'a str,
-    fen: String,
-    side_to_move: String,
-    agent: &'a str,
-    cap_ms: u128,
-}
-
-/// `GET /api/analysis`: checks the position and the agent, then streams the analysis.
-pub async fn start(
-    State(state): State<Arc<AppState>>,
-    query: Result<Query<AnalysisQuery>, QueryRejection>,
-) -> Result<Response, ApiError> {
-    let Query(query) = query?;
-    let session = query.position.replay()?;
-    let game = session.game().clone();
-    if let Some(outcome) = game.outcome() {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            format!("the game is over ({outcome}): nothing to analyse"),
-        ));
-    }
-    let agents = &state.agents;
-    let text = query
-        .agent
-        .as_deref()
-        .unwrap_or(&agents.default_agent().name);
-    let choice = agents
-        .check(text, game.position())
-        .map_err(|e| ApiError::bad_request(e.to_string()))?;
-    let deepening = deepening_of(agents, &choice)?;
-    let analyses = &state.analyses;
-    let ticket = analyses.begin()?;
-    let (events, sse) = events::stream(ticket.stop.flag.clone());
-    let first = Start {
-        id: &ticket.id,
-        fen: game.position().to_fen(),
-        side_to_move: game.current_player().to_string(),
-        agent: &choice.name,
-        cap_ms: analyses.cap.as_millis(),
-    };
-    events
-        .try_send(event("start", &first))
-        .expect("the queue has room for the first event");
-    let worker = state.clone();
-    let cap = analyses.cap;
-    tokio::spawn(async move {
-        let sender = events.clone();
-        let builder = worker.clone();
-        let ended = worker
-            .thinkers
-            .run_until(ticket.stop.flag.clone(), cap, move |stop| {
-                match builder.agents.build(&choice, 0) {
-                    Ok(mut agent) => analyse(&mut *agent, &game, deepening, &stop, |iteration| {
-                        sender.blocking_send(event("iteration", &iteration)).is_ok()
-                    }),
-                    Err(e) => End::Failed(e.to_string()),
-                }
-            })
-            .await
-            .unwrap_or_else(|lost| End::Failed(lost.to_string()));
-        let requested = ticket.stop.requested.load(Ordering::Relaxed);
-        let end = end_event(ended, requested, cap);
-        // The place is free before the client hears of the end, so that it may start the
-        // next analysis at once; the client may be gone, with nothing to tell then.
-        drop(ticket);
-        let _ = events.send(event("end", &end)).await;
-    });
-    Ok(sse.into_response())
-}
-
-/// How the analysis of `choice` deepens: by depth or by simulations; an agent that takes
-/// neither does not search and is refused.
-fn deepening_of(agents: &AgentPolicy, choice: &AgentChoice) -> Result<Deepening, ApiError> {
-    if agents.takes(choice, "depth") {
-        Ok(Deepening::Depth)
-    } else if agents.takes(choice, "sims") {
-        Ok(Deepening::Simulations)
-    } else {
-        Err(ApiError::bad_request(format!(
-            "agent {:?} does not search, so it cannot analyse; choose one that does \
-             (e.g. minimax)",
-            choice.name
-        )))
-    }
-}
-
-/// The body of the `end` event: why the analysis ended (`requested`: a stop was asked for;
-/// stopped by neither a request nor the client, who hears nothing then, it is the `cap`).
-fn end_event(ended: End, requested: bool, cap: Duration) -> serde_json::Value {
-    let (reason, message) = match ended {
-        End::Stopped if requested => ("stopped", "stopped by a request".to_string()),
-        End::Stopped => (
-            "time",
-            format!("stopped at the server's cap of {} ms", cap.as_millis()),
-        ),
-        End::Complete => (
-            "complete",
-            "a forced result or the deepest search: deeper tells no more".to_string(),
-        ),
-        End::Failed(reason) => ("failed", reason),
-    };
-    serde_json::json!({ "reason": reason, "message": message })
-}
-
-/// `POST /api/analysis/{id}/stop`: stops a live analysis (its stream then ends).
-pub async fn stop(
-    State(state): State<Arc<AppState>>,
-    Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    if !state.analyses.stop(&id) {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            format!("no analysis {} is running", Excerpt(&id)),
-        ));
-    }
-    Ok(Json(serde_json::json!({ "stopped": id })))
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! The JSON API: create a game, read it, play steps or turns, let the agent play, undo,
-//! download the record, read any position, and analyse one (see [`super::analyses`]). Every refusal is a 4xx with `{"error": "..."}` and changes nothing.
+//! download the record, read any position, and analyse one (see [`super::analysis_api`]). Every refusal is a 4xx with `{"error": "..."}` and changes nothing.
 //! Reads never wait for an agent: an agent thinks on a copy of the game, on the thinkers'
 //! pool, holding no lock, and the game is locked only to hand its turn out and back.
 
@@ -17,79 +17,15 @@ use fanorona_env::{Color, Excerpt, SearchLimits, start_position};
 use fanorona_eval::{AgentJob, AgentMove, Player, SessionError, StepInput, agent_turn};
 use serde::Deserialize;
 
-use super::Session;
-use super::agents::{AgentChoice, AgentMenu, AgentPolicy};
-use super::analyses::{self, Analyses};
+use super::agents::{AgentChoice, AgentMenu};
+use super::analysis_api;
 use super::assets;
+use super::error::ApiError;
 use super::guard::guard;
 use super::position::PositionQuery;
-use super::store::{SharedSession, Store};
-use super::think::Thinkers;
+use super::state::AppState;
+use super::store::{Session, SharedSession};
 use super::view::GameView;
-
-/// What every request handler shares.
-pub struct AppState {
-    /// The agents requests may ask for.
-    pub agents: AgentPolicy,
-    /// The live games.
-    pub store: Store,
-    /// Where agents are built and think.
-    pub thinkers: Thinkers,
-    /// The analyses running.
-    pub analyses: Analyses,
-}
-
-/// A refused request: its status and what is wrong.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    /// A refusal with `status`, saying `message`.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    /// A 400 refusal saying `message`.
-    pub fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.message });
-        (self.status, Json(body)).into_response()
-    }
-}
-
-impl From<JsonRejection> for ApiError {
-    fn from(rejection: JsonRejection) -> ApiError {
-        ApiError::new(rejection.status(), rejection.body_text())
-    }
-}
-
-impl From<SessionError> for ApiError {
-    fn from(error: SessionError) -> ApiError {
-        let status = match error {
-            SessionError::Illegal(_) => StatusCode::BAD_REQUEST,
-            SessionError::Agent(_) => StatusCode::INTERNAL_SERVER_ERROR,
-            _ => StatusCode::CONFLICT,
-        };
-        ApiError::new(status, error.to_string())
-    }
-}
-
-impl From<QueryRejection> for ApiError {
-    fn from(rejection: QueryRejection) -> ApiError {
-        ApiError::bad_request(rejection.body_text())
-    }
-}
 
 /// A JSON body, its rejections answered as [`ApiError`]s.
 type Body<T> = Result<Json<T>, JsonRejection>;
@@ -103,8 +39,8 @@ pub fn router(state: Arc<AppState>, read_timeout: Duration) -> Router {
         .route("/style.css", get(assets::style))
         .route("/api/agents", get(agents))
         .route("/api/position", get(position))
-        .route("/api/analysis", get(analyses::start))
-        .route("/api/analysis/{id}/stop", post(analyses::stop))
+        .route("/api/analysis", get(analysis_api::start))
+        .route("/api/analysis/{id}/stop", post(analysis_api::stop))
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/steps", post(step))

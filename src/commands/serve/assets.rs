@@ -5,7 +5,7 @@ use axum::extract::Path;
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse};
 
-use super::api::ApiError;
+use super::error::ApiError;
 use fanorona_env::Excerpt;
 
 /// `GET /`: the page.

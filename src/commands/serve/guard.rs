@@ -11,7 +11,7 @@ use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::api::ApiError;
+use super::error::ApiError;
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 8 * 1024;

@@ -5,12 +5,15 @@
 mod agents;
 mod analyses;
 mod analysis;
+mod analysis_api;
 mod api;
 mod assets;
+mod error;
 mod events;
 mod guard;
 mod listen;
 mod position;
+mod state;
 mod store;
 mod think;
 mod view;
@@ -22,26 +25,23 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 
-use crate::commands::shipped_model::{DEFAULT_AGENT_HELP, default_agent};
+use crate::commands::agent_help::{DEFAULT_AGENT, default_agent_help};
 use crate::output::{logln, outln};
 use agents::AgentPolicy;
 use analyses::Analyses;
-use api::AppState;
 use listen::ConnectionLimits;
+use state::AppState;
 use store::Store;
-
-/// A game on the server: its agents are built per turn from their checked choice.
-type Session = fanorona_eval::GameSession<agents::AgentChoice>;
 use think::Thinkers;
 
 /// Arguments of `fanorona serve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The default opponent [default: abnet over the shipped model's student, or
-    /// minimax:depth=4 without it]; a network given here (net:path=FILE, abnet:path=FILE) is
-    /// the one that kind plays.
+    /// The default opponent [default: abnet:ms=1000, over the shipped student]; a network
+    /// given here (net:path=FILE, abnet:model=teacher) is the one that kind plays.
     #[arg(long, long_help = format!("The default opponent; a network given here \
-        (net:path=FILE, abnet:path=FILE) is the one that kind plays; {DEFAULT_AGENT_HELP}."))]
+        (net:path=FILE, abnet:model=teacher) is the one that kind plays; {}.",
+        default_agent_help()))]
     pub agent: Option<String>,
     /// The address to listen on (port 0: any free port; the address is printed).
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -82,10 +82,10 @@ pub struct Args {
 
 /// Runs the command: serves until the process is stopped.
 pub fn run(args: Args) -> Result<()> {
-    let agent = args.agent.clone().unwrap_or_else(default_agent);
+    let agent = args.agent.as_deref().unwrap_or(DEFAULT_AGENT);
     let agents = AgentPolicy::new(
         fanorona_train::players::registry(),
-        &agent,
+        agent,
         args.allow_agents.as_deref(),
     )
     .context("bad --agent or --allow-agents")?

@@ -7,10 +7,10 @@ use std::collections::BTreeMap;
 use fanorona_env::start_position;
 use serde::Deserialize;
 
-use super::api::ApiError;
+use super::error::ApiError;
 use fanorona_eval::Player;
 
-use super::Session;
+use super::store::Session;
 
 /// The position of `GET /api/position` and `GET /api/analysis`, from the query string.
 #[derive(Debug, Default, Deserialize)]

@@ -3,7 +3,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::Session;
+use super::agents::AgentChoice;
+
+/// A game on the server: its agents are built per turn from their checked choice.
+pub type Session = fanorona_eval::GameSession<AgentChoice>;
 
 /// A game shared between requests; one request works on it at a time.
 pub type SharedSession = Arc<Mutex<Session>>;

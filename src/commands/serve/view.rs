@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use fanorona_eval::{AgentReport, Player, TurnTrace, captures};
 
-use super::Session;
+use super::store::Session;
 
 /// A game's state.
 #[derive(Debug, Serialize)]

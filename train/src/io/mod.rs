@@ -8,7 +8,8 @@
 //! - [`policy`]: exported policies (sealed safetensors): what a policy is for in
 //!   [`policy::meta`], writing in [`mod@policy::write`], reading in [`mod@policy::read`];
 //! - [`replay_file`]: the saved replay window (sealed safetensors with a JSON header);
-//! - [`shard_file`]: shards of self-play games (the replay encoding, sealed as shards).
+//! - [`shard_file`]: shards of self-play games (the replay encoding, sealed as shards);
+//! - `shipped`: the shipped policies, built in and read from memory ([`ShippedModel`]).
 
 mod checkpoint;
 mod envelope;
@@ -16,6 +17,7 @@ mod policy;
 mod replay_file;
 mod safetensors_seal;
 mod shard_file;
+mod shipped;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta, LearnerProgress};
 pub(crate) use envelope::numbered_files;
@@ -29,3 +31,4 @@ pub use shard_file::{
     SHARD_EXTENSION, Shard, ShardError, ShardHeader, check_worker, list_shards, next_sequence,
     shard_file_name,
 };
+pub use shipped::ShippedModel;

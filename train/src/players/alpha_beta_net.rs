@@ -1,4 +1,5 @@
-//! The `abnet` agent kind: the minimax baseline's alpha-beta search (iterative deepening,
+//! The `abnet` agent kind (over the shipped student unless `path=FILE` or `model=` names
+//! another network): the minimax baseline's alpha-beta search (iterative deepening,
 //! transposition table, quiescence over the compulsory captures) with a trained MLP's value
 //! at its leaves in place of the hand-made evaluation, as NNUE engines put a network inside
 //! an alpha-beta. [`NetValue`] is that evaluation: the position's observation planes through
@@ -21,7 +22,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::model::{MlpInference, MlpValue, MlpValueScratch};
 use crate::players::NetAgent;
-use crate::players::net_kind::{PATH, WEIGHTS, load_fanorona_net};
+use crate::players::net_kind::{MODEL, PATH, WEIGHTS, load_fanorona_net};
 
 /// Entries of a [`NetValue`]'s cache (a power of two).
 const CACHE_ENTRIES: usize = 1 << 16;
@@ -118,6 +119,10 @@ pub const ABNET_KIND: AgentKind = AgentKind {
     summary: "alpha-beta search over complete turns with a trained MLP's value at its leaves",
     options: &[
         PATH,
+        OptionDef {
+            default: OptionDefault::Value("student"),
+            ..MODEL
+        },
         WEIGHTS,
         AB_DEPTH,
         AB_MS,
@@ -302,5 +307,26 @@ mod tests {
         for file in [path, resnet] {
             std::fs::remove_dir_all(file.parent().unwrap()).unwrap();
         }
+    }
+
+    #[test]
+    fn abnet_alone_plays_the_shipped_student_and_model_names_another() {
+        let registry = crate::players::registry();
+        let game = Fanorona::standard();
+        for (spec, network) in [
+            ("abnet:depth=2", "mlp 64-32"),
+            ("abnet:depth=1,model=teacher", "mlp 256-256"),
+        ] {
+            let parsed = registry.parse(spec).unwrap();
+            let mut agent = registry.create(&parsed, 0).unwrap();
+            assert_eq!(agent.name(), spec);
+            assert!(game.is_legal(agent.act(&game).unwrap()), "{spec}");
+            let (net, _) = load_fanorona_net(&registry.options(&parsed).unwrap()).unwrap();
+            assert_eq!(net.config().architecture.describe(), network, "{spec}");
+        }
+        let bare = registry
+            .create(&registry.parse("abnet").unwrap(), 0)
+            .unwrap();
+        assert_eq!(bare.name(), "abnet");
     }
 }

@@ -15,7 +15,9 @@ mod table_leaves;
 
 pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
 pub use mcts_kind::MCTS_KIND;
-pub use net_kind::{NET_KIND, NetAgent, PolicyAgent, load_fanorona_net, network_agent};
+pub use net_kind::{
+    MODEL, NET_KIND, NetAgent, PATH, PolicyAgent, load_fanorona_net, network_agent,
+};
 pub use network_evaluator::NetworkEvaluator;
 pub use registry::registry;
 pub use rl_adapter::{RlEnv, RlState};

@@ -1,5 +1,6 @@
-//! Players with a trained network: the `net:path=FILE,...` agent kind. The file is an exported
-//! policy (or a training checkpoint, see [`crate::io::load_policy`]); the agent searches
+//! Players with a trained network: the `net` agent kind. It plays the file of `path=FILE`, an
+//! exported policy (or a training checkpoint, see [`crate::io::load_policy`]), or without one
+//! the shipped model named by `model` ([`ShippedModel`], the teacher by default); it searches
 //! with it ([`MctsAgent`] with a [`NetworkEvaluator`]) or, with `sims=0`, plays the network's
 //! raw policy (the legal action of highest logit). With `lambda > 0` its leaf values are mixed
 //! with alpha-beta probes ([`AlphaBetaMix`]). With `tables=DIR` it plays the endgame tables'
@@ -11,6 +12,8 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use burn::tensor::Device;
+
 use fanorona_env::{
     Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, GameId, OptionDef,
     OptionDefault, SearchInfo, SearchLimits, SpecError, ValueType,
@@ -20,7 +23,7 @@ use fanorona_eval::{AB_TABLES, tables_dir};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 
-use crate::io::{LoadedPolicy, PolicyMeta, load_policy};
+use crate::io::{LoadedPolicy, PolicyMeta, ShippedModel, load_policy};
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::players::alpha_beta_mix::{AlphaBetaMix, LeafProbe};
 use crate::players::{NetworkEvaluator, TableLeaves};
@@ -32,8 +35,19 @@ use fanorona_search::options::{
 pub const PATH: OptionDef = OptionDef {
     name: "path",
     value: ValueType::Path,
-    default: OptionDefault::Required,
-    help: "an exported .safetensors policy or a training checkpoint",
+    default: OptionDefault::Unset,
+    help: "an exported .safetensors policy or a training checkpoint (default: the shipped \
+           model named by model)",
+};
+
+/// The `model` option of the kinds that play with a trained network: a shipped model by its
+/// [`ShippedModel::name`]; each kind sets its own default.
+pub const MODEL: OptionDef = OptionDef {
+    name: "model",
+    value: ValueType::Text("student|teacher"),
+    default: OptionDefault::Value("teacher"),
+    help: "a model built into the program, played when no path is given: student (the MLP \
+           64-32 distilled from the teacher) or teacher (the MLP 256-256 of the long preset)",
 };
 
 /// The `weights` option of the kinds that play with a trained network.
@@ -51,6 +65,7 @@ pub const NET_KIND: AgentKind = AgentKind {
     summary: "tree search with a trained network, or its raw policy with sims=0",
     options: &[
         PATH,
+        MODEL,
         WEIGHTS,
         OptionDef {
             value: ValueType::Whole {
@@ -247,8 +262,8 @@ impl<G: Game> Agent<G> for NetAgent<G> {
     }
 }
 
-/// The network of a specification's `path` and `weights` options, with the file's
-/// description; refused unless it was made for Fanorona.
+/// The network of a specification's `path` (or, without one, `model`) and `weights` options,
+/// with the file's description; refused unless it was made for Fanorona.
 pub fn load_fanorona_net(
     options: &AgentOptions,
 ) -> Result<(PolicyValueNet, PolicyMeta), SpecError> {
@@ -257,13 +272,33 @@ pub fn load_fanorona_net(
         spec: spec.to_string(),
         reason,
     };
-    let path = options.text("path").expect("path is required");
+    let model = options.text("model").expect("model has a default");
+    let bad_model = |expected: String| SpecError::BadValue {
+        kind: spec.kind.clone(),
+        option: "model".into(),
+        value: model.into(),
+        expected,
+    };
+    let loaded = match options.text("path") {
+        Some(_) if options.is_given("model") => {
+            return Err(bad_model(
+                "no model with path (path plays a file, model a shipped model)".into(),
+            ));
+        }
+        Some(path) => load_policy(Path::new(path)),
+        None => ShippedModel::named(model)
+            .ok_or_else(|| {
+                let names = ShippedModel::ALL.map(ShippedModel::name);
+                bad_model(names.join(" or "))
+            })?
+            .load_on(&Device::flex()),
+    };
     let LoadedPolicy {
         net,
         last_weights,
         meta,
         ..
-    } = load_policy(Path::new(path)).map_err(|e| unavailable(e.to_string()))?;
+    } = loaded.map_err(|e| unavailable(e.to_string()))?;
     let net = match options.text("weights").expect("weights has a default") {
         "ema" => net,
         "last" => last_weights.unwrap_or(net),
@@ -382,7 +417,6 @@ pub(crate) mod tests {
     use super::*;
     use crate::io::{PolicyMeta, export_policy};
     use crate::model::Architecture;
-    use burn::tensor::Device;
     use fanorona_env::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
 
@@ -542,9 +576,27 @@ pub(crate) mod tests {
             err.reason.contains("made for fanorona 9x5") && err.reason.contains("5x3 board"),
             "{err}"
         );
-        let err = create("net:sims=4").err().unwrap();
-        assert!(matches!(err, SpecError::MissingOption { .. }), "{err}");
-        assert!(err.to_string().contains("path"), "{err}");
+        // Without a file: a shipped model, the teacher by default; never both.
+        let game = Fanorona::standard();
+        let registry = crate::players::registry();
+        for (spec, network) in [
+            ("net:sims=4", "mlp 256-256"),
+            ("net:sims=4,model=student", "mlp 64-32"),
+        ] {
+            let mut agent = create(spec).unwrap();
+            assert!(game.is_legal(agent.act(&game).unwrap()), "{spec}");
+            assert_eq!(agent.name(), spec);
+            let parsed = registry.parse(spec).unwrap();
+            let (net, _) = load_fanorona_net(&registry.options(&parsed).unwrap()).unwrap();
+            assert_eq!(net.config().architecture.describe(), network, "{spec}");
+        }
+        let err = create("net:model=master").err().unwrap();
+        assert!(matches!(err, SpecError::BadValue { .. }), "{err}");
+        assert!(err.to_string().contains("student or teacher"), "{err}");
+        let err = create(&format!("net:path={},model=student", path.display()))
+            .err()
+            .unwrap();
+        assert!(err.to_string().contains("no model with path"), "{err}");
         // A missing file, bare or not, is refused by the factory, not as a syntax error.
         for missing in ["net:path=/nonexistent.safetensors", "/nonexistent/run.ckpt"] {
             let err = create(missing).err().unwrap();

@@ -28,7 +28,6 @@ pub use metrics::{
 };
 pub use plot::{PlotError, plot_learning_curves, plot_metrics};
 pub use run_files::is_run_file;
-pub use start::SHIPPED_STUDENT;
 pub use student::{STUDENT_FILE, STUDENT_METRICS_FILE};
 pub(crate) use train::lock_run_directory;
 pub use train::{

@@ -1,6 +1,6 @@
 //! The network a run starts from: seeded random weights, or for an `abnet` run its
-//! `abnet.start`: `student` (the shipped MLP 64-32 that `abnet` plays by default, built into
-//! the crate as [`SHIPPED_STUDENT`]), `fresh` (seeded random weights) or a policy file's
+//! `abnet.start`: `student` (the shipped MLP 64-32 that `abnet` plays by default,
+//! [`ShippedModel::Student`]), `fresh` (seeded random weights) or a policy file's
 //! path. A network loaded from a file must have the run's architecture and game.
 
 use std::path::Path;
@@ -8,14 +8,10 @@ use std::path::Path;
 use burn::tensor::Device;
 
 use super::{RunConfig, RunConfigError, TrainError};
-use crate::io::{LoadedPolicy, load_policy_on, policy_from_bytes};
+use crate::io::{LoadedPolicy, ShippedModel, load_policy_on};
 use crate::model::{NetworkConfig, PolicyValueNet};
 
-/// The shipped student (`models/fanorona-9x5-64x32.safetensors`, a policy file): the MLP 64-32
-/// distilled from the shipped model, the network `abnet` searches with by default.
-pub const SHIPPED_STUDENT: &[u8] = include_bytes!("../../../models/fanorona-9x5-64x32.safetensors");
-
-/// The `abnet.start` value naming [`SHIPPED_STUDENT`].
+/// The `abnet.start` value naming [`ShippedModel::Student`].
 const STUDENT: &str = "student";
 /// The `abnet.start` value asking for seeded random weights.
 const FRESH: &str = "fresh";
@@ -38,7 +34,7 @@ pub(crate) fn start_network(
                 .init_seeded(device, config.run.seed)
                 .map_err(|e| RunConfigError::Invalid(e.to_string()).into());
         }
-        STUDENT => policy_from_bytes(label, SHIPPED_STUDENT.to_vec(), device)?,
+        STUDENT => ShippedModel::Student.load_on(device)?,
         _ => load_policy_on(label, device)?,
     };
     loaded.meta.check_game(label, config.game.id()?)?;
