@@ -205,8 +205,21 @@ fn two_workers_and_a_learner_train_a_run_and_the_gauntlet_scores_its_versions() 
             line.starts_with(&format!("model version {version} ")),
             "{line}"
         );
-        assert!(line.contains("minimax:depth=1") && line.contains("minimax:depth=2"));
+        // The strength of the run's agent against its opponent, with its 95% interval.
+        assert!(line.contains(" vs minimax:depth="), "{line}");
+        let interval = line.split('(').nth(2).and_then(|s| s.split(')').next());
+        let ends: Vec<f64> = interval
+            .map(|s| s.split('-').filter_map(|x| x.parse().ok()).collect())
+            .unwrap_or_default();
+        assert!(ends.len() == 2 && ends[0] <= ends[1], "{line}");
     }
+    let csv = std::fs::read_to_string(run.join("gauntlet.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.contains("strength_score,strength_low,strength_high"),
+        "{header}"
+    );
+    assert_eq!(csv.lines().count(), 4, "{csv}");
     // Versions evaluated once are not evaluated again.
     assert_eq!(gauntlet("1").assert_success(), "");
 }

@@ -13,7 +13,7 @@ use fanorona_train::io::load_policy;
 use fanorona_train::roles::LEARNER_DONE_FILE;
 use fanorona_train::roles::models::list_models;
 use fanorona_train::roles::{GAUNTLET_FILE, Gauntlet, GauntletRow};
-use fanorona_train::run::{CONFIG_FILE, EVAL_OPPONENTS, MetricsWriter, RunConfig, read_rows};
+use fanorona_train::run::{CONFIG_FILE, MetricsWriter, RunConfig, read_rows};
 
 use crate::output::outln;
 
@@ -56,20 +56,12 @@ pub fn evaluate_run(run: &Path, every: Option<u64>, follow: bool) -> Result<()> 
                 Err(_) if !model.exists() => continue,
                 Err(e) => return Err(e.into()),
             };
-            let [m1, m2] = evaluator.scores(&loaded.net, version)?;
-            let row = GauntletRow {
-                version,
-                step: loaded.meta.step,
-                games: config.run.eval_games as u64,
-                score_vs_minimax1: m1,
-                score_vs_minimax2: m2,
-            };
-            writer.append(&row)?;
+            let evaluation = evaluator.evaluate(&loaded.net, version)?;
+            writer.append(&GauntletRow::new(version, loaded.meta.step, &evaluation))?;
             outln!(
-                "model version {version} (step {}): {} {m1:.3}, {} {m2:.3}",
-                row.step,
-                EVAL_OPPONENTS[0],
-                EVAL_OPPONENTS[1]
+                "model version {version} (step {}): {}",
+                loaded.meta.step,
+                evaluation.summary()
             )?;
             last = Some(version);
         }

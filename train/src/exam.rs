@@ -1,42 +1,50 @@
 //! The value head of a network agent, for the exams of `fanorona_eval::exam`: the network a
 //! `net` or `abnet` specification names, and its values of positions (for the side to move,
-//! in `[-1, 1]`), to be scored against solved values or a test set's labels; and a training
-//! run's exam of its network on the 9x5 test set built into the binary ([`builtin_set_exam`]).
+//! in `[-1, 1]`), to be scored against solved or proven values or a test set's labels; and a
+//! training run's exam of its network on the exact 9x5 set built into the binary
+//! ([`builtin_exact_exam`]).
 
+use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
 use fanorona_env::{AgentSpec, Board, Fanorona, Game, Position, Registry, SpecError};
 use fanorona_eval::Built;
-use fanorona_eval::exam::{TestSet, ValueError, examine_set};
+use fanorona_eval::exam::{ExactSet, Tally, examine_exact};
 use fanorona_search::Evaluator;
 use fanorona_util::progress::ProgressBar;
 
 use crate::model::PolicyValueNet;
 use crate::players::{ABNET_KIND, NET_KIND, NetworkEvaluator, PolicyAgent, load_fanorona_net};
 
-/// The versioned 9x5 test set (`data/exam-9x5.txt`), built in.
-const SET_9X5: &str = include_str!("../../data/exam-9x5.txt");
+/// The versioned exact 9x5 set (`data/exam-9x5-exact.txt`), built in.
+const EXACT_9X5: &str = include_str!("../../data/exam-9x5-exact.txt");
 
-/// The built-in 9x5 test set, read once.
-fn builtin_set() -> &'static TestSet {
-    static SET: OnceLock<TestSet> = OnceLock::new();
-    SET.get_or_init(|| TestSet::parse(SET_9X5).expect("the built-in 9x5 test set parses"))
+/// The built-in exact 9x5 set, read once.
+fn builtin_set() -> &'static ExactSet {
+    static SET: OnceLock<ExactSet> = OnceLock::new();
+    SET.get_or_init(|| ExactSet::parse(EXACT_9X5).expect("the built-in exact 9x5 set parses"))
 }
 
-/// A network's figures on the built-in 9x5 test set.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SetScores {
-    /// The value head's mean absolute error against the labels' values.
-    pub value_error: f64,
-    /// The share of positions where the raw policy (the legal action of highest logit, step
-    /// after step) plays the label's best turn.
-    pub agreement: f64,
+/// The phases of the built-in exact set by pieces on the board: its three bands.
+pub const EXACT_PHASES: [RangeInclusive<u32>; 3] = [8..=10, 11..=13, 14..=16];
+
+/// A network's figures on the built-in exact 9x5 set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactScores {
+    /// Of the won and drawn positions, the share where the raw policy keeps the proven value.
+    pub keeps: f64,
+    /// The same in each of [`EXACT_PHASES`] (`None` for a band without such positions).
+    pub keeps_by_phase: [Option<f64>; 3],
+    /// The share of positions whose proven value (win, draw, loss) the value head gets right
+    /// (the nearest of +1, 0, -1).
+    pub value_accuracy: f64,
 }
 
-/// `net` on the built-in 9x5 test set (3000 positions labelled by a depth-6 search): its
-/// value head's mean error and its raw policy's best-turn agreement. `None` for a network of
-/// another board. Seeded, so the same network gives the same figures.
-pub fn builtin_set_exam(net: &PolicyValueNet) -> Result<Option<SetScores>, String> {
+/// `net` on the built-in exact 9x5 set (positions of 8 to 16 pieces from strong agents'
+/// games, each with its proven value and the turns that keep it): where its raw policy (the
+/// legal action of highest logit, step after step) keeps the value, overall and by phase,
+/// and its value head's accuracy. `None` for a network of another board. Deterministic.
+pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, String> {
     let set = builtin_set();
     if !net
         .config()
@@ -44,23 +52,30 @@ pub fn builtin_set_exam(net: &PolicyValueNet) -> Result<Option<SetScores>, Strin
     {
         return Ok(None);
     }
-    let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
-    let values = value_head(net, &positions)?;
-    let mut error = ValueError::default();
-    for (labelled, value) in set.positions.iter().zip(values) {
-        error.add(value, labelled.value);
-    }
     let raw_policy = |_seed| -> Built {
         Ok(Box::new(PolicyAgent::new(
             NetworkEvaluator::<Fanorona>::new(net),
             "network".into(),
         )))
     };
-    let report = examine_set(&raw_policy, set, None, 0, &ProgressBar::hidden())
-        .map_err(|e| e.to_string())?;
-    Ok(Some(SetScores {
-        value_error: error.mean_error().unwrap_or(f64::NAN),
-        agreement: report.agreement().unwrap_or(f64::NAN),
+    let mut report =
+        examine_exact(&raw_policy, set, 0, &ProgressBar::hidden()).map_err(|e| e.to_string())?;
+    let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
+    report.score_values(set, &value_head(net, &positions)?);
+    let keeps_by_phase = EXACT_PHASES.map(|phase| {
+        let mut tally = Tally::default();
+        for (_, t) in report.by_pieces.range(phase) {
+            tally.merge(t);
+        }
+        tally.keeps_value()
+    });
+    Ok(Some(ExactScores {
+        keeps: report.all.keeps_value().unwrap_or(f64::NAN),
+        keeps_by_phase,
+        value_accuracy: report
+            .value_head
+            .and_then(|v| v.accuracy())
+            .unwrap_or(f64::NAN),
     }))
 }
 
@@ -139,22 +154,30 @@ mod tests {
     }
 
     #[test]
-    fn the_builtin_set_exam_scores_a_9x5_network_and_skips_others() {
+    fn the_builtin_exact_exam_scores_a_9x5_network_and_skips_others() {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[8]));
         let net = config.init_seeded(&Device::flex(), 3).unwrap();
-        let scores = builtin_set_exam(&net).unwrap().unwrap();
+        let scores = builtin_exact_exam(&net).unwrap().unwrap();
+        for share in [scores.keeps, scores.value_accuracy]
+            .into_iter()
+            .chain(scores.keeps_by_phase.into_iter().flatten())
+        {
+            assert!((0.0..=1.0).contains(&share), "{scores:?}");
+        }
+        // An untrained network does not keep every value.
+        assert!(scores.keeps < 1.0, "{scores:?}");
+        // Every band of the set has won or drawn positions.
         assert!(
-            scores.value_error > 0.0 && scores.value_error < 2.0,
+            scores.keeps_by_phase.iter().all(Option::is_some),
             "{scores:?}"
         );
-        assert!((0.0..=1.0).contains(&scores.agreement), "{scores:?}");
-        // Seeded: the same network, the same figures.
-        assert_eq!(builtin_set_exam(&net).unwrap(), Some(scores));
+        // Deterministic: the same network, the same figures.
+        assert_eq!(builtin_exact_exam(&net).unwrap(), Some(scores));
         let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
         let other = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
         let net = other.init_seeded(&Device::flex(), 3).unwrap();
-        assert_eq!(builtin_set_exam(&net).unwrap(), None);
+        assert_eq!(builtin_exact_exam(&net).unwrap(), None);
     }
 
     #[test]

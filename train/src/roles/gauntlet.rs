@@ -1,15 +1,16 @@
-//! The gauntlet (the evaluator role): plays model versions against the run's fixed opponents
-//! ([`EVAL_OPPONENTS`](crate::run::EVAL_OPPONENTS)) in quick arena matches with the run
-//! configuration's `eval_games` and `eval_simulations`, seeded from the run's seed and the
-//! version. `fanorona train` evaluates every `eval_every_iterations` iterations with it,
-//! `fanorona gauntlet --run` every new model version the learner publishes.
+//! The gauntlet (the evaluator role): evaluates model versions ([`Evaluation`]): the agent
+//! the run names plays its strength opponent ([`strength_opponent`](crate::run::strength_opponent))
+//! in a quick arena match with the run configuration's `eval_games` (and `eval_simulations`),
+//! seeded from the run's seed and the version, and the network takes the exact exam.
+//! `fanorona train` evaluates every `eval_every_iterations` iterations with it, `fanorona
+//! gauntlet --run` every new model version the learner publishes.
 
 use fanorona_env::{Board, GameId};
 use serde::{Deserialize, Serialize};
 
 use crate::model::PolicyValueNet;
 use crate::run::evaluation::evaluate;
-use crate::run::{Row, RunConfig, TrainError};
+use crate::run::{Evaluation, Row, RunConfig, TrainError};
 
 /// Evaluates networks of one run.
 pub struct Gauntlet {
@@ -30,8 +31,8 @@ impl Gauntlet {
         })
     }
 
-    /// The scores of `net` (model version or iteration `version`) against each opponent.
-    pub fn scores(&self, net: &PolicyValueNet, version: u64) -> Result<[f64; 2], TrainError> {
+    /// Evaluates `net` (model version or iteration `version`).
+    pub fn evaluate(&self, net: &PolicyValueNet, version: u64) -> Result<Evaluation, TrainError> {
         evaluate(net, &self.config, self.board, version)
     }
 }
@@ -46,12 +47,48 @@ pub struct GauntletRow {
     pub version: u64,
     /// Its learner step.
     pub step: u64,
-    /// Games per opponent.
+    /// Games of the strength match (per opponent, before 2026-12-06).
     pub games: u64,
-    /// Score (win 1, draw 1/2) against `minimax:depth=1`.
-    pub score_vs_minimax1: f64,
-    /// Score against `minimax:depth=2`.
-    pub score_vs_minimax2: f64,
+    /// Of gauntlets before 2026-12-06: the network's score (win 1, draw 1/2) against
+    /// `minimax:depth=1`.
+    #[serde(default)]
+    pub score_vs_minimax1: Option<f64>,
+    /// Of gauntlets before 2026-12-06: its score against `minimax:depth=2`.
+    #[serde(default)]
+    pub score_vs_minimax2: Option<f64>,
+    /// The score of the agent the run names against its strength opponent.
+    #[serde(default)]
+    pub strength_score: Option<f64>,
+    /// The low end of its 95% interval.
+    #[serde(default)]
+    pub strength_low: Option<f64>,
+    /// The high end of its 95% interval.
+    #[serde(default)]
+    pub strength_high: Option<f64>,
+    /// Of 9x5 runs: the raw policy's share of kept values on the built-in exact set.
+    #[serde(default)]
+    pub exact_keeps: Option<f64>,
+    /// The value head's accuracy on it.
+    #[serde(default)]
+    pub exact_value_accuracy: Option<f64>,
+}
+
+impl GauntletRow {
+    /// The row of model version `version` at learner step `step` and its evaluation.
+    pub fn new(version: u64, step: u64, evaluation: &Evaluation) -> GauntletRow {
+        let (low, high) = evaluation.interval();
+        GauntletRow {
+            version,
+            step,
+            games: u64::from(evaluation.strength.games()),
+            strength_score: Some(evaluation.strength.score()),
+            strength_low: Some(low),
+            strength_high: Some(high),
+            exact_keeps: evaluation.exact.as_ref().map(|e| e.keeps),
+            exact_value_accuracy: evaluation.exact.as_ref().map(|e| e.value_accuracy),
+            ..GauntletRow::default()
+        }
+    }
 }
 
 impl Row for GauntletRow {

@@ -1,18 +1,20 @@
 //! Arena matches of a network (searching with [`network_agent`]) against any agent
-//! specification: the run's periodic evaluation against [`EVAL_OPPONENTS`], and `fanorona
-//! eval`.
+//! specification (`fanorona eval`), and a run's periodic evaluation ([`Evaluation`]): the
+//! strength of the agent it names with its interval, and the exact exam.
 
-use fanorona_env::{AgentSpec, Board, Position};
-use fanorona_eval::{ArenaError, Built, Match, MatchConfig, MatchReport, Openings, spec_factory};
+use fanorona_env::{AgentSpec, Board, Budget, Position};
+use fanorona_eval::minimax::MinimaxChooser;
+use fanorona_eval::{
+    AgentFactory, ArenaError, Built, Match, MatchConfig, MatchReport, Openings, Tally, TurnAgent,
+    spec_factory,
+};
 use fanorona_search::SearchConfig;
 use fanorona_util::progress::ProgressBar;
 
-use super::{RunConfig, TrainError};
+use super::{MetricsRow, RunConfig, TrainError};
+use crate::exam::{ExactScores, builtin_exact_exam};
 use crate::model::PolicyValueNet;
-use crate::players::network_agent;
-
-/// The opponents of the periodic evaluation matches.
-pub const EVAL_OPPONENTS: [&str; 2] = ["minimax:depth=1", "minimax:depth=2"];
+use crate::players::{NetValue, network_agent};
 
 /// How a network is matched against an opponent.
 #[derive(Clone, Debug)]
@@ -43,6 +45,17 @@ impl NetworkMatch {
         name: &str,
         opponent: &AgentSpec,
     ) -> Result<MatchReport, ArenaError> {
+        let first =
+            |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
+        self.run_agent(&first, opponent)
+    }
+
+    /// Plays the agents of `first` against `opponent`.
+    pub fn run_agent(
+        &self,
+        first: &AgentFactory,
+        opponent: &AgentSpec,
+    ) -> Result<MatchReport, ArenaError> {
         let registry = crate::players::registry();
         registry
             .create(opponent, 0)
@@ -60,24 +73,100 @@ impl NetworkMatch {
             max_turns: self.max_turns,
             seed: self.seed,
             sprt: None,
-            event: format!("{name} vs {opponent}"),
+            event: format!("evaluation vs {opponent}"),
             progress: self.progress.clone(),
         };
-        let first =
-            |seed| -> Built { Ok(network_agent(net, &self.search, seed, name.to_string())) };
         let second = spec_factory(&registry, opponent);
-        Match::new(config, &first, &second).run()
+        Match::new(config, first, &second).run()
     }
 }
 
-/// The network's scores against [`EVAL_OPPONENTS`] in quick arena matches on `board` after
-/// iteration `iteration`, as `config.run` sets them; the matches' seed derives from the run's.
+/// Transposition table of the named agent's search in the strength match, in MiB (the
+/// `abnet` kind's default).
+const ABNET_HASH_MB: usize = 16;
+
+/// Depth of the named `abnet` agent in the strength match (the `abnet` kind's default).
+const ABNET_DEPTH: u32 = 4;
+
+/// A periodic evaluation of a run's network: the strength of the agent the run names, with
+/// its interval, and its exact exam.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    /// The opponent of the strength match.
+    pub opponent: &'static str,
+    /// The named agent's wins, draws and losses against it.
+    pub strength: Tally,
+    /// The network on the built-in exact 9x5 set (`None` on other boards).
+    pub exact: Option<ExactScores>,
+}
+
+impl Evaluation {
+    /// The score's 95% interval.
+    pub fn interval(&self) -> (f64, f64) {
+        self.strength.score_interval()
+    }
+
+    /// Fills the evaluation's columns of `row`.
+    pub fn fill(&self, row: &mut MetricsRow) {
+        let (low, high) = self.interval();
+        row.strength_score = Some(self.strength.score());
+        row.strength_low = Some(low);
+        row.strength_high = Some(high);
+        if let Some(exact) = &self.exact {
+            row.exact_keeps = Some(exact.keeps);
+            [
+                row.exact_keeps_8_10,
+                row.exact_keeps_11_13,
+                row.exact_keeps_14_16,
+            ] = exact.keeps_by_phase;
+            row.exact_value_accuracy = Some(exact.value_accuracy);
+        }
+    }
+
+    /// One line: the strength with its interval and the exact exam.
+    pub fn summary(&self) -> String {
+        let (low, high) = self.interval();
+        let mut line = format!(
+            "vs {} {:.2} ({low:.2}-{high:.2})",
+            self.opponent,
+            self.strength.score()
+        );
+        if let Some(exact) = &self.exact {
+            line.push_str(&format!(
+                ", exact exam keeps {:.1}%, values {:.1}%",
+                100.0 * exact.keeps,
+                100.0 * exact.value_accuracy
+            ));
+        }
+        line
+    }
+}
+
+/// The opponent of the strength match of a run: `minimax:depth=4` for the runs whose agent is
+/// `abnet` (depth 4 against depth 4: above one half, the network judges positions better than
+/// the hand-made evaluation), else `minimax:depth=2` (for the network's tree search at a few
+/// dozen simulations).
+pub fn strength_opponent(config: &RunConfig) -> &'static str {
+    if config.searched_by_abnet() {
+        "minimax:depth=4"
+    } else {
+        "minimax:depth=2"
+    }
+}
+
+/// Evaluates `net` after iteration (or model version) `iteration` on `board`: the agent the
+/// run names (`abnet` over the network, at the kind's default depth 4, where `abnet` plays
+/// the run's networks, else the network's tree search at `eval_simulations`) plays
+/// `eval_games` games against [`strength_opponent`], seeded from the run's seed and the
+/// iteration; and the network takes the exact exam.
 pub(crate) fn evaluate(
     net: &PolicyValueNet,
     config: &RunConfig,
     board: &'static Board,
     iteration: u64,
-) -> Result<[f64; 2], TrainError> {
+) -> Result<Evaluation, TrainError> {
+    let opponent = strength_opponent(config);
+    let spec = AgentSpec::parse(opponent).expect("the evaluation opponents parse");
     let arena = NetworkMatch {
         board,
         games: config.run.eval_games,
@@ -91,10 +180,28 @@ pub(crate) fn evaluate(
         seed: config.run.seed ^ iteration.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         progress: ProgressBar::hidden(),
     };
-    let mut scores = [0.0; 2];
-    for (score, opponent) in scores.iter_mut().zip(EVAL_OPPONENTS) {
-        let spec = AgentSpec::parse(opponent).expect("the evaluation opponents parse");
-        *score = arena.run(net, "network", &spec)?.tally.score();
-    }
-    Ok(scores)
+    let report = match net.mlp_inference() {
+        Some(mlp) if config.searched_by_abnet() => {
+            let value = NetValue::new(&mlp, &Position::initial(board), 0.0);
+            let named = |seed| -> Built {
+                let chooser = MinimaxChooser::with_evaluation(
+                    "abnet",
+                    Budget::fixed_depth(ABNET_DEPTH),
+                    ABNET_HASH_MB,
+                    seed,
+                    value.clone(),
+                )
+                .with_reductions(true);
+                Ok(Box::new(TurnAgent::new(chooser)))
+            };
+            arena.run_agent(&named, &spec)?
+        }
+        _ => arena.run(net, "network", &spec)?,
+    };
+    let exact = builtin_exact_exam(net).map_err(TrainError::Exam)?;
+    Ok(Evaluation {
+        opponent,
+        strength: report.tally,
+        exact,
+    })
 }

@@ -56,9 +56,10 @@ pub struct MetricsRow {
     pub loss_value: f64,
     /// Mean entropy of the network's policy.
     pub policy_entropy: f64,
-    /// Score (win 1, draw 1/2) against `minimax:depth=1`.
+    /// Of runs before 2026-12-06 (kept so that their files keep it): the network's score
+    /// (win 1, draw 1/2) against `minimax:depth=1`.
     pub score_vs_minimax1: Option<f64>,
-    /// Score against `minimax:depth=2`.
+    /// Of runs before 2026-12-06: its score against `minimax:depth=2`.
     pub score_vs_minimax2: Option<f64>,
     /// Of an `abnet` run, the new generation's score in its gate match against the best.
     #[serde(default)]
@@ -67,14 +68,40 @@ pub struct MetricsRow {
     /// network the run started from).
     #[serde(default)]
     pub best_iteration: Option<u64>,
-    /// At an evaluation of a 9x5 run: the value head's mean error against the built-in 9x5
-    /// test set's labels (`fanorona exam --set data/exam-9x5.txt`).
+    /// Of 9x5 runs before 2026-12-06: the value head's mean error against the minimax-labelled
+    /// 9x5 test set (`data/exam-9x5.txt`).
     #[serde(default)]
     pub exam_value_error: Option<f64>,
-    /// At an evaluation of a 9x5 run: the share of the test set's positions where the raw
-    /// policy plays the label's best turn.
+    /// Of 9x5 runs before 2026-12-06: the raw policy's agreement with that set's best turns.
     #[serde(default)]
     pub exam_agreement: Option<f64>,
+    /// At an evaluation: the score of the agent the run names against its strength opponent
+    /// (`fanorona_train::run::strength_opponent`).
+    #[serde(default)]
+    pub strength_score: Option<f64>,
+    /// The low end of that score's 95% interval.
+    #[serde(default)]
+    pub strength_low: Option<f64>,
+    /// The high end of that score's 95% interval.
+    #[serde(default)]
+    pub strength_high: Option<f64>,
+    /// At an evaluation of a 9x5 run: of the built-in exact set's won and drawn positions, the
+    /// share where the raw policy keeps the proven value (`data/exam-9x5-exact.txt`).
+    #[serde(default)]
+    pub exact_keeps: Option<f64>,
+    /// The same over its positions of 8 to 10 pieces.
+    #[serde(default)]
+    pub exact_keeps_8_10: Option<f64>,
+    /// Of 11 to 13 pieces.
+    #[serde(default)]
+    pub exact_keeps_11_13: Option<f64>,
+    /// Of 14 to 16 pieces.
+    #[serde(default)]
+    pub exact_keeps_14_16: Option<f64>,
+    /// The value head's accuracy against the exact set's proven values (the nearest of +1,
+    /// 0, -1).
+    #[serde(default)]
+    pub exact_value_accuracy: Option<f64>,
 }
 
 /// A row of a metrics file, numbered by the iteration (or model version) it follows.
@@ -267,7 +294,7 @@ mod tests {
         let mut writer = MetricsWriter::<MetricsRow>::open_file(&path, 1).unwrap();
         let new = MetricsRow {
             iteration: 2,
-            exam_agreement: Some(0.5),
+            exact_keeps: Some(0.5),
             ..MetricsRow::default()
         };
         writer.append(&new).unwrap();

@@ -20,7 +20,7 @@ mod train;
 pub use config::{
     CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
 };
-pub use evaluation::{EVAL_OPPONENTS, NetworkMatch};
+pub use evaluation::{Evaluation, NetworkMatch, strength_opponent};
 pub use learning_curve::{CurveError, CurvePoint, curve_csv, curve_table, learning_curve};
 pub use lock::LOCK_FILE;
 pub use metrics::{

@@ -1,5 +1,5 @@
-//! PNGs of a run's learning curves (losses, policy entropy, scores against minimax, self-play
-//! speed) and of runs' ratings against training time, drawn with `plotters`' bitmap backend.
+//! PNGs of a run's learning curves (losses, policy entropy, the strength of its agent, the
+//! exact exam, self-play speed) and of runs' ratings against training time, drawn with `plotters`' bitmap backend.
 //! Text needs a TrueType font, looked up at run time (`FANORONA_PLOT_FONT`, else common system
 //! paths); with none found the curves are drawn without labels, so the build never depends on
 //! system fonts.
@@ -127,15 +127,58 @@ fn entropy_panel(rows: &[MetricsRow]) -> Panel {
     }
 }
 
-/// The scores against minimax of depths 1 and 2 over iterations.
-fn minimax_panel(rows: &[MetricsRow]) -> Panel {
+/// The strength of the run's agent over iterations, with its 95% intervals (and the scores
+/// against minimax of depths 1 and 2 of runs before 2026-12-06).
+fn strength_panel(rows: &[MetricsRow]) -> Panel {
+    let mut strength = Curve::new("named agent", BLACK, rows, iteration, |r| r.strength_score);
+    strength.intervals = rows
+        .iter()
+        .filter_map(|r| {
+            Some((
+                iteration(r),
+                r.strength_score?,
+                r.strength_low?,
+                r.strength_high?,
+            ))
+        })
+        .collect();
+    let old = [
+        Curve::new("net vs depth 1", BLUE, rows, iteration, |r| {
+            r.score_vs_minimax1
+        }),
+        Curve::new("net vs depth 2", RED, rows, iteration, |r| {
+            r.score_vs_minimax2
+        }),
+    ];
     Panel {
         log_x: false,
-        title: "score vs minimax",
+        title: "strength (score, 95% interval)",
+        x_name: "iteration",
+        curves: std::iter::once(strength)
+            .chain(old.into_iter().filter(|c| !c.points.is_empty()))
+            .collect(),
+    }
+}
+
+/// The exact exam over iterations: the raw policy's kept values by phase, and the value
+/// head's accuracy.
+fn exact_panel(rows: &[MetricsRow]) -> Panel {
+    Panel {
+        log_x: false,
+        title: "exact exam (9x5, proven values)",
         x_name: "iteration",
         curves: vec![
-            Curve::new("depth 1", BLUE, rows, iteration, |r| r.score_vs_minimax1),
-            Curve::new("depth 2", RED, rows, iteration, |r| r.score_vs_minimax2),
+            Curve::new("keeps, all", BLACK, rows, iteration, |r| r.exact_keeps),
+            Curve::new("8-10 pieces", BLUE, rows, iteration, |r| r.exact_keeps_8_10),
+            Curve::new("11-13 pieces", GREEN, rows, iteration, |r| {
+                r.exact_keeps_11_13
+            }),
+            Curve::new("14-16 pieces", RED, rows, iteration, |r| {
+                r.exact_keeps_14_16
+            }),
+            Curve::new("value accuracy", MAGENTA, rows, iteration, |r| {
+                r.exact_value_accuracy
+            }),
         ],
     }
 }
@@ -183,16 +226,17 @@ fn draw_png(
     root.present().map_err(|e| error(e.to_string()))
 }
 
-/// Draws `rows` as four panels into the PNG at `path`.
+/// Draws `rows` as six panels into the PNG at `path`.
 pub fn plot_metrics(rows: &[MetricsRow], path: &Path) -> Result<(), PlotError> {
     let specs = [
         losses_panel(rows),
         entropy_panel(rows),
-        minimax_panel(rows),
+        strength_panel(rows),
+        exact_panel(rows),
         speed_panel(rows),
     ];
-    draw_png(path, (1280, 900), |root, text| {
-        for (area, panel) in root.split_evenly((2, 2)).iter().zip(specs) {
+    draw_png(path, (1280, 1350), |root, text| {
+        for (area, panel) in root.split_evenly((3, 2)).iter().zip(specs) {
             draw_panel(area, panel, text)?;
         }
         Ok(())
@@ -371,6 +415,12 @@ mod tests {
                 policy_entropy: 2.0 - 0.1 * i as f64,
                 positions_per_s: 300.0 + i as f64,
                 score_vs_minimax1: (i % 2 == 0).then_some(0.1 * i as f64),
+                strength_score: (i % 2 == 0).then_some(0.1 * i as f64),
+                strength_low: (i % 2 == 0).then_some(0.05 * i as f64),
+                strength_high: (i % 2 == 0).then_some(0.15 * i as f64),
+                exact_keeps: (i % 2 == 0).then_some(0.5 + 0.05 * i as f64),
+                exact_keeps_8_10: (i % 2 == 0).then_some(0.6),
+                exact_value_accuracy: (i % 2 == 0).then_some(0.4),
                 ..MetricsRow::default()
             })
             .collect();

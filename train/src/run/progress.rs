@@ -83,8 +83,13 @@ fn log_line(row: &MetricsRow, total: u64, eta_s: u64) -> String {
     if row.exact_positions > 0 {
         line.push_str(&format!(" | {} exact", row.exact_positions));
     }
-    if let (Some(m1), Some(m2)) = (row.score_vs_minimax1, row.score_vs_minimax2) {
-        line.push_str(&format!(" | vs minimax1 {m1:.2} minimax2 {m2:.2}"));
+    if let (Some(score), Some(low), Some(high)) =
+        (row.strength_score, row.strength_low, row.strength_high)
+    {
+        line.push_str(&format!(" | strength {score:.2} ({low:.2}-{high:.2})"));
+    }
+    if let Some(keeps) = row.exact_keeps {
+        line.push_str(&format!(" | exact exam {:.1}%", 100.0 * keeps));
     }
     if let (Some(gate), Some(best)) = (row.gate_score, row.best_iteration) {
         line.push_str(&format!(" | gate {gate:.3}, best: iteration {best}"));

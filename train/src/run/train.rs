@@ -50,7 +50,6 @@ use super::{CONFIG_FILE, RunConfig, RunConfigError};
 use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
 use crate::distill::{DistillError, DistillSettings};
-use crate::exam::builtin_set_exam;
 use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::model::PolicyValueNet;
@@ -645,13 +644,8 @@ impl<'a, G: Game> Run<'a, G> {
         }
         self.progress.games.set_message("evaluating");
         let network = self.learner.network();
-        let [m1, m2] = evaluator.scores(&network, row.iteration)?;
-        let exam = builtin_set_exam(&network).map_err(TrainError::Exam)?;
+        evaluator.evaluate(&network, row.iteration)?.fill(row);
         self.progress.games.set_message("");
-        row.score_vs_minimax1 = Some(m1);
-        row.score_vs_minimax2 = Some(m2);
-        row.exam_value_error = exam.map(|e| e.value_error);
-        row.exam_agreement = exam.map(|e| e.agreement);
         Ok(())
     }
 
