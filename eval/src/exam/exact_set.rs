@@ -18,7 +18,7 @@
 //! (every turn keeps a loss). Only positions whose value and every turn's status the prover
 //! settled within its budget are kept; the header says how many were tried.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::ops::RangeInclusive;
 use std::path::Path;
 
@@ -269,22 +269,21 @@ impl ExactSet {
 /// `positions` reordered in rounds: each round takes the next position of every piece count
 /// that has one left, fewest pieces first.
 fn interleave_by_pieces(positions: Vec<Position>) -> Vec<Position> {
-    let mut groups: BTreeMap<u32, std::vec::IntoIter<Position>> = BTreeMap::new();
-    let mut by_count: BTreeMap<u32, Vec<Position>> = BTreeMap::new();
+    let mut groups: BTreeMap<u32, VecDeque<Position>> = BTreeMap::new();
     for p in positions {
-        by_count.entry(p.piece_count()).or_default().push(p);
-    }
-    for (count, group) in by_count {
-        groups.insert(count, group.into_iter());
+        groups.entry(p.piece_count()).or_default().push_back(p);
     }
     let mut out = Vec::new();
-    loop {
-        let before = out.len();
-        out.extend(groups.values_mut().filter_map(Iterator::next));
-        if out.len() == before {
-            return out;
-        }
+    while !groups.is_empty() {
+        groups.retain(|_, group| match group.pop_front() {
+            Some(p) => {
+                out.push(p);
+                true
+            }
+            None => false,
+        });
     }
+    out
 }
 
 /// Reads a verdict's name.
@@ -429,6 +428,26 @@ mod tests {
     /// A searched test set's text, not an exact one.
     fn set_of_other_kind() -> String {
         "# fanorona exam set\n# version: 1\n# board: 5x3\n".into()
+    }
+
+    #[test]
+    fn candidates_are_taken_one_piece_count_at_a_time() {
+        let board = Board::new(5, 3).unwrap();
+        // Positions of 2, 3 and 4 pieces: white on the first points, black on the last.
+        let of = |white: u64, black: u64| {
+            Position::from_pieces(
+                board,
+                [white, black << 10],
+                fanorona_env::Color::White,
+                fanorona_env::Rules::default(),
+            )
+            .unwrap()
+        };
+        let (two, two_b, two_c) = (of(0b1, 0b1), of(0b10, 0b1), of(0b100, 0b1));
+        let three = of(0b11, 0b1);
+        let four = of(0b11, 0b11);
+        let order = interleave_by_pieces(vec![two, two_b, four, two_c, three]);
+        assert_eq!(order, vec![two, three, four, two_b, two_c]);
     }
 
     #[test]
