@@ -75,7 +75,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let path = Checkpoint::find(&network)?;
     let loaded = load_policy_on(&path, &device)?;
-    let GameId::Fanorona(trained) = loaded.meta.game else {
+    let Some(trained) = loaded.meta.game.fanorona_board() else {
         bail!(
             "{} holds a network for {}; fanorona eval plays Fanorona boards only",
             path.display(),

@@ -17,5 +17,6 @@ pub mod replay;
 pub mod rng;
 pub mod roles;
 pub mod run;
+pub mod run_dir;
 pub mod selfplay;
 pub mod table_labels;

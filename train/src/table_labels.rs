@@ -8,11 +8,11 @@ use std::any::Any;
 use std::path::Path;
 use std::sync::Arc;
 
-use fanorona_env::{Board, Fanorona, Game, GameId, Position};
+use fanorona_env::{Board, Fanorona, Game, Position};
 use fanorona_exact::solver::{Solution, TableSource, Value, shared_solution};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
-use crate::run::{RunConfig, TrainError};
+use crate::run::{FanoronaPart, RunConfig, TrainError};
 
 /// The exact value target of `pos` from `tables` (+1 a win, 0 a draw, -1 a loss for the side
 /// to move), where they hold it within its draw limits.
@@ -59,9 +59,7 @@ impl TableLabels {
             return Ok(None);
         };
         config.validate()?;
-        let GameId::Fanorona(board) = config.game.id()? else {
-            unreachable!("validate refuses tables for other games");
-        };
+        let board = config.fanorona_board(FanoronaPart::Tables)?;
         if path.is_file() {
             return Self::open_solution(path, board).map(Some);
         }
@@ -106,7 +104,7 @@ impl TableLabels {
 pub(crate) mod tests {
     use super::*;
     use crate::selfplay::SelfPlayOutput;
-    use fanorona_env::Telo;
+    use fanorona_env::{GameId, Telo};
     use fanorona_exact::tables::{BuildOptions, build};
 
     /// Endgame tables of `board` up to `pieces` pieces, built into a temporary directory
@@ -173,7 +171,7 @@ pub(crate) mod tests {
         let (_, dir) = built_tables(Board::new(5, 3).unwrap(), 2);
         config.selfplay.tables = Some(dir.path().to_path_buf());
         assert!(TableLabels::for_run(&config).unwrap().is_some());
-        config.game = crate::run::GameConfig::from(GameId::Telo);
+        config.game = GameId::Telo;
         let error = TableLabels::for_run(&config).unwrap_err().to_string();
         assert!(error.contains("Fanorona positions only"), "{error}");
     }

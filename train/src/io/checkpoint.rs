@@ -339,6 +339,14 @@ impl Checkpoint {
         format!("{BEST_PREFIX}{step:010}.{REPLAY_EXTENSION}")
     }
 
+    /// Whether `file_name` begins as the checkpoints and their replay windows do
+    /// (`checkpoint-`, `replay-`): a name a run directory keeps for them.
+    pub(crate) fn is_numbered_name(file_name: &str) -> bool {
+        [PREFIX, REPLAY_PREFIX]
+            .iter()
+            .any(|prefix| file_name.starts_with(prefix))
+    }
+
     /// Deletes all but the `keep` latest checkpoints in `dir`, and every replay file
     /// ([`replay_file_name`](Self::replay_file_name)) and best network
     /// ([`best_file_name`](Self::best_file_name)) without its checkpoint: those of the

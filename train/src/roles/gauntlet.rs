@@ -5,7 +5,7 @@
 //! `fanorona train` evaluates every `eval_every_iterations` iterations with it, `fanorona
 //! gauntlet --run` every new model version the learner publishes.
 
-use fanorona_env::{Board, GameId};
+use fanorona_env::Board;
 use serde::{Deserialize, Serialize};
 
 use crate::model::PolicyValueNet;
@@ -19,15 +19,12 @@ pub struct Gauntlet {
 }
 
 impl Gauntlet {
-    /// The evaluator of the run `config`, if its game has evaluation opponents (Fanorona;
-    /// the arena and minimax do not play Telo).
-    pub fn for_run(config: &RunConfig) -> Result<Option<Gauntlet>, TrainError> {
-        Ok(match config.game.id()? {
-            GameId::Fanorona(board) => Some(Gauntlet {
-                config: config.clone(),
-                board,
-            }),
-            GameId::Telo => None,
+    /// The evaluator of the run `config`, if its game has evaluation opponents (a game
+    /// alpha-beta plays: minimax is the arena's opponent).
+    pub fn for_run(config: &RunConfig) -> Option<Gauntlet> {
+        config.game.has_alpha_beta().then(|| Gauntlet {
+            config: config.clone(),
+            board: config.game.board(),
         })
     }
 
@@ -37,10 +34,8 @@ impl Gauntlet {
     }
 }
 
-/// The evaluator's results file in a run directory: one [`GauntletRow`] per model version.
-pub const GAUNTLET_FILE: &str = "gauntlet.csv";
-
-/// One model version's scores against the evaluation opponents.
+/// One model version's scores against the evaluation opponents: a row of the evaluator's
+/// results in a run directory (`gauntlet.csv`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GauntletRow {
     /// The model version.

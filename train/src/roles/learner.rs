@@ -13,28 +13,17 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::game_learner::{AnyGameLearner, OpenLearner};
-use super::models::{publish_model, remove_models_after};
 use super::{Ingested, LossMeans};
 use crate::io::{Shard, list_shards};
-use crate::run::lock::RunLock;
 use crate::run::{MetricsWriter, Row, RunConfig, TrainError, resolve_config};
-
-/// The folder of shards in a run directory.
-pub const GAMES_DIR: &str = "games";
-
-/// The file a learner writes into its run directory when it has reached its limit (and
-/// removes when it starts): self-play workers and the evaluator stop when they see it.
-pub const LEARNER_DONE_FILE: &str = "learner.done";
-
-/// The learner's metrics file in a run directory: one [`LearnerRow`] per model version.
-pub const LEARNER_METRICS_FILE: &str = "learner.csv";
+use crate::run_dir::{RunDir, RunLock};
 
 /// The replay ratio the learner uses unless told otherwise: positions sampled for training
 /// per new self-play position. The default preset's one-process loop samples 60 x 256
 /// positions per iteration of about 4,000 new ones, a ratio of about 4.
 pub const DEFAULT_REPLAY_RATIO: f64 = 4.0;
 
-/// One model version's row of `learner.csv`: what the learner ingested and trained on since
+/// One model version's row of the learner's metrics (`learner.csv`): what the learner ingested and trained on since
 /// the previous version.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LearnerRow {
@@ -96,7 +85,7 @@ struct Tally {
 /// lock while it lives.
 pub struct Learner {
     config: RunConfig,
-    dir: PathBuf,
+    dir: RunDir,
     replay_ratio: f64,
     learner: Box<dyn AnyGameLearner>,
     metrics: MetricsWriter<LearnerRow>,
@@ -134,22 +123,23 @@ impl Learner {
         config.validate()?;
         config.refuse_abnet()?;
         config.run.device.device()?;
-        let lock = crate::run::lock_run_directory(dir)?;
-        let learner = config.game.id()?.visit(OpenLearner {
+        let dir = RunDir::new(dir);
+        let lock = dir.lock()?;
+        let learner = config.game.visit(OpenLearner {
             config: &config,
-            dir,
+            dir: &dir,
         })?;
-        config.write_resolved(dir)?;
+        dir.write_config(&config)?;
         let (version, step, resumed) = (learner.model_version(), learner.step(), learner.resumed());
-        let metrics = MetricsWriter::open_file(&dir.join(LEARNER_METRICS_FILE), version)?;
+        let metrics = MetricsWriter::open(&dir.learner_metrics(), version)?;
         let published = learner.model_bytes(&config)?;
-        remove_models_after(dir, version)?;
+        dir.remove_models_after(version)?;
         // Written again even where it exists: a copy damaged or lost since would stall every
         // self-play worker.
-        publish_model(dir, version, &published)?;
+        dir.publish_model(version, &published)?;
         Ok(Learner {
             config,
-            dir: dir.to_path_buf(),
+            dir,
             replay_ratio,
             learner,
             metrics,
@@ -242,14 +232,7 @@ impl Learner {
         if self.consumed(&shard.file_name()) {
             return Ok(None);
         }
-        let games = self.dir.join(GAMES_DIR);
-        std::fs::create_dir_all(&games).map_err(|error| crate::io::FileError::Io {
-            kind: crate::io::FileKind::Shard,
-            action: "create",
-            path: games.clone(),
-            error,
-        })?;
-        shard.write(&games)?;
+        shard.write(&self.dir.create_shards()?)?;
         Ok(self.ingest(shard))
     }
 
@@ -262,7 +245,7 @@ impl Learner {
         mut on_skip: impl FnMut(&TrainError),
     ) -> Result<usize, TrainError> {
         let mut shards: Vec<Shard> = Vec::new();
-        for path in list_shards(&self.dir.join(GAMES_DIR))? {
+        for path in list_shards(&self.dir.shards())? {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if self.consumed(name) {
                 continue;
@@ -333,7 +316,7 @@ impl Learner {
     pub fn publish(&mut self) -> Result<(u64, Vec<u8>), TrainError> {
         let version = self.learner.advance();
         self.published = self.learner.model_bytes(&self.config)?;
-        publish_model(&self.dir, version, &self.published)?;
+        self.dir.publish_model(version, &self.published)?;
         let tally = std::mem::take(&mut self.tally);
         let steps = tally.row.steps.max(1) as f64;
         let [total, policy, value, entropy] = tally.loss_sums.map(|sum| sum / steps);

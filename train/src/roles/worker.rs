@@ -18,7 +18,7 @@ use crate::run::{RunConfig, TrainError};
 fn load_model(config: &RunConfig, bytes: &[u8], version: u64) -> Result<LoadedPolicy, TrainError> {
     let label = PathBuf::from(format!("model version {version}"));
     let loaded = policy_from_bytes(&label, bytes.to_vec(), &Device::flex())?;
-    loaded.meta.check_game(&label, config.game.id()?)?;
+    loaded.meta.check_game(&label, config.game)?;
     Ok(loaded)
 }
 
@@ -62,7 +62,7 @@ impl SelfPlayWorker {
                     version,
                     step,
                 };
-                self.worker = Some(config.game.id()?.visit(new)?);
+                self.worker = Some(config.game.visit(new)?);
             }
         }
         Ok(())

@@ -37,7 +37,7 @@ pub(crate) fn start_network(
         STUDENT => ShippedModel::Student.load_on(device)?,
         _ => load_policy_on(label, device)?,
     };
-    loaded.meta.check_game(label, config.game.id()?)?;
+    loaded.meta.check_game(label, config.game)?;
     if loaded.net.config() != network {
         return Err(RunConfigError::Invalid(format!(
             "abnet.start = {start:?} holds a network of {} ({} inputs), the run's network is {} \

@@ -10,13 +10,13 @@ use fanorona_env::Game;
 use rand::SeedableRng;
 
 use super::start::start_network;
-use super::{METRICS_FILE, MetricsError, RunConfig, TrainError};
+use super::{MetricsError, RunConfig, TrainError};
 use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress, PolicyMeta};
 use crate::io::{export_policy, load_policy_on};
 use crate::model::{NetworkConfig, PolicyValueNet, Trainer};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
-use crate::roles::LEARNER_METRICS_FILE;
+use crate::run_dir::RunDir;
 
 /// The state of a run being trained.
 pub(crate) struct RunState<G: Game> {
@@ -54,15 +54,15 @@ impl<G: Game> RunState<G> {
         config: &RunConfig,
         start: &G,
         network: &NetworkConfig,
-        dir: &Path,
+        dir: &RunDir,
     ) -> Result<RunState<G>, TrainError> {
         let device = config.run.device.device()?;
         let learner_config = config.training.learner.clone();
-        let Some(path) = Checkpoint::list(dir)?.pop() else {
-            for file in [METRICS_FILE, LEARNER_METRICS_FILE] {
-                if has_rows(&dir.join(file))? {
+        let Some(path) = dir.latest_checkpoint()? else {
+            for file in [dir.metrics(), dir.learner_metrics()] {
+                if has_rows(&file)? {
                     return Err(TrainError::MetricsWithoutCheckpoint {
-                        dir: dir.to_path_buf(),
+                        dir: dir.path().to_path_buf(),
                         file,
                     });
                 }
@@ -83,10 +83,10 @@ impl<G: Game> RunState<G> {
                 best,
             });
         };
-        let checkpoint = Checkpoint::load_matching(&path, config.game.id()?, network, &device)?;
+        let checkpoint = Checkpoint::load_matching(&path, config.game, network, &device)?;
         let rng = checkpoint.meta.rng.restore()?;
         let iteration = checkpoint.meta.iteration;
-        let replay_path = dir.join(Checkpoint::replay_file_name(checkpoint.meta.step));
+        let replay_path = dir.replay(checkpoint.meta.step);
         let replay = ReplayBuffer::load(&replay_path, config.replay.clone(), start.clone())
             .map_err(|error| TrainError::CheckpointReplay {
                 checkpoint: path.clone(),
@@ -104,7 +104,7 @@ impl<G: Game> RunState<G> {
         let best = match config.abnet {
             None => None,
             Some(_) => {
-                let path = dir.join(Checkpoint::best_file_name(checkpoint.meta.step));
+                let path = dir.best_at(checkpoint.meta.step);
                 let loaded = load_policy_on(&path, &device)?;
                 Some(Best {
                     net: loaded.net,
@@ -126,15 +126,14 @@ impl<G: Game> RunState<G> {
 
     /// Writes the replay window (and the best network), then the checkpoint of the same step,
     /// then drops old checkpoints with their replay windows; returns the checkpoint's path.
-    pub fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
+    pub fn save(&self, config: &RunConfig, dir: &RunDir) -> Result<PathBuf, TrainError> {
         let step = self.learner.step();
-        self.replay
-            .save(&dir.join(Checkpoint::replay_file_name(step)))?;
+        self.replay.save(&dir.replay(step))?;
         if let Some(best) = &self.best {
-            best.export(config, &dir.join(Checkpoint::best_file_name(step)))?;
+            best.export(config, &dir.best_at(step))?;
         }
         let meta = CheckpointMeta {
-            game: config.game.id()?.to_string(),
+            game: config.game.to_string(),
             network: self.learner.network().config().clone(),
             optimizer: config.training.learner.optimizer.clone(),
             step,
@@ -144,8 +143,8 @@ impl<G: Game> RunState<G> {
             learner: self.progress.clone(),
             best_iteration: self.best.as_ref().map(|b| b.iteration),
         };
-        let path = Checkpoint::save(dir, &self.learner, meta)?;
-        Checkpoint::prune(dir, config.run.keep_checkpoints)?;
+        let path = Checkpoint::save(dir.path(), &self.learner, meta)?;
+        Checkpoint::prune(dir.path(), config.run.keep_checkpoints)?;
         Ok(path)
     }
 }
@@ -153,7 +152,7 @@ impl<G: Game> RunState<G> {
 impl Best {
     /// Writes the network as a policy file at `path`, atomically.
     pub fn export(&self, config: &RunConfig, path: &Path) -> Result<(), TrainError> {
-        let meta = PolicyMeta::trained(config.game.id()?, self.net.config().clone(), self.step);
+        let meta = PolicyMeta::trained(config.game, self.net.config().clone(), self.step);
         Ok(export_policy(&self.net, &meta, path)?)
     }
 }

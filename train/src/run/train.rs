@@ -1,18 +1,11 @@
 //! The training run: a run directory, then iterations of self-play -> replay -> learner steps
 //! -> metrics, with periodic evaluation matches, checkpoints and a plot of the curves.
 //!
-//! Run directory layout:
-//! - `config.toml`: the resolved configuration (a resumed run reads it back);
-//! - `checkpoint-STEP.ckpt`: network, optimiser, step, iteration and RNG state (the latest
-//!   `keep_checkpoints` are kept), each with `replay-STEP.safetensors`, the replay window at
-//!   that checkpoint (written first, pruned with it; a checkpoint without it is not resumed);
-//! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end;
-//! - of an `abnet` run, `best-STEP.safetensors` beside each checkpoint (the best network at
-//!   that checkpoint, one unit with it like the replay window) and `best.safetensors`, the
-//!   best network so far as a policy file: the agent (`abnet:path=RUN/best.safetensors`);
-//! - of an MCTS run with a `[distill]` section, once it has all its iterations,
-//!   `student.safetensors`, its network taught to a smaller MLP: the agent
-//!   (`abnet:path=RUN/student.safetensors`), with `student.jsonl`, the teaching's metrics.
+//! The run directory's files ([`RunDir`]): its resolved configuration, checkpoints (the latest
+//! `keep_checkpoints`, each with the replay window and, of an `abnet` run, the best network of
+//! its step), `metrics.csv` (one row per iteration), `curves.png` (drawn at the end), an
+//! `abnet` run's `best.safetensors` and, of an MCTS run with a `[distill]` section once it has
+//! all its iterations, `student.safetensors`: the run's agent.
 //!
 //! An `abnet` run (a configuration with an `[abnet]` section) plays its self-play with the
 //! `abnet` agent over the best network ([`AlphaBetaSelfPlay`]), and after each iteration's
@@ -36,34 +29,28 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use rand::{Rng, SeedableRng};
 
-use fanorona_env::{Board, Game, GameId, GameVisitor, Position};
+use fanorona_env::{Board, Game, GameVisitor, Position};
 use fanorona_eval::ArenaError;
 use fanorona_exact::solver::SolverError;
 use fanorona_exact::tables::TablesError;
 
 use super::gate::gate_score;
-use super::lock::RunLock;
 use super::progress::Progress;
 use super::state::Best;
-use super::student::{STUDENT_FILE, teach_student};
-use super::{CONFIG_FILE, RunConfig, RunConfigError};
-use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
+use super::student::teach_student;
+use super::{FanoronaPart, RunConfig, RunConfigError};
+use super::{MetricsError, MetricsRow, MetricsWriter, read_metrics};
 use super::{PlotError, plot_metrics};
 use crate::distill::{DistillError, DistillSettings};
-use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
+use crate::io::{CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::model::PolicyValueNet;
 use crate::replay::TrajectoryMeta;
 use crate::rng::{RngStateError, TrainRng};
 use crate::roles::{GameLearner, GameWorker, Gauntlet};
+use crate::run_dir::{RunDir, RunDirError, RunLock};
 use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayConfig, SelfPlayOutput};
 use crate::table_labels::TableLabels;
-
-/// The learning curves drawn at the end of a run.
-pub const CURVES_FILE: &str = "curves.png";
-
-/// The best network of an `abnet` run so far, a policy file: the run's agent.
-pub const BEST_FILE: &str = "best.safetensors";
 
 /// A run that cannot start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -116,15 +103,16 @@ pub enum TrainError {
     },
     /// The run directory has metrics of earlier iterations but no checkpoint to go on from.
     #[error(
-        "run directory {dir} has rows in {file} but no checkpoint to resume from (were the \
-         checkpoints deleted?); choose another run directory, or remove {dir}/{file} to start \
-         the run afresh"
+        "run directory {dir} has rows in {name} but no checkpoint to resume from (were the \
+         checkpoints deleted?); choose another run directory, or remove {file} to start the \
+         run afresh",
+        name = file.file_name().unwrap_or_default().display()
     )]
     MetricsWithoutCheckpoint {
         /// The run directory.
         dir: PathBuf,
-        /// The metrics file with rows (`metrics.csv` or `learner.csv`).
-        file: &'static str,
+        /// The metrics file with rows (its `metrics.csv` or `learner.csv`).
+        file: PathBuf,
     },
     /// A checkpoint's RNG state is unreadable.
     #[error(transparent)]
@@ -188,10 +176,10 @@ pub enum TrainError {
         /// Its value.
         value: f32,
     },
-    /// The run directory or its lock file cannot be created or used.
+    /// A file of the run cannot be written.
     #[error("cannot {action} {path}: {error}")]
     Io {
-        /// What was being done, e.g. `create run directory`.
+        /// What was being done, e.g. `write`.
         action: &'static str,
         /// The directory or file.
         path: PathBuf,
@@ -207,17 +195,9 @@ pub enum TrainError {
     /// A model version cannot be written or read.
     #[error(transparent)]
     Policy(#[from] crate::io::PolicyFileError),
-    /// Another process is training in the run directory.
-    #[error(
-        "run directory {dir} is in use by another `fanorona train` or `fanorona learn`{holder}; \
-         wait for it to end, or choose another run directory"
-    )]
-    Locked {
-        /// The run directory.
-        dir: PathBuf,
-        /// ` (process ID)` when the lock file names its holder, else empty.
-        holder: String,
-    },
+    /// The run directory cannot be used: a file of it, or its lock, held by another process.
+    #[error(transparent)]
+    RunDir(#[from] RunDirError),
 }
 
 /// How a run reports progress and is stopped early.
@@ -262,14 +242,14 @@ pub struct RunSummary {
 /// and `[distill]` section, which are taken from `requested`), else `requested` or the default
 /// preset.
 pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunConfig, TrainError> {
-    let stored_path = dir.join(CONFIG_FILE);
-    if !stored_path.exists() {
+    let run = RunDir::new(dir);
+    if !run.has_config() {
         return match requested {
             Some(config) => Ok(config),
             None => Ok(RunConfig::preset("default")?),
         };
     }
-    let mut stored = RunConfig::load(&stored_path)?;
+    let mut stored = run.load_config()?;
     if let Some(requested) = requested {
         let mismatch = |what| TrainError::ConfigMismatch {
             dir: dir.to_path_buf(),
@@ -319,9 +299,9 @@ pub fn train(
     config.validate()?;
     config.run.device.device()?;
     TableLabels::for_run(config)?;
-    config.game.id()?.visit(RunGame {
+    config.game.visit(RunGame {
         config,
-        dir,
+        dir: RunDir::new(dir),
         options,
     })
 }
@@ -329,7 +309,7 @@ pub fn train(
 /// Runs the training of the game the registry visits.
 struct RunGame<'a> {
     config: &'a RunConfig,
-    dir: &'a Path,
+    dir: RunDir,
     options: TrainOptions,
 }
 
@@ -346,7 +326,7 @@ impl GameVisitor for RunGame<'_> {
 /// the evaluator plays the network when due) and the run's bookkeeping.
 struct Run<'a, G: Game> {
     config: &'a RunConfig,
-    dir: &'a Path,
+    dir: RunDir,
     learner: GameLearner<G>,
     players: Players<G>,
     evaluator: Option<Gauntlet>,
@@ -423,7 +403,7 @@ fn selfplay_row(iteration: u64, played: &SelfPlayOutput) -> MetricsRow {
 fn run_game<G: Game>(
     config: &RunConfig,
     start: G,
-    dir: &Path,
+    dir: RunDir,
     options: TrainOptions,
 ) -> Result<RunSummary, TrainError> {
     let mut run = Run::open(config, start, dir, options)?;
@@ -447,41 +427,34 @@ fn run_game<G: Game>(
     Ok(summary)
 }
 
-/// Creates the run directory `dir` if needed and takes its lock.
-pub(crate) fn lock_run_directory(dir: &Path) -> Result<RunLock, TrainError> {
-    std::fs::create_dir_all(dir).map_err(|error| TrainError::Io {
-        action: "create run directory",
-        path: dir.to_path_buf(),
-        error,
-    })?;
-    RunLock::acquire(dir)
-}
-
 impl<'a, G: Game> Run<'a, G> {
     /// Creates or resumes the run in `dir`: its state, resolved configuration and metrics.
     fn open(
         config: &'a RunConfig,
         start: G,
-        dir: &'a Path,
+        dir: RunDir,
         options: TrainOptions,
     ) -> Result<Run<'a, G>, TrainError> {
-        let lock = lock_run_directory(dir)?;
-        let learner = GameLearner::open(config, &start, dir)?;
-        config.write_resolved(dir)?;
+        let lock = dir.lock()?;
+        let learner = GameLearner::open(config, &start, &dir)?;
+        dir.write_config(config)?;
         let iteration = learner.model_version();
-        let metrics = MetricsWriter::open(dir, iteration)?;
-        let players = match (&config.abnet, config.game.id()?) {
-            (Some(abnet), GameId::Fanorona(board)) => Players::AlphaBeta {
-                selfplay: AlphaBetaSelfPlay::new(
-                    Position::initial(board),
-                    abnet.clone(),
-                    config.selfplay.games_per_iteration,
-                    config.selfplay.max_actions,
-                )
-                .with_labels(TableLabels::for_run(config)?),
-                board,
-            },
-            _ => Players::Mcts(Box::new(GameWorker::new(
+        let metrics = MetricsWriter::open(&dir.metrics(), iteration)?;
+        let players = match &config.abnet {
+            Some(abnet) => {
+                let board = config.fanorona_board(FanoronaPart::Abnet)?;
+                Players::AlphaBeta {
+                    selfplay: AlphaBetaSelfPlay::new(
+                        Position::initial(board),
+                        abnet.clone(),
+                        config.selfplay.games_per_iteration,
+                        config.selfplay.max_actions,
+                    )
+                    .with_labels(TableLabels::for_run(config)?),
+                    board,
+                }
+            }
+            None => Players::Mcts(Box::new(GameWorker::new(
                 config,
                 start,
                 &learner.network(),
@@ -490,7 +463,7 @@ impl<'a, G: Game> Run<'a, G> {
             )?)),
         };
         if let Some(best) = &learner.state.best {
-            best.export(config, &dir.join(BEST_FILE))?;
+            best.export(config, &dir.best())?;
         }
         let progress = Progress::new(
             options.progress,
@@ -501,7 +474,7 @@ impl<'a, G: Game> Run<'a, G> {
         if learner.resumed() {
             progress.log(format!(
                 "resumed {} at iteration {}, step {}, {} positions in replay",
-                dir.display(),
+                dir.path().display(),
                 iteration,
                 learner.step(),
                 learner.replay_positions()
@@ -510,7 +483,7 @@ impl<'a, G: Game> Run<'a, G> {
         Ok(Run {
             config,
             dir,
-            evaluator: Gauntlet::for_run(config)?,
+            evaluator: Gauntlet::for_run(config),
             players,
             metrics,
             progress,
@@ -573,7 +546,7 @@ impl<'a, G: Game> Run<'a, G> {
         self.progress.log(self.progress.iteration_line(&row));
         self.stopping = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
         if self.checkpoint_due() {
-            self.checkpoint = Some(self.learner.save(self.config, self.dir)?);
+            self.checkpoint = Some(self.learner.save(self.config, &self.dir)?);
             self.last_saved = Some(self.learner.step());
         }
         Ok(row)
@@ -626,7 +599,7 @@ impl<'a, G: Game> Run<'a, G> {
                 iteration: row.iteration,
                 step: state.learner.step(),
             };
-            best.export(self.config, &self.dir.join(BEST_FILE))?;
+            best.export(self.config, &self.dir.best())?;
         }
         row.gate_score = Some(score);
         row.best_iteration = Some(best.iteration);
@@ -669,7 +642,7 @@ impl<'a, G: Game> Run<'a, G> {
         settings: &DistillSettings,
         trained: bool,
     ) -> Result<Option<PathBuf>, TrainError> {
-        let path = self.dir.join(STUDENT_FILE);
+        let path = self.dir.student();
         if !trained && path.exists() {
             return Ok(Some(path));
         }
@@ -685,7 +658,7 @@ impl<'a, G: Game> Run<'a, G> {
             settings,
             &teacher,
             step,
-            self.dir,
+            &self.dir,
             &self.progress,
             stop,
         )
@@ -698,14 +671,14 @@ impl<'a, G: Game> Run<'a, G> {
         let checkpoint = match self.checkpoint {
             Some(path) => path,
             // Nothing left to do: the run was already complete.
-            None => match Checkpoint::list(self.dir)?.pop() {
+            None => match self.dir.latest_checkpoint()? {
                 Some(path) => path,
-                None => self.learner.save(self.config, self.dir)?,
+                None => self.learner.save(self.config, &self.dir)?,
             },
         };
-        let rows = read_metrics(&self.dir.join(METRICS_FILE))?;
+        let rows = read_metrics(&self.dir.metrics())?;
         if !rows.is_empty() {
-            plot_metrics(&rows, &self.dir.join(CURVES_FILE))?;
+            plot_metrics(&rows, &self.dir.curves())?;
         }
         let state = &self.learner.state;
         Ok(RunSummary {
@@ -717,7 +690,7 @@ impl<'a, G: Game> Run<'a, G> {
             replay_positions: state.replay.positions(),
             // A run with a student names it instead (see `run_game`).
             agent: if self.config.abnet.is_some() {
-                Some(self.dir.join(BEST_FILE))
+                Some(self.dir.best())
             } else {
                 self.config.searched_by_abnet().then(|| checkpoint.clone())
             },
