@@ -394,7 +394,7 @@ fn bad_values_and_a_diverging_network_stop_the_run_with_the_reason() {
         (train_with_threads(&config, &out, 1), out)
     };
     let (nan, _) = run("nan", &[("lr = 3e-3", "lr = nan")]);
-    nan.assert_failure("training.learner.schedule.lr = NaN: expected a finite number above 0");
+    nan.assert_failure("training.trainer.schedule.lr = NaN: expected a finite number above 0");
     let (negative, _) = run("negative", &[("batch_size = 32", "batch_size = -4")]);
     negative.assert_failure("batch_size");
     let (zero, _) = run("zero", &[("batch_size = 32", "batch_size = 0")]);

@@ -71,7 +71,7 @@ impl<G: Game> GameLearner<G> {
 
     /// Learner steps taken.
     pub fn step(&self) -> u64 {
-        self.state.learner.step()
+        self.state.trainer.step()
     }
 
     /// The latest model version (the iteration, for `fanorona train`).
@@ -91,7 +91,7 @@ impl<G: Game> GameLearner<G> {
 
     /// The network as it is now (an inference copy).
     pub fn network(&self) -> PolicyValueNet {
-        self.state.learner.inference_network()
+        self.state.trainer.inference_network()
     }
 
     /// Adds finished games to the replay window (the newest last).
@@ -173,7 +173,7 @@ impl<G: Game> GameLearner<G> {
             state
                 .replay
                 .sample(self.training.batch_size, &mut state.rng, &mut self.batch);
-            let loss = state.learner.train_step(&self.batch);
+            let loss = state.trainer.train_step(&self.batch);
             if let Some((which, value)) = loss.non_finite() {
                 return Err(TrainError::NonFiniteLoss {
                     iteration: state.iteration,

@@ -72,7 +72,7 @@ impl Row for LearnerRow {
 
 /// The sums behind the next [`LearnerRow`].
 #[derive(Default)]
-struct Tally {
+struct RowSums {
     row: LearnerRow,
     staleness_sum: u64,
     worker_seconds: f64,
@@ -89,7 +89,7 @@ pub struct Learner {
     replay_ratio: f64,
     learner: Box<dyn AnyGameLearner>,
     metrics: MetricsWriter<LearnerRow>,
-    tally: Tally,
+    tally: RowSums,
     since: Instant,
     started: Instant,
     /// The step and path of the last checkpoint written or resumed from.
@@ -143,7 +143,7 @@ impl Learner {
             replay_ratio,
             learner,
             metrics,
-            tally: Tally::default(),
+            tally: RowSums::default(),
             since: Instant::now(),
             started: Instant::now(),
             saved: resumed.then_some((step, None)),

@@ -59,7 +59,7 @@ pub enum RunConfigError {
     /// A key's value out of its range.
     #[error("run configuration: {key} = {found}: expected {expected}")]
     OutOfRange {
-        /// The key, with its section, e.g. `training.learner.schedule.lr`.
+        /// The key, with its section, e.g. `training.trainer.schedule.lr`.
         key: &'static str,
         /// What the key takes.
         expected: &'static str,
@@ -138,8 +138,10 @@ pub struct TrainingConfig {
     pub steps_per_iteration: usize,
     /// Positions needed in the replay window before training starts.
     pub min_replay_positions: usize,
-    /// The optimiser, schedule and loss weights.
-    pub learner: TrainerConfig,
+    /// The optimiser, schedule and loss weights of the trainer (the section's name before
+    /// 2026-12-06, `[training.learner]`, is read too).
+    #[serde(alias = "learner")]
+    pub trainer: TrainerConfig,
 }
 
 /// The run's length, seed, device and bookkeeping.
@@ -296,7 +298,7 @@ impl RunConfig {
             t.steps_per_iteration as u64,
             MAX_STEPS,
         )?;
-        validate_learner(&t.learner)?;
+        validate_trainer(&t.trainer)?;
         if let Some(abnet) = &self.abnet {
             self.validate_abnet(abnet)?;
         }
@@ -444,47 +446,47 @@ fn validate_loop(r: &LoopConfig) -> Result<(), RunConfigError> {
     Ok(())
 }
 
-/// Checks the `[training.learner]` section.
-fn validate_learner(learner: &TrainerConfig) -> Result<(), RunConfigError> {
-    non_negative("training.learner.value_weight", learner.value_weight.into())?;
-    let decay = learner.ema_decay;
-    let key = "training.learner.ema_decay";
+/// Checks the `[training.trainer]` section.
+fn validate_trainer(trainer: &TrainerConfig) -> Result<(), RunConfigError> {
+    non_negative("training.trainer.value_weight", trainer.value_weight.into())?;
+    let decay = trainer.ema_decay;
+    let key = "training.trainer.ema_decay";
     require(
         (0.0..1.0).contains(&decay),
         key,
         "a number in [0, 1)",
         decay,
     )?;
-    match learner.optimizer {
+    match trainer.optimizer {
         OptimizerConfig::Adam { weight_decay } => non_negative(
-            "training.learner.optimizer.weight_decay",
+            "training.trainer.optimizer.weight_decay",
             weight_decay.into(),
         ),
         OptimizerConfig::Sgd {
             momentum,
             weight_decay,
         } => {
-            probability("training.learner.optimizer.momentum", momentum)?;
+            probability("training.trainer.optimizer.momentum", momentum)?;
             non_negative(
-                "training.learner.optimizer.weight_decay",
+                "training.trainer.optimizer.weight_decay",
                 weight_decay.into(),
             )
         }
     }?;
-    match learner.schedule {
-        LrSchedule::Constant { lr } => positive("training.learner.schedule.lr", lr),
+    match trainer.schedule {
+        LrSchedule::Constant { lr } => positive("training.trainer.schedule.lr", lr),
         LrSchedule::WarmupCosine {
             peak,
             final_fraction,
             ..
         } => {
-            positive("training.learner.schedule.peak", peak)?;
-            probability("training.learner.schedule.final_fraction", final_fraction)
+            positive("training.trainer.schedule.peak", peak)?;
+            probability("training.trainer.schedule.final_fraction", final_fraction)
         }
         LrSchedule::Step { lr, gamma, every } => {
-            positive("training.learner.schedule.lr", lr)?;
-            positive("training.learner.schedule.gamma", gamma)?;
-            count("training.learner.schedule.every", every, u64::MAX)
+            positive("training.trainer.schedule.lr", lr)?;
+            positive("training.trainer.schedule.gamma", gamma)?;
+            count("training.trainer.schedule.every", every, u64::MAX)
         }
     }
 }
@@ -555,6 +557,16 @@ mod tests {
             RunConfig::preset("huge"),
             Err(RunConfigError::UnknownPreset(_))
         ));
+    }
+
+    #[test]
+    fn the_trainer_section_is_read_by_its_old_name_too() {
+        let text = RunConfig::preset_text("tiny").unwrap();
+        let old = text.replace("[training.trainer]", "[training.learner]");
+        assert_ne!(old, text);
+        let config = RunConfig::from_toml(&old, "old").unwrap();
+        assert_eq!(config, RunConfig::preset("tiny").unwrap());
+        assert!(config.to_toml().contains("[training.trainer]"));
     }
 
     #[test]
@@ -636,12 +648,12 @@ mod tests {
             (
                 "lr = 3e-3",
                 "lr = nan",
-                "training.learner.schedule.lr = NaN: expected a finite number above 0",
+                "training.trainer.schedule.lr = NaN: expected a finite number above 0",
             ),
             (
                 "weight_decay = 1e-4",
                 "weight_decay = -1.0",
-                "training.learner.optimizer.weight_decay = -1: expected a finite number at least 0",
+                "training.trainer.optimizer.weight_decay = -1: expected a finite number at least 0",
             ),
             (
                 "temperature = 1.0",
@@ -661,7 +673,7 @@ mod tests {
             (
                 "value_weight = 1.0",
                 "value_weight = 1.0\nema_decay = 1.0",
-                "training.learner.ema_decay = 1: expected a number in [0, 1)",
+                "training.trainer.ema_decay = 1: expected a number in [0, 1)",
             ),
             (
                 "augment = true",

@@ -81,16 +81,16 @@ impl CurvePoint {
 /// One row of a run's progress: the learner step an iteration (or model version) ended at,
 /// the seconds since the run (or its resumption) started, and the positions it added.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Progress {
+struct RunPoint {
     iteration: u64,
     step: u64,
     elapsed_s: f64,
     positions: u64,
 }
 
-impl From<&MetricsRow> for Progress {
-    fn from(row: &MetricsRow) -> Progress {
-        Progress {
+impl From<&MetricsRow> for RunPoint {
+    fn from(row: &MetricsRow) -> RunPoint {
+        RunPoint {
             iteration: row.iteration,
             step: row.step,
             elapsed_s: row.elapsed_s,
@@ -99,9 +99,9 @@ impl From<&MetricsRow> for Progress {
     }
 }
 
-impl From<&LearnerRow> for Progress {
-    fn from(row: &LearnerRow) -> Progress {
-        Progress {
+impl From<&LearnerRow> for RunPoint {
+    fn from(row: &LearnerRow) -> RunPoint {
+        RunPoint {
             iteration: row.version,
             step: row.step,
             elapsed_s: row.elapsed_s,
@@ -112,22 +112,22 @@ impl From<&LearnerRow> for Progress {
 
 /// The progress rows of the run in `run`: its `metrics.csv`, or where it has none (a
 /// distributed run), its `learner.csv`.
-fn read_progress(run: &Path) -> Result<Vec<Progress>, MetricsError> {
+fn read_progress(run: &Path) -> Result<Vec<RunPoint>, MetricsError> {
     let run = RunDir::new(run);
     let learner = run.learner_metrics();
     if !run.metrics().exists() && learner.exists() {
         let rows: Vec<LearnerRow> = read_rows(&learner)?;
-        return Ok(rows.iter().map(Progress::from).collect());
+        return Ok(rows.iter().map(RunPoint::from).collect());
     }
     Ok(read_metrics(&run.metrics())?
         .iter()
-        .map(Progress::from)
+        .map(RunPoint::from)
         .collect())
 }
 
 /// Seconds of training up to each row: `elapsed_s` restarts at every resumption, so the
 /// segments are added up.
-fn training_seconds(rows: &[Progress]) -> Vec<f64> {
+fn training_seconds(rows: &[RunPoint]) -> Vec<f64> {
     let mut total = 0.0;
     let mut previous = 0.0;
     rows.iter()
@@ -280,7 +280,7 @@ mod tests {
             row(3, 30, 30.0),
             row(4, 40, 90.0),
         ];
-        let rows: Vec<Progress> = rows.iter().map(Progress::from).collect();
+        let rows: Vec<RunPoint> = rows.iter().map(RunPoint::from).collect();
         assert_eq!(training_seconds(&rows), vec![100.0, 250.0, 280.0, 340.0]);
     }
 

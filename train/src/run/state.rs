@@ -20,8 +20,8 @@ use crate::run_dir::RunDir;
 
 /// The state of a run being trained.
 pub(crate) struct RunState<G: Game> {
-    /// The learner with the network and optimiser.
-    pub learner: Trainer,
+    /// The trainer with the network and optimiser.
+    pub trainer: Trainer,
     /// The replay window.
     pub replay: ReplayBuffer<G>,
     /// The run's random generator (self-play and minibatches).
@@ -57,7 +57,7 @@ impl<G: Game> RunState<G> {
         dir: &RunDir,
     ) -> Result<RunState<G>, TrainError> {
         let device = config.run.device.device()?;
-        let learner_config = config.training.learner.clone();
+        let trainer_config = config.training.trainer.clone();
         let Some(path) = dir.latest_checkpoint()? else {
             for file in [dir.metrics(), dir.learner_metrics()] {
                 if has_rows(&file)? {
@@ -74,7 +74,7 @@ impl<G: Game> RunState<G> {
                 step: 0,
             });
             return Ok(RunState {
-                learner: Trainer::new(learner_config, net, &device),
+                trainer: Trainer::new(trainer_config, net, &device),
                 replay: ReplayBuffer::new(config.replay.clone(), start.clone()),
                 rng: TrainRng::seed_from_u64(config.run.seed),
                 iteration: 0,
@@ -114,7 +114,7 @@ impl<G: Game> RunState<G> {
             }
         };
         Ok(RunState {
-            learner: checkpoint.into_trainer(learner_config, &device),
+            trainer: checkpoint.into_trainer(trainer_config, &device),
             replay,
             rng,
             iteration,
@@ -127,15 +127,15 @@ impl<G: Game> RunState<G> {
     /// Writes the replay window (and the best network), then the checkpoint of the same step,
     /// then drops old checkpoints with their replay windows; returns the checkpoint's path.
     pub fn save(&self, config: &RunConfig, dir: &RunDir) -> Result<PathBuf, TrainError> {
-        let step = self.learner.step();
+        let step = self.trainer.step();
         self.replay.save(&dir.replay(step))?;
         if let Some(best) = &self.best {
             best.export(config, &dir.best_at(step))?;
         }
         let meta = CheckpointMeta {
             game: config.game.to_string(),
-            network: self.learner.network().config().clone(),
-            optimizer: config.training.learner.optimizer.clone(),
+            network: self.trainer.network().config().clone(),
+            optimizer: config.training.trainer.optimizer.clone(),
             step,
             iteration: self.iteration,
             replay_games_added: self.replay.games_added(),
@@ -143,7 +143,7 @@ impl<G: Game> RunState<G> {
             learner: self.progress.clone(),
             best_iteration: self.best.as_ref().map(|b| b.iteration),
         };
-        let path = Checkpoint::save(dir.path(), &self.learner, meta)?;
+        let path = Checkpoint::save(dir.path(), &self.trainer, meta)?;
         Checkpoint::prune(dir.path(), config.run.keep_checkpoints)?;
         Ok(path)
     }

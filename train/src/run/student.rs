@@ -9,9 +9,9 @@ use fanorona_env::Position;
 use fanorona_util::atomic_write::write_atomic;
 use serde_json::json;
 
-use super::progress::Progress;
+use super::progress::ProgressBars;
 use super::{FanoronaPart, RunConfig, TrainError};
-use crate::distill::Progress as DistillProgress;
+use crate::distill::DistillEvent;
 use crate::distill::{DistillError, DistillSettings, EpochReport, distill};
 use crate::io::{PolicyMeta, export_policy};
 use crate::model::PolicyValueNet;
@@ -29,7 +29,7 @@ pub(super) fn teach_student(
     teacher: &PolicyValueNet,
     step: u64,
     dir: &RunDir,
-    progress: &Progress,
+    progress: &ProgressBars,
     stop: Option<&AtomicBool>,
 ) -> Result<Option<PathBuf>, TrainError> {
     let board = config.fanorona_board(FanoronaPart::Distill)?;
@@ -46,12 +46,12 @@ pub(super) fn teach_student(
         settings,
         config.run.seed,
         &mut |event| match event {
-            DistillProgress::Sampled { .. } => {}
-            DistillProgress::Step { total, .. } => {
+            DistillEvent::Sampled { .. } => {}
+            DistillEvent::Step { total, .. } => {
                 bar.set_length(total);
                 bar.inc(1);
             }
-            DistillProgress::Epoch(report) => {
+            DistillEvent::Epoch(report) => {
                 progress.log(epoch_line(&report));
                 reports.push(report);
             }

@@ -35,7 +35,7 @@ use fanorona_exact::solver::SolverError;
 use fanorona_exact::tables::TablesError;
 
 use super::gate::gate_score;
-use super::progress::Progress;
+use super::progress::ProgressBars;
 use super::state::Best;
 use super::student::teach_student;
 use super::{FanoronaPart, RunConfig, RunConfigError};
@@ -331,7 +331,7 @@ struct Run<'a, G: Game> {
     players: Players<G>,
     evaluator: Option<Gauntlet>,
     metrics: MetricsWriter,
-    progress: Progress,
+    progress: ProgressBars,
     started: Instant,
     /// The learner step of the last checkpoint written or resumed from.
     last_saved: Option<u64>,
@@ -465,7 +465,7 @@ impl<'a, G: Game> Run<'a, G> {
         if let Some(best) = &learner.state.best {
             best.export(config, &dir.best())?;
         }
-        let progress = Progress::new(
+        let progress = ProgressBars::new(
             options.progress,
             iteration,
             config.run.iterations,
@@ -597,7 +597,7 @@ impl<'a, G: Game> Run<'a, G> {
             *best = Best {
                 net: candidate,
                 iteration: row.iteration,
-                step: state.learner.step(),
+                step: state.trainer.step(),
             };
             best.export(self.config, &self.dir.best())?;
         }
@@ -646,13 +646,13 @@ impl<'a, G: Game> Run<'a, G> {
         if !trained && path.exists() {
             return Ok(Some(path));
         }
-        let learner = &self.learner.state.learner;
-        let teacher = match learner.averaged_network() {
+        let trainer = &self.learner.state.trainer;
+        let teacher = match trainer.averaged_network() {
             Some(average) => average.clone(),
-            None => learner.inference_network(),
+            None => trainer.inference_network(),
         };
         let stop = self.stop.as_deref();
-        let (config, step) = (self.config, learner.step());
+        let (config, step) = (self.config, trainer.step());
         teach_student(
             config,
             settings,
@@ -685,7 +685,7 @@ impl<'a, G: Game> Run<'a, G> {
             resumed: state.resumed,
             interrupted: state.iteration < self.config.run.iterations,
             iterations: state.iteration,
-            step: state.learner.step(),
+            step: state.trainer.step(),
             replay_games_added: state.replay.games_added(),
             replay_positions: state.replay.positions(),
             // A run with a student names it instead (see `run_game`).
