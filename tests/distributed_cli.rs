@@ -16,8 +16,7 @@ use common::{Run, fanorona};
 use fanorona_train::io::{Checkpoint, CheckpointMeta, Shard, list_shards};
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::roles::LearnerRow;
-use fanorona_train::run::read_rows;
-use fanorona_train::run_dir::RunDir;
+use fanorona_train::run_dir::{RunDir, read_rows};
 
 /// A process of the binary, killed if still running when dropped.
 struct Process {

@@ -10,7 +10,7 @@ use fanorona_env::{Board, GameId};
 use fanorona_search::SearchConfig;
 use fanorona_train::io::{Checkpoint, FileKind, load_policy_on};
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::run::NetworkMatch;
+use fanorona_train::roles::NetworkMatch;
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;

@@ -11,8 +11,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, anyhow};
 use fanorona_train::io::load_policy;
 use fanorona_train::roles::{Gauntlet, GauntletRow};
-use fanorona_train::run::{MetricsWriter, read_rows};
-use fanorona_train::run_dir::RunDir;
+use fanorona_train::run_dir::{MetricsWriter, RunDir, read_rows};
 
 use crate::output::outln;
 

@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use fanorona_train::config::RunConfig;
 use fanorona_train::roles::{DEFAULT_REPLAY_RATIO, Learner, LearnerRow};
-use fanorona_train::run::RunConfig;
 use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::check_writable_dir;
 

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use fanorona_train::config::RunConfig;
 use fanorona_train::io::{check_worker, next_sequence};
 use fanorona_train::roles::SelfPlayWorker;
-use fanorona_train::run::RunConfig;
 use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::check_writable_dir;
 

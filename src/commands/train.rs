@@ -7,8 +7,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use fanorona_env::GameId;
+use fanorona_train::config::RunConfig;
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::run::{RunConfig, TrainOptions, resolve_config, train};
+use fanorona_train::run::{TrainOptions, train};
 use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::check_writable_dir;
 
@@ -101,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from("runs").join(name));
     check_writable_dir(&out)
         .with_context(|| format!("bad --run: cannot write into {}", out.display()))?;
-    let mut config = resolve_config(&out, requested)?;
+    let mut config = RunDir::new(&out).resolve_config(requested)?;
     if let Some(iterations) = args.iterations {
         config.run.iterations = iterations;
     }

@@ -12,7 +12,8 @@ use fanorona_env::{Board, Fanorona, Game, Position};
 use fanorona_exact::solver::{Solution, TableSource, Value, shared_solution};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
-use crate::run::{FanoronaPart, RunConfig, TrainError};
+use crate::config::{FanoronaPart, RunConfig};
+use crate::error::TrainError;
 
 /// The exact value target of `pos` from `tables` (+1 a win, 0 a draw, -1 a loss for the side
 /// to move), where they hold it within its draw limits.

@@ -11,10 +11,12 @@ use std::path::Path;
 use burn::tensor::Device;
 use common::position_outputs;
 use fanorona_env::{Fanorona, GameId, Position};
+use fanorona_train::config::RunConfig;
+use fanorona_train::error::TrainError;
 use fanorona_train::io::{Checkpoint, ShippedModel, load_policy};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
-use fanorona_train::run::{MetricsRow, RunConfig, TrainError, TrainOptions, read_metrics, train};
-use fanorona_train::run_dir::RunDir;
+use fanorona_train::run::{TrainOptions, train};
+use fanorona_train::run_dir::{MetricsRow, RunDir, read_metrics};
 use fanorona_train::selfplay::AlphaBetaConfig;
 
 const QUIET: TrainOptions = TrainOptions {

@@ -10,12 +10,12 @@ use burn::tensor::Device;
 use fanorona_env::{Agent, Board, Color, Fanorona, Game, GameId, Position};
 use fanorona_exact::solver::{Solution, Value};
 use fanorona_search::SearchConfig;
+use fanorona_train::config::RunConfig;
+use fanorona_train::error::TrainError;
 use fanorona_train::io::Checkpoint;
 use fanorona_train::players::network_agent;
-use fanorona_train::run::{
-    RunConfig, TrainError, TrainOptions, read_metrics, resolve_config, train,
-};
-use fanorona_train::run_dir::RunDir;
+use fanorona_train::run::{TrainOptions, train};
+use fanorona_train::run_dir::{RunDir, read_metrics};
 
 const QUIET: TrainOptions = TrainOptions {
     progress: false,
@@ -112,7 +112,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     let games = config.selfplay.games_per_iteration as u64;
     assert_eq!(first.replay_games_added, games);
 
-    let mut again = resolve_config(dir, None).unwrap();
+    let mut again = RunDir::new(dir).resolve_config(None).unwrap();
     assert_eq!(again, config);
     again.run.iterations = 2;
     let second = train(&again, dir, QUIET).unwrap();
@@ -128,7 +128,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     // A different configuration is refused on the same directory.
     let mut other = config.clone();
     other.game = GameId::Fanorona(Board::new(3, 3).unwrap());
-    let err = resolve_config(dir, Some(other)).unwrap_err();
+    let err = RunDir::new(dir).resolve_config(Some(other)).unwrap_err();
     assert!(
         matches!(err, TrainError::ConfigMismatch { what: "game", .. }),
         "{err}"

@@ -11,10 +11,11 @@ use std::sync::atomic::AtomicBool;
 
 use common::position_outputs;
 use fanorona_env::{Board, Fanorona, GameId, Position};
+use fanorona_train::config::RunConfig;
 use fanorona_train::distill::{DistillSettings, distill};
 use fanorona_train::io::load_policy;
 use fanorona_train::model::{Architecture, PolicyValueNet};
-use fanorona_train::run::{RunConfig, RunSummary, TrainOptions, resolve_config, train};
+use fanorona_train::run::{RunSummary, TrainOptions, train};
 use fanorona_train::run_dir::RunDir;
 
 /// The tiny preset (5x3) with a small student MLP 16-8, taught on 600 positions in 2 epochs.
@@ -115,7 +116,9 @@ fn a_finished_run_without_a_student_takes_one_up_when_asked() {
         Some(&first.checkpoint),
         "the checkpoint plays"
     );
-    let resolved = resolve_config(dir.path(), Some(config(1))).unwrap();
+    let resolved = RunDir::new(dir.path())
+        .resolve_config(Some(config(1)))
+        .unwrap();
     assert_eq!(resolved.distill, config(1).distill);
     let again = run(&resolved, dir.path(), None);
     assert_eq!(again.step, first.step, "no further iteration");

@@ -11,11 +11,12 @@ use std::path::PathBuf;
 
 use fanorona_env::{Game, GameVisitor};
 
+use super::state::RunState;
+use crate::config::{RunConfig, TrainingConfig};
+use crate::error::TrainError;
 use crate::io::{LearnerProgress, PolicyFileError, PolicyMeta, Shard, policy_bytes};
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::replay::{Batch, Trajectory};
-use crate::run::state::RunState;
-use crate::run::{RunConfig, TrainError, TrainingConfig};
 use crate::run_dir::RunDir;
 
 /// The mean losses of a run of learner steps.

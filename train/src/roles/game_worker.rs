@@ -8,12 +8,13 @@ use std::time::Instant;
 use fanorona_env::{Game, GameVisitor};
 use rand::SeedableRng;
 
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::io::{Shard, ShardError};
 use crate::model::PolicyValueNet;
 use crate::players::NetworkEvaluator;
 use crate::replay::{Trajectory, TrajectoryMeta};
 use crate::rng::TrainRng;
-use crate::run::{RunConfig, TrainError};
 use crate::selfplay::{SelfPlay, SelfPlayOutput};
 use crate::table_labels::TableLabels;
 

@@ -1,5 +1,5 @@
 //! The gauntlet (the evaluator role): evaluates model versions ([`Evaluation`]): the agent
-//! the run names plays its strength opponent ([`strength_opponent`](crate::run::strength_opponent))
+//! the run names plays its strength opponent ([`strength_opponent`](super::strength_opponent))
 //! in a quick arena match with the run configuration's `eval_games` (and `eval_simulations`),
 //! seeded from the run's seed and the version, and the network takes the exact exam.
 //! `fanorona train` evaluates every `eval_every_iterations` iterations with it, `fanorona
@@ -8,9 +8,11 @@
 use fanorona_env::Board;
 use serde::{Deserialize, Serialize};
 
+use super::evaluation::{Evaluation, evaluate};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::model::PolicyValueNet;
-use crate::run::evaluation::evaluate;
-use crate::run::{Evaluation, Row, RunConfig, TrainError};
+use crate::run_dir::Row;
 
 /// Evaluates networks of one run.
 pub struct Gauntlet {

@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 
 use super::game_learner::{AnyGameLearner, OpenLearner};
 use super::{Ingested, LossMeans};
+use crate::config::{RunConfig, RunConfigError};
+use crate::error::TrainError;
 use crate::io::{Shard, list_shards};
-use crate::run::{MetricsWriter, Row, RunConfig, TrainError, resolve_config};
-use crate::run_dir::{RunDir, RunLock};
+use crate::run_dir::{MetricsWriter, Row, RunDir, RunLock};
 
 /// The replay ratio the learner uses unless told otherwise: positions sampled for training
 /// per new self-play position. The default preset's one-process loop samples 60 x 256
@@ -112,18 +113,18 @@ impl Learner {
         replay_ratio: f64,
     ) -> Result<Learner, TrainError> {
         if !(replay_ratio.is_finite() && replay_ratio > 0.0) {
-            return Err(crate::run::RunConfigError::OutOfRange {
+            return Err(RunConfigError::OutOfRange {
                 key: "replay ratio",
                 expected: "a finite number above 0",
                 found: replay_ratio.to_string(),
             }
             .into());
         }
-        let config = resolve_config(dir, config)?;
+        let dir = RunDir::new(dir);
+        let config = dir.resolve_config(config)?;
         config.validate()?;
         config.refuse_abnet()?;
         config.run.device.device()?;
-        let dir = RunDir::new(dir);
         let lock = dir.lock()?;
         let learner = config.game.visit(OpenLearner {
             config: &config,

@@ -8,12 +8,16 @@
 //! and give bytes and reach the run's game through the registry
 //! ([`GameId::visit`](fanorona_env::GameId::visit)).
 
+pub(crate) mod evaluation;
 mod game_learner;
 mod game_worker;
 mod gauntlet;
 mod learner;
+mod start;
+pub(crate) mod state;
 mod worker;
 
+pub use evaluation::{Evaluation, NetworkMatch, strength_opponent};
 pub(crate) use game_learner::GameLearner;
 pub use game_learner::{Ingested, LossMeans};
 pub(crate) use game_worker::GameWorker;

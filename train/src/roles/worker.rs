@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use burn::tensor::Device;
 
 use super::game_worker::{AnyGameWorker, NewWorker};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::io::{LoadedPolicy, Shard, policy_from_bytes};
-use crate::run::{RunConfig, TrainError};
 
 /// Loads the policy-file `bytes` of model `version` onto the CPU, checking it is for the
 /// run's game.

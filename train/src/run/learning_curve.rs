@@ -12,8 +12,7 @@ use serde::Serialize;
 
 use crate::io::Checkpoint;
 use crate::roles::LearnerRow;
-use crate::run::{MetricsError, MetricsRow, read_metrics, read_rows};
-use crate::run_dir::RunDir;
+use crate::run_dir::{MetricsError, MetricsRow, RunDir, read_metrics, read_rows};
 
 /// A learning curve that cannot be made.
 #[derive(Debug, thiserror::Error)]

@@ -6,7 +6,7 @@ use std::io::Write;
 use fanorona_util::progress::{self, ProgressBar};
 use indicatif::{MultiProgress, ProgressDrawTarget};
 
-use super::MetricsRow;
+use crate::run_dir::MetricsRow;
 
 /// The progress bars of a run: iterations, and games within the iteration.
 pub(super) struct ProgressBars {

@@ -10,9 +10,10 @@ use fanorona_util::atomic_write::write_atomic;
 use serde_json::json;
 
 use super::progress::ProgressBars;
-use super::{FanoronaPart, RunConfig, TrainError};
+use crate::config::{FanoronaPart, RunConfig};
 use crate::distill::DistillEvent;
 use crate::distill::{DistillError, DistillSettings, EpochReport, distill};
+use crate::error::TrainError;
 use crate::io::{PolicyMeta, export_policy};
 use crate::model::PolicyValueNet;
 use crate::run_dir::RunDir;

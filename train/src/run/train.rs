@@ -30,175 +30,23 @@ use indicatif::ProgressBar;
 use rand::{Rng, SeedableRng};
 
 use fanorona_env::{Board, Game, GameVisitor, Position};
-use fanorona_eval::ArenaError;
-use fanorona_exact::solver::SolverError;
-use fanorona_exact::tables::TablesError;
 
 use super::gate::gate_score;
 use super::progress::ProgressBars;
-use super::state::Best;
+
+use super::plot_metrics;
 use super::student::teach_student;
-use super::{FanoronaPart, RunConfig, RunConfigError};
-use super::{MetricsError, MetricsRow, MetricsWriter, read_metrics};
-use super::{PlotError, plot_metrics};
-use crate::distill::{DistillError, DistillSettings};
-use crate::io::{CheckpointError, ReplayFileError};
-use crate::model::DeviceError;
+use crate::config::{FanoronaPart, RunConfig};
+use crate::distill::DistillSettings;
+use crate::error::TrainError;
 use crate::model::PolicyValueNet;
 use crate::replay::TrajectoryMeta;
-use crate::rng::{RngStateError, TrainRng};
+use crate::rng::TrainRng;
+use crate::roles::state::Best;
 use crate::roles::{GameLearner, GameWorker, Gauntlet};
-use crate::run_dir::{RunDir, RunDirError, RunLock};
-use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayConfig, SelfPlayOutput};
+use crate::run_dir::{MetricsRow, MetricsWriter, RunDir, RunLock, read_metrics};
+use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
 use crate::table_labels::TableLabels;
-
-/// A run that cannot start or go on.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// The configuration is bad, or does not match the run directory's.
-    #[error(transparent)]
-    Config(#[from] RunConfigError),
-    /// The requested configuration differs from the one the run directory was started with.
-    #[error(
-        "run directory {dir} was started with another configuration ({what} differs); \
-         resume it without --config/--preset/--board/--game, or choose another --out"
-    )]
-    ConfigMismatch {
-        /// The run directory.
-        dir: PathBuf,
-        /// The first section that differs.
-        what: &'static str,
-    },
-    /// The device is not compiled in.
-    #[error(transparent)]
-    Device(#[from] DeviceError),
-    /// A checkpoint cannot be written or read.
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    /// The replay window cannot be written or read.
-    #[error(transparent)]
-    Replay(#[from] ReplayFileError),
-    /// The replay window saved with the checkpoint to resume from cannot be read.
-    #[error("cannot resume from checkpoint {checkpoint}: {error}")]
-    CheckpointReplay {
-        /// The checkpoint.
-        checkpoint: PathBuf,
-        /// Why its replay window cannot be read (part of the message, not a separate source).
-        error: ReplayFileError,
-    },
-    /// The replay window beside a checkpoint is not the one saved with it.
-    #[error(
-        "cannot resume from checkpoint {checkpoint}: its replay window {replay} holds {found} \
-         games added, the checkpoint {expected}"
-    )]
-    CheckpointReplayMismatch {
-        /// The checkpoint.
-        checkpoint: PathBuf,
-        /// The replay file.
-        replay: PathBuf,
-        /// The games added according to the checkpoint.
-        expected: u64,
-        /// The games added according to the replay file.
-        found: u64,
-    },
-    /// The run directory has metrics of earlier iterations but no checkpoint to go on from.
-    #[error(
-        "run directory {dir} has rows in {name} but no checkpoint to resume from (were the \
-         checkpoints deleted?); choose another run directory, or remove {file} to start the \
-         run afresh",
-        name = file.file_name().unwrap_or_default().display()
-    )]
-    MetricsWithoutCheckpoint {
-        /// The run directory.
-        dir: PathBuf,
-        /// The metrics file with rows (its `metrics.csv` or `learner.csv`).
-        file: PathBuf,
-    },
-    /// A checkpoint's RNG state is unreadable.
-    #[error(transparent)]
-    Rng(#[from] RngStateError),
-    /// Metrics cannot be written or read.
-    #[error(transparent)]
-    Metrics(#[from] MetricsError),
-    /// The plot cannot be drawn.
-    #[error(transparent)]
-    Plot(#[from] PlotError),
-    /// An evaluation match failed.
-    #[error("evaluation match: {0}")]
-    Eval(#[from] ArenaError),
-    /// The run's endgame tables (`selfplay.tables`) cannot be opened.
-    #[error("the run's endgame tables (selfplay.tables) {dir}: {error}")]
-    Tables {
-        /// The tables' directory.
-        dir: PathBuf,
-        /// Why they cannot be opened.
-        error: TablesError,
-    },
-    /// The run's solved board (`selfplay.tables` naming a file) cannot be opened.
-    #[error("the run's solved board (selfplay.tables) {path}: {error}")]
-    Solution {
-        /// The table file.
-        path: PathBuf,
-        /// Why it cannot be opened.
-        error: SolverError,
-    },
-    /// The run's solved board (`selfplay.tables`) is of another board than the run's game.
-    #[error(
-        "the run's solved board (selfplay.tables) {path} is of the {solved} board, the run plays {run}: solve the run's board (fanorona solve --board {run} --save FILE)"
-    )]
-    SolutionBoard {
-        /// The table file.
-        path: PathBuf,
-        /// The board it solves.
-        solved: String,
-        /// The run's board.
-        run: String,
-    },
-    /// The run's network cannot be taught to its student (`[distill]`).
-    #[error("teaching the run's student ([distill]): {0}")]
-    Distill(#[from] DistillError),
-    /// The evaluation's exam on the built-in test set failed.
-    #[error("the exam on the built-in 9x5 test set: {0}")]
-    Exam(String),
-    /// A learner step gave a loss that is not a finite number: the network diverged. The run
-    /// stops there, writing no checkpoint of it.
-    #[error(
-        "iteration {iteration}, learner step {step}: the {loss} loss is {value}; the network \
-         diverged (no checkpoint written of it: lower the learning rate?)"
-    )]
-    NonFiniteLoss {
-        /// The iteration.
-        iteration: u64,
-        /// The learner step (counting from 0).
-        step: u64,
-        /// Which loss: `policy`, `value` or `total`.
-        loss: &'static str,
-        /// Its value.
-        value: f32,
-    },
-    /// A file of the run cannot be written.
-    #[error("cannot {action} {path}: {error}")]
-    Io {
-        /// What was being done, e.g. `write`.
-        action: &'static str,
-        /// The directory or file.
-        path: PathBuf,
-        /// The OS error (part of the message, not a separate source).
-        error: std::io::Error,
-    },
-    /// A file of the run directory (a model version) cannot be read or written.
-    #[error(transparent)]
-    File(#[from] crate::io::FileError),
-    /// A shard of self-play games cannot be read or written.
-    #[error(transparent)]
-    Shard(#[from] crate::io::ShardError),
-    /// A model version cannot be written or read.
-    #[error(transparent)]
-    Policy(#[from] crate::io::PolicyFileError),
-    /// The run directory cannot be used: a file of it, or its lock, held by another process.
-    #[error(transparent)]
-    RunDir(#[from] RunDirError),
-}
 
 /// How a run reports progress and is stopped early.
 #[derive(Clone, Debug, Default)]
@@ -235,58 +83,6 @@ pub struct RunSummary {
     /// the student of a finished run with a `[distill]` section, or else the last checkpoint
     /// of a Fanorona MLP run. `None` for the others (`net:path=CHECKPOINT` plays them).
     pub agent: Option<PathBuf>,
-}
-
-/// The configuration a run in `dir` goes on with: the directory's own `config.toml` if it has
-/// one (then `requested`, if given, must agree with it apart from the run's length, device
-/// and `[distill]` section, which are taken from `requested`), else `requested` or the default
-/// preset.
-pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunConfig, TrainError> {
-    let run = RunDir::new(dir);
-    if !run.has_config() {
-        return match requested {
-            Some(config) => Ok(config),
-            None => Ok(RunConfig::preset("default")?),
-        };
-    }
-    let mut stored = run.load_config()?;
-    if let Some(requested) = requested {
-        let mismatch = |what| TrainError::ConfigMismatch {
-            dir: dir.to_path_buf(),
-            what,
-        };
-        if requested.game != stored.game {
-            return Err(mismatch("game"));
-        }
-        if requested.network != stored.network {
-            return Err(mismatch("network"));
-        }
-        // The tables' directory is a path on this machine, as the device is a part of it:
-        // a resumed run may take them from another place (or take them up).
-        let games = |c: &RunConfig| SelfPlayConfig {
-            tables: None,
-            ..c.selfplay.clone()
-        };
-        if (&requested.mcts, games(&requested), &requested.replay)
-            != (&stored.mcts, games(&stored), &stored.replay)
-        {
-            return Err(mismatch("search, self-play or replay"));
-        }
-        if requested.training != stored.training {
-            return Err(mismatch("training"));
-        }
-        if requested.abnet != stored.abnet {
-            return Err(mismatch("abnet"));
-        }
-        stored.run.iterations = requested.run.iterations;
-        stored.run.device = requested.run.device;
-        // The student is taught at the run's end: a finished run may take one up.
-        stored.distill = requested.distill;
-        if requested.selfplay.tables.is_some() {
-            stored.selfplay.tables = requested.selfplay.tables;
-        }
-    }
-    Ok(stored)
 }
 
 /// Runs (or resumes) training in `dir` with `config` until `config.run.iterations` iterations

@@ -202,12 +202,12 @@ impl RunConfig {
     /// The TOML text of an embedded preset.
     pub fn preset_text(name: &str) -> Result<&'static str, RunConfigError> {
         Ok(match name {
-            "tiny" => include_str!("../../presets/tiny.toml"),
-            "small" => include_str!("../../presets/small.toml"),
-            "default" => include_str!("../../presets/default.toml"),
-            "long" => include_str!("../../presets/long.toml"),
-            "full" => include_str!("../../presets/full.toml"),
-            "abnet" => include_str!("../../presets/abnet.toml"),
+            "tiny" => include_str!("../presets/tiny.toml"),
+            "small" => include_str!("../presets/small.toml"),
+            "default" => include_str!("../presets/default.toml"),
+            "long" => include_str!("../presets/long.toml"),
+            "full" => include_str!("../presets/full.toml"),
+            "abnet" => include_str!("../presets/abnet.toml"),
             other => return Err(RunConfigError::UnknownPreset(other.to_string())),
         })
     }

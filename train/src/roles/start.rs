@@ -7,7 +7,8 @@ use std::path::Path;
 
 use burn::tensor::Device;
 
-use super::{RunConfig, RunConfigError, TrainError};
+use crate::config::{RunConfig, RunConfigError};
+use crate::error::TrainError;
 use crate::io::{LoadedPolicy, ShippedModel, load_policy_on};
 use crate::model::{NetworkConfig, PolicyValueNet};
 

@@ -10,13 +10,14 @@ use fanorona_env::Game;
 use rand::SeedableRng;
 
 use super::start::start_network;
-use super::{MetricsError, RunConfig, TrainError};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress, PolicyMeta};
 use crate::io::{export_policy, load_policy_on};
 use crate::model::{NetworkConfig, PolicyValueNet, Trainer};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
-use crate::run_dir::RunDir;
+use crate::run_dir::{MetricsError, RunDir};
 
 /// The state of a run being trained.
 pub(crate) struct RunState<G: Game> {
