@@ -158,6 +158,31 @@ fn outcome(dir: &Path, checkpoint: &Path) -> (Vec<String>, String, Vec<f32>, f32
     (rows, format!("{:?}", checkpoint.meta), logits, value[0])
 }
 
+/// A run directory written before the trainer's section was renamed (its `config.toml`
+/// with `[training.learner]`) resumes, and its configuration is written back with today's
+/// name.
+#[test]
+fn a_run_with_the_old_name_of_the_trainer_section_resumes() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let run = RunDir::new(dir.path());
+    train(&config, run.path(), QUIET).unwrap();
+    let text = std::fs::read_to_string(run.config()).unwrap();
+    let old = text.replace("[training.trainer", "[training.learner");
+    assert_ne!(old, text);
+    std::fs::write(run.config(), old).unwrap();
+    let mut again = run.resolve_config(None).unwrap();
+    assert_eq!(again, config);
+    again.run.iterations = 2;
+    let resumed = train(&again, run.path(), QUIET).unwrap();
+    assert!(resumed.resumed && resumed.iterations == 2);
+    assert_eq!(
+        std::fs::read_to_string(run.config()).unwrap(),
+        again.to_toml()
+    );
+}
+
 /// Self-play and the learner steps run at the same time once the window is ready; the run is
 /// still deterministic, and one stopped and resumed ends exactly as one that ran straight.
 #[test]

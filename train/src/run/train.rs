@@ -43,10 +43,9 @@ use crate::model::PolicyValueNet;
 use crate::replay::TrajectoryMeta;
 use crate::rng::TrainRng;
 use crate::roles::state::Best;
-use crate::roles::{GameLearner, GameWorker, Gauntlet};
+use crate::roles::{GameLearner, GameWorker, Gauntlet, run_labels};
 use crate::run_dir::{MetricsRow, MetricsWriter, RunDir, RunLock, read_metrics};
 use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
-use crate::table_labels::TableLabels;
 
 /// How a run reports progress and is stopped early.
 #[derive(Clone, Debug, Default)]
@@ -94,7 +93,7 @@ pub fn train(
 ) -> Result<RunSummary, TrainError> {
     config.validate()?;
     config.run.device.device()?;
-    TableLabels::for_run(config)?;
+    run_labels(config)?;
     config.game.visit(RunGame {
         config,
         dir: RunDir::new(dir),
@@ -246,7 +245,7 @@ impl<'a, G: Game> Run<'a, G> {
                         config.selfplay.games_per_iteration,
                         config.selfplay.max_actions,
                     )
-                    .with_labels(TableLabels::for_run(config)?),
+                    .with_labels(run_labels(config)?),
                     board,
                 }
             }
