@@ -8,11 +8,11 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use common::fanorona;
-use fanorona_train::run::read_metrics;
+use fanorona_train::run_dir::read_metrics;
 
 /// The tiny preset with `section` added, written into `dir` as `name`.
 fn tiny_with(dir: &Path, name: &str, section: &str) -> PathBuf {
-    let text = fanorona_train::run::RunConfig::preset_text("tiny").unwrap();
+    let text = fanorona_train::config::RunConfig::preset_text("tiny").unwrap();
     let path = dir.join(name);
     std::fs::write(&path, format!("{text}\n{section}")).unwrap();
     path

@@ -16,8 +16,7 @@ use common::{Run, fanorona};
 use fanorona_train::io::{Checkpoint, CheckpointMeta, Shard, list_shards};
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::roles::LearnerRow;
-use fanorona_train::roles::models::list_models;
-use fanorona_train::run::read_rows;
+use fanorona_train::run_dir::{RunDir, read_rows};
 
 /// A process of the binary, killed if still running when dropped.
 struct Process {
@@ -177,7 +176,12 @@ fn two_workers_and_a_learner_train_a_run_and_the_gauntlet_scores_its_versions() 
         [1, 2, 3, 4]
     );
     assert_eq!(rows.last().unwrap().step, 32);
-    let versions: Vec<u64> = list_models(&run).unwrap().iter().map(|m| m.0).collect();
+    let versions: Vec<u64> = RunDir::new(&run)
+        .list_models()
+        .unwrap()
+        .iter()
+        .map(|m| m.0)
+        .collect();
     assert_eq!(versions, [0, 1, 2, 3, 4]);
     let meta = latest_checkpoint(&run);
     assert_eq!((meta.iteration, meta.step), (4, 32));
@@ -299,7 +303,7 @@ fn a_learner_killed_resumes_from_its_checkpoint_with_the_shards_written_meanwhil
     assert_eq!(versions, (1..=meta.iteration + 2).collect::<Vec<_>>());
 
     // A damaged latest model is written again when a learner opens the run.
-    let (_, latest) = list_models(&run).unwrap().pop().unwrap();
+    let (_, latest) = RunDir::new(&run).list_models().unwrap().pop().unwrap();
     let good = std::fs::read(&latest).unwrap();
     std::fs::write(&latest, b"damaged").unwrap();
     learner(&run, &["--iterations", &until])

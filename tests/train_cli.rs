@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use common::{Run, Stream, command, fanorona, fanorona_closed};
 use fanorona_train::io::Checkpoint;
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::run::read_metrics;
+use fanorona_train::run_dir::read_metrics;
 
 /// `fanorona train` of the tiny preset into `out`, up to `iterations`.
 fn train(out: &Path, iterations: &str) -> Run {
@@ -267,7 +267,7 @@ fn endgame_tables_label_self_play_and_missing_ones_are_refused_before_the_run_st
 /// The tiny preset with `changes` (`(old, new)` text replacements, each of which must apply)
 /// written as `name.toml` into `dir`; returns its path.
 fn tiny_config(dir: &Path, name: &str, changes: &[(&str, &str)]) -> std::path::PathBuf {
-    let mut text = fanorona_train::run::RunConfig::preset_text("tiny")
+    let mut text = fanorona_train::config::RunConfig::preset_text("tiny")
         .unwrap()
         .to_string();
     for (old, new) in changes {
@@ -394,7 +394,7 @@ fn bad_values_and_a_diverging_network_stop_the_run_with_the_reason() {
         (train_with_threads(&config, &out, 1), out)
     };
     let (nan, _) = run("nan", &[("lr = 3e-3", "lr = nan")]);
-    nan.assert_failure("training.learner.schedule.lr = NaN: expected a finite number above 0");
+    nan.assert_failure("training.trainer.schedule.lr = NaN: expected a finite number above 0");
     let (negative, _) = run("negative", &[("batch_size = 32", "batch_size = -4")]);
     negative.assert_failure("batch_size");
     let (zero, _) = run("zero", &[("batch_size = 32", "batch_size = 0")]);

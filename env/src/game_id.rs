@@ -92,6 +92,39 @@ impl GameId {
     }
 }
 
+/// What a game supports beyond the [`Game`] contract (which every game meets: self-play, tree
+/// search, networks, the environments). The engines written for Fanorona's rules play
+/// Fanorona alone: ask here rather than match on the name.
+impl GameId {
+    /// The board of a Fanorona game, which the Fanorona engines are built for; `None` for the
+    /// other games.
+    pub fn fanorona_board(self) -> Option<&'static Board> {
+        match self {
+            GameId::Fanorona(board) => Some(board),
+            GameId::Telo => None,
+        }
+    }
+
+    /// Whether endgame tables and the solver of small boards hold its positions (exact value
+    /// targets, `tables=` options).
+    pub fn has_tables(self) -> bool {
+        self.fanorona_board().is_some()
+    }
+
+    /// Whether the alpha-beta agents play it: `minimax` (the arena's evaluation opponents)
+    /// and `abnet` (an alpha-beta search over a network's value, its self-play and its
+    /// student).
+    pub fn has_alpha_beta(self) -> bool {
+        self.fanorona_board().is_some()
+    }
+
+    /// Whether the agent registry's network agents (`net`, `abnet`) play its networks: the
+    /// registry builds Fanorona agents.
+    pub fn has_network_agents(self) -> bool {
+        self.fanorona_board().is_some()
+    }
+}
+
 /// Work done with a game whatever its type (a generic function the registry can call):
 /// [`GameId::visit`] hands it the game's initial state.
 pub trait GameVisitor {
@@ -190,6 +223,17 @@ mod tests {
             assert_eq!(id.to_string().parse::<GameId>(), Ok(id));
         }
         assert_eq!(GameId::Telo.to_string().parse::<GameId>(), Ok(GameId::Telo));
+    }
+
+    #[test]
+    fn the_fanorona_engines_play_fanorona_alone() {
+        for id in [GameId::standard(), fanorona(5, 3)] {
+            assert!(std::ptr::eq(id.fanorona_board().unwrap(), id.board()));
+            assert!(id.has_tables() && id.has_alpha_beta() && id.has_network_agents());
+        }
+        let telo = GameId::Telo;
+        assert!(telo.fanorona_board().is_none());
+        assert!(!telo.has_tables() && !telo.has_alpha_beta() && !telo.has_network_agents());
     }
 
     #[test]

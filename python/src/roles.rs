@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use fanorona_train::config::RunConfig;
 use fanorona_train::roles::{self, DEFAULT_REPLAY_RATIO};
-use fanorona_train::run::RunConfig;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 

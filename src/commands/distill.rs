@@ -8,11 +8,11 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use fanorona_env::{Board, GameId, Position};
+use fanorona_env::{Board, Position};
 use fanorona_exact::tables::shared_tables;
-use fanorona_train::distill::{DistillSettings, EpochReport, Progress, distill};
+use fanorona_train::distill::{DistillEvent, DistillSettings, EpochReport, distill};
 use fanorona_train::io::{LoadedPolicy, PolicyMeta, export_policy, load_policy};
-use fanorona_train::run::is_run_file;
+use fanorona_train::run_dir::is_run_file;
 use fanorona_util::progress::{self, ProgressBar};
 use serde_json::json;
 
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> Result<()> {
         &settings,
         args.seed,
         &mut |progress| match progress {
-            Progress::Sampled {
+            DistillEvent::Sampled {
                 train,
                 held_out,
                 exact,
@@ -166,7 +166,7 @@ pub fn run(args: Args) -> Result<()> {
                     format!("{train} training and {held_out} held-out positions{exact}"),
                 );
             }
-            Progress::Step { loss, total } => {
+            DistillEvent::Step { loss, total } => {
                 bar.set_length(total);
                 bar.inc(1);
                 if loss.step.is_multiple_of(LOSS_EVERY) {
@@ -174,7 +174,7 @@ pub fn run(args: Args) -> Result<()> {
                     record(json!({"kind": "step", "loss": loss}));
                 }
             }
-            Progress::Epoch(report) => {
+            DistillEvent::Epoch(report) => {
                 steps = report.step;
                 say(&bar, epoch_line(&report));
                 record(json!({"kind": "epoch", "report": report}));
@@ -209,7 +209,7 @@ fn report_written(out: &Path, meta: &PolicyMeta, metrics_path: &Path) -> Result<
 fn load_teacher(path: &Path) -> Result<(LoadedPolicy, &'static Board)> {
     let teacher =
         load_policy(path).with_context(|| format!("cannot load the teacher {}", path.display()))?;
-    let GameId::Fanorona(board) = teacher.meta.game else {
+    let Some(board) = teacher.meta.game.fanorona_board() else {
         bail!(
             "{} holds a network for {}; distill teaches Fanorona networks only",
             path.display(),

@@ -10,7 +10,7 @@ use fanorona_env::{Board, GameId};
 use fanorona_search::SearchConfig;
 use fanorona_train::io::{Checkpoint, FileKind, load_policy_on};
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::run::NetworkMatch;
+use fanorona_train::roles::NetworkMatch;
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> Result<()> {
     }
     let path = Checkpoint::find(&network)?;
     let loaded = load_policy_on(&path, &device)?;
-    let GameId::Fanorona(trained) = loaded.meta.game else {
+    let Some(trained) = loaded.meta.game.fanorona_board() else {
         bail!(
             "{} holds a network for {}; fanorona eval plays Fanorona boards only",
             path.display(),

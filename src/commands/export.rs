@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use fanorona_train::io::{Checkpoint, export_checkpoint};
-use fanorona_train::run::is_run_file;
+use fanorona_train::run_dir::is_run_file;
 
 use super::outputs::check_outputs;
 use super::run_arg::run_or_deprecated;

@@ -10,10 +10,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use fanorona_train::io::load_policy;
-use fanorona_train::roles::LEARNER_DONE_FILE;
-use fanorona_train::roles::models::list_models;
-use fanorona_train::roles::{GAUNTLET_FILE, Gauntlet, GauntletRow};
-use fanorona_train::run::{CONFIG_FILE, MetricsWriter, RunConfig, read_rows};
+use fanorona_train::roles::{Gauntlet, GauntletRow};
+use fanorona_train::run_dir::{MetricsWriter, RunDir, read_rows};
 
 use crate::output::outln;
 
@@ -30,23 +28,28 @@ fn last_evaluated(path: &Path) -> Result<Option<u64>> {
         .map(|row| row.version))
 }
 
-/// Evaluates the model versions of the run directory `run`: every `every`-th (default: the
+/// Evaluates the model versions of the run directory `dir`: every `every`-th (default: the
 /// run's `eval_every_iterations`, or 1), and with `follow` the new ones until the learner is
 /// done.
-pub fn evaluate_run(run: &Path, every: Option<u64>, follow: bool) -> Result<()> {
-    let config = RunConfig::load(&run.join(CONFIG_FILE))
-        .with_context(|| format!("{} is not a run directory", run.display()))?;
-    let game = config.game.id()?;
-    let evaluator = Gauntlet::for_run(&config)?
-        .ok_or_else(|| anyhow!("{game} has no evaluation opponents (they play Fanorona only)"))?;
+pub fn evaluate_run(dir: &Path, every: Option<u64>, follow: bool) -> Result<()> {
+    let run = RunDir::new(dir);
+    let config = run
+        .load_config()
+        .with_context(|| format!("{} is not a run directory", dir.display()))?;
+    let evaluator = Gauntlet::for_run(&config).ok_or_else(|| {
+        anyhow!(
+            "{} has no evaluation opponents (they play Fanorona only)",
+            config.game
+        )
+    })?;
     let every = every.unwrap_or(config.run.eval_every_iterations).max(1);
-    let path = run.join(GAUNTLET_FILE);
+    let path = run.gauntlet();
     let mut last = last_evaluated(&path)?;
-    let mut writer = MetricsWriter::<GauntletRow>::open_file(&path, last.unwrap_or(0))?;
+    let mut writer = MetricsWriter::<GauntletRow>::open(&path, last.unwrap_or(0))?;
     loop {
         // Seen before the pass: a learner done by then has published its last version.
-        let done = run.join(LEARNER_DONE_FILE).exists();
-        for (version, model) in list_models(run)? {
+        let done = run.is_learner_done();
+        for (version, model) in run.list_models()? {
             if last.is_some_and(|l| version <= l) || !version.is_multiple_of(every) {
                 continue;
             }

@@ -13,9 +13,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use fanorona_train::roles::{DEFAULT_REPLAY_RATIO, LEARNER_DONE_FILE, Learner, LearnerRow};
-use fanorona_train::run::{CONFIG_FILE, RunConfig};
-use fanorona_util::atomic_write::{check_writable_dir, write_atomic};
+use fanorona_train::config::RunConfig;
+use fanorona_train::roles::{DEFAULT_REPLAY_RATIO, Learner, LearnerRow};
+use fanorona_train::run_dir::RunDir;
+use fanorona_util::atomic_write::check_writable_dir;
 
 use super::train::{INTERRUPTED, stop_on_ctrl_c};
 use crate::output::{logln, outln};
@@ -56,7 +57,7 @@ fn requested(args: &Args) -> Result<Option<RunConfig>> {
         (None, Some(name)) => Some(RunConfig::preset(name)?),
         (None, None) => None,
     };
-    if config.is_none() && !args.run.join(CONFIG_FILE).exists() {
+    if config.is_none() && !RunDir::new(&args.run).has_config() {
         bail!(
             "{} is not a run directory yet: start it with --preset NAME or --config FILE",
             args.run.display()
@@ -93,15 +94,12 @@ pub fn run(args: Args) -> Result<()> {
     let mut learner = Learner::open(requested, &args.run, args.replay_ratio)?;
     let iterations = args.iterations.unwrap_or(learner.config().run.iterations);
     let steps = args.steps.unwrap_or(u64::MAX);
-    let done_file = args.run.join(LEARNER_DONE_FILE);
-    if done_file.exists() {
-        std::fs::remove_file(&done_file)
-            .with_context(|| format!("cannot remove {}", done_file.display()))?;
-    }
+    let run = RunDir::new(&args.run);
+    run.clear_learner_done()?;
     if !args.quiet {
         logln!(
             "learning {} ({}) in {} from model version {}, step {}, until version {iterations}{}",
-            learner.config().game.id()?,
+            learner.config().game,
             learner.config().network.describe(),
             args.run.display(),
             learner.model_version(),
@@ -140,8 +138,7 @@ pub fn run(args: Args) -> Result<()> {
         }
     }
     let checkpoint = learner.checkpoint()?;
-    write_atomic(&done_file, format!("{}\n", learner.step()).as_bytes())
-        .with_context(|| format!("cannot write {}", done_file.display()))?;
+    run.mark_learner_done(learner.step())?;
     outln!(
         "model version {}, {} learner steps, {} positions in replay",
         learner.model_version(),

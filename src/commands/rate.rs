@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use fanorona_eval::rating::{RatingSettings, Ratings, collect_games, rate};
 use fanorona_train::run::{
-    CurvePoint, METRICS_FILE, curve_csv, curve_table, learning_curve, plot_learning_curves,
+    CurvePoint, curve_csv, curve_table, learning_curve, plot_learning_curves,
 };
+use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::write_atomic;
 
 use super::outputs::check_outputs;
@@ -83,7 +84,7 @@ pub fn run(args: Args) -> Result<()> {
     let metrics: Vec<PathBuf> = args
         .curve
         .iter()
-        .map(|run| run.join(METRICS_FILE))
+        .map(|run| RunDir::new(run).metrics())
         .collect();
     check_outputs(
         &[

@@ -4,16 +4,16 @@
 //! `DIR/games/WORKER-SEQUENCE.shard`, until `--games` are played, the learner is done, or
 //! Ctrl-C (which ends after the shard under way).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use fanorona_train::config::RunConfig;
 use fanorona_train::io::{check_worker, next_sequence};
-use fanorona_train::roles::models::latest_model;
-use fanorona_train::roles::{GAMES_DIR, LEARNER_DONE_FILE, SelfPlayWorker};
-use fanorona_train::run::{CONFIG_FILE, RunConfig};
+use fanorona_train::roles::SelfPlayWorker;
+use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::check_writable_dir;
 
 use super::train::stop_on_ctrl_c;
@@ -45,21 +45,21 @@ pub struct Args {
 }
 
 /// Waits up to `wait` for the run's configuration and first model.
-fn wait_for_run(run: &Path, wait: Duration) -> Result<RunConfig> {
+fn wait_for_run(run: &RunDir, wait: Duration) -> Result<RunConfig> {
     let started = Instant::now();
-    while !run.join(CONFIG_FILE).exists() || latest_model(run)?.is_none() {
+    while !run.has_config() || run.latest_model()?.is_none() {
         if started.elapsed() > wait {
             bail!(
                 "no model in {models} after {seconds} s: start `fanorona learn --run {run} \
                  --preset NAME` first",
-                models = run.join("models").display(),
+                models = run.models().display(),
                 seconds = wait.as_secs(),
-                run = run.display()
+                run = run.path().display()
             );
         }
         std::thread::sleep(POLL);
     }
-    Ok(RunConfig::load(&run.join(CONFIG_FILE))?)
+    Ok(run.load_config()?)
 }
 
 /// Runs the command.
@@ -72,21 +72,20 @@ pub fn run(args: Args) -> Result<()> {
     // A path that is not a folder (a device, a pipe, a file) is refused now, not waited for.
     check_writable_dir(&args.run)
         .with_context(|| format!("bad --run: cannot write into {}", args.run.display()))?;
-    let config = wait_for_run(&args.run, Duration::from_secs(args.wait))?;
+    let run = RunDir::new(&args.run);
+    let config = wait_for_run(&run, Duration::from_secs(args.wait))?;
     let mut actor = SelfPlayWorker::new(config, &name)?;
-    let games_dir = args.run.join(GAMES_DIR);
-    std::fs::create_dir_all(&games_dir)
-        .with_context(|| format!("cannot create {}", games_dir.display()))?;
+    let games_dir = run.create_shards()?;
     let mut sequence = next_sequence(&games_dir, &name)?;
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(Arc::clone(&stop), "finishing the shard under way")?;
     let started = Instant::now();
     let (mut shards, mut games, mut positions) = (0u64, 0u64, 0u64);
     while !stop.load(Ordering::SeqCst)
-        && !args.run.join(LEARNER_DONE_FILE).exists()
+        && !run.is_learner_done()
         && args.games.is_none_or(|limit| games < limit)
     {
-        let (version, path) = latest_model(&args.run)?.context("the run's models are gone")?;
+        let (version, path) = run.latest_model()?.context("the run's models are gone")?;
         if actor.model_version() != Some(version) {
             match std::fs::read(&path) {
                 Ok(bytes) => actor.set_model(&bytes, version)?,

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use fanorona_env::{Board, Position};
 use fanorona_exact::solver::Value;
-use fanorona_exact::tables::{BuildOptions, ClassReport, EndgameTables, build};
+use fanorona_exact::tables::{BuildOptions, BuiltClass, EndgameTables, build};
 use fanorona_util::atomic_write::check_writable_dir;
 use fanorona_util::progress;
 use serde::Serialize;
@@ -82,7 +82,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
     let shown = bar.clone();
     let options = BuildOptions {
         progress: bar,
-        on_class: Box::new(move |report: &ClassReport| {
+        on_class: Box::new(move |report: &BuiltClass| {
             if !args.quiet {
                 // Above the bar on a terminal, and a line of the log elsewhere.
                 shown.suspend(|| logln!("tables: {}, {}", report.summary(), report.status()));
@@ -146,7 +146,7 @@ struct ClassLine {
 
 impl ClassLine {
     /// The line of `report`, whose file has `bytes` bytes.
-    fn new(report: &ClassReport, bytes: u64) -> ClassLine {
+    fn new(report: &BuiltClass, bytes: u64) -> ClassLine {
         ClassLine {
             mover: report.mover,
             opponent: report.opponent,
@@ -163,7 +163,7 @@ impl ClassLine {
 }
 
 /// Writes one JSON line per class to `path`.
-fn write_metrics(path: &Path, reports: &[ClassReport]) -> Result<()> {
+fn write_metrics(path: &Path, reports: &[BuiltClass]) -> Result<()> {
     write_json_lines(
         path,
         reports.iter().map(|r| {
@@ -231,7 +231,7 @@ mod tests {
 
     #[test]
     fn a_metrics_line_is_the_class_in_json_with_seconds_to_the_millisecond() {
-        let mut report = ClassReport {
+        let mut report = BuiltClass {
             mover: 2,
             opponent: 1,
             positions: 42570,
@@ -246,7 +246,7 @@ mod tests {
             path: PathBuf::from("unused"),
         };
         let line =
-            |report: &ClassReport| serde_json::to_string(&ClassLine::new(report, 99)).unwrap();
+            |report: &BuiltClass| serde_json::to_string(&ClassLine::new(report, 99)).unwrap();
         assert_eq!(
             line(&report),
             "{\"mover\":2,\"opponent\":1,\"positions\":42570,\"wins\":40996,\"losses\":24,\

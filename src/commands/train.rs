@@ -7,10 +7,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use fanorona_env::GameId;
+use fanorona_train::config::RunConfig;
 use fanorona_train::model::ComputeDevice;
-use fanorona_train::run::{
-    CURVES_FILE, GameConfig, RunConfig, TrainOptions, resolve_config, train,
-};
+use fanorona_train::run::{TrainOptions, train};
+use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::check_writable_dir;
 
 use super::run_arg::run_or_deprecated;
@@ -76,21 +76,21 @@ fn requested(args: &Args) -> Result<(Option<RunConfig>, String)> {
             (RunConfig::preset(name)?, name.to_string())
         }
     };
-    if let Some(game) = &args.game {
-        match game.parse::<GameId>() {
-            // `telo` names its board too.
-            Ok(id) => config.game = GameConfig::from(id),
-            // `fanorona` keeps the preset's board; an unknown name fails validation below.
-            Err(_) => config.game.name = game.clone(),
-        }
-    }
-    if let Some(board) = &args.board {
-        config.game.board = board.clone();
-    }
+    let (game, board) = match &args.game {
+        Some(text) => match text.parse::<GameId>() {
+            // `telo` and `fanorona WxH` name their board too.
+            Ok(id) => (id.name(), id.board().to_string()),
+            // `fanorona` keeps the preset's board; an unknown name is refused below.
+            Err(_) => (text.as_str(), config.game.board().to_string()),
+        },
+        None => (config.game.name(), config.game.board().to_string()),
+    };
+    let board = args.board.clone().unwrap_or(board);
+    config.game = GameId::from_parts(game, &board).context("bad --game or --board")?;
     config.validate().context("bad --game or --board")?;
-    let suffix = match config.game.id()? {
-        GameId::Telo => GameId::Telo.name().to_string(),
-        GameId::Fanorona(board) => board.to_string(),
+    let suffix = match config.game.fanorona_board() {
+        Some(board) => board.to_string(),
+        None => config.game.name().to_string(),
     };
     Ok((explicit.then_some(config), format!("{name}-{suffix}")))
 }
@@ -102,7 +102,7 @@ pub fn run(args: Args) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from("runs").join(name));
     check_writable_dir(&out)
         .with_context(|| format!("bad --run: cannot write into {}", out.display()))?;
-    let mut config = resolve_config(&out, requested)?;
+    let mut config = RunDir::new(&out).resolve_config(requested)?;
     if let Some(iterations) = args.iterations {
         config.run.iterations = iterations;
     }
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<()> {
         };
         logln!(
             "training {} ({}) for {} iterations on {} into {}{tables}",
-            config.game.id()?,
+            config.game,
             config.network.describe(),
             config.run.iterations,
             config.run.device,
@@ -160,7 +160,7 @@ pub fn run(args: Args) -> Result<()> {
         )?;
     }
     outln!("checkpoint {}", summary.checkpoint.display())?;
-    outln!("curves {}", out.join(CURVES_FILE).display())?;
+    outln!("curves {}", RunDir::new(&out).curves().display())?;
     if let Some(agent) = &summary.agent {
         outln!("agent abnet:path={}", agent.display())?;
     }

@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use fanorona_env::{AgentSpec, Board, Fanorona, Game, Position, Registry, SpecError};
 use fanorona_eval::Built;
-use fanorona_eval::exam::{ExactSet, Tally, examine_exact};
+use fanorona_eval::exam::{ExactSet, KeepTally, examine_exact};
 use fanorona_search::Evaluator;
 use fanorona_util::progress::ProgressBar;
 
@@ -63,7 +63,7 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
     let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
     report.score_values(set, &value_head(net, &positions)?);
     let keeps_by_phase = EXACT_PHASES.map(|phase| {
-        let mut tally = Tally::default();
+        let mut tally = KeepTally::default();
         for (_, t) in report.by_pieces.range(phase) {
             tally.merge(t);
         }

@@ -1,18 +1,15 @@
 //! Exact value targets from endgame tables or a solved board: the value of a position they
 //! hold (within its draw limits) as +1 a win, 0 a draw, -1 a loss for the side to move.
-//! `distill` labels its positions with tables, and self-play ([`TableLabels`], the run's
-//! `selfplay.tables`) every recorded position the tables or the solution hold, in place of the
+//! `distill` labels its positions with tables, and self-play ([`TableLabels`], opened from the run's
+//! `selfplay.tables` by the roles) every recorded position the tables or the solution hold, in place of the
 //! game's result and the search's value.
 
 use std::any::Any;
-use std::path::Path;
 use std::sync::Arc;
 
-use fanorona_env::{Board, Fanorona, Game, GameId, Position};
-use fanorona_exact::solver::{Solution, TableSource, Value, shared_solution};
-use fanorona_exact::tables::{EndgameTables, shared_tables};
-
-use crate::run::{RunConfig, TrainError};
+use fanorona_env::{Fanorona, Game, Position};
+use fanorona_exact::solver::{Solution, Value};
+use fanorona_exact::tables::EndgameTables;
 
 /// The exact value target of `pos` from `tables` (+1 a win, 0 a draw, -1 a loss for the side
 /// to move), where they hold it within its draw limits.
@@ -50,47 +47,6 @@ impl TableLabels {
         }
     }
 
-    /// The labels of a run: its `selfplay.tables` (a directory of endgame tables, or the file
-    /// of a solved board) opened for its board (loaded once per process), `None` without
-    /// them. Tables or a solution that cannot be opened, of another board, or a game other
-    /// than Fanorona, are refused with the reason.
-    pub fn for_run(config: &RunConfig) -> Result<Option<TableLabels>, TrainError> {
-        let Some(path) = &config.selfplay.tables else {
-            return Ok(None);
-        };
-        config.validate()?;
-        let GameId::Fanorona(board) = config.game.id()? else {
-            unreachable!("validate refuses tables for other games");
-        };
-        if path.is_file() {
-            return Self::open_solution(path, board).map(Some);
-        }
-        let tables = shared_tables(path, board).map_err(|error| TrainError::Tables {
-            dir: path.clone(),
-            error,
-        })?;
-        Ok(Some(TableLabels::new(tables)))
-    }
-
-    /// The solved board in `path`, refused if it is not of `board`.
-    fn open_solution(path: &Path, board: &'static Board) -> Result<TableLabels, TrainError> {
-        let solution =
-            shared_solution(&TableSource::File(path.to_path_buf())).map_err(|error| {
-                TrainError::Solution {
-                    path: path.to_path_buf(),
-                    error,
-                }
-            })?;
-        if !std::ptr::eq(solution.board(), board) {
-            return Err(TrainError::SolutionBoard {
-                path: path.to_path_buf(),
-                solved: solution.board().to_string(),
-                run: board.to_string(),
-            });
-        }
-        Ok(TableLabels::solved(solution))
-    }
-
     /// The exact value of `state` for its player to move, if it is a Fanorona position the
     /// tables or the solution hold within its draw limits.
     pub fn value<G: Game>(&self, state: &G) -> Option<f32> {
@@ -106,7 +62,7 @@ impl TableLabels {
 pub(crate) mod tests {
     use super::*;
     use crate::selfplay::SelfPlayOutput;
-    use fanorona_env::Telo;
+    use fanorona_env::{Board, Telo};
     use fanorona_exact::tables::{BuildOptions, build};
 
     /// Endgame tables of `board` up to `pieces` pieces, built into a temporary directory
@@ -161,68 +117,5 @@ pub(crate) mod tests {
         assert_eq!(labels.value(&state("9/9/9/W8/1W1B5 b 97 60")), None);
         assert_eq!(labels.value(&Fanorona::standard()), None);
         assert_eq!(labels.value(&Telo::new()), None);
-    }
-
-    #[test]
-    fn a_run_opens_its_tables_and_refuses_missing_ones_or_another_game() {
-        let mut config = RunConfig::preset("tiny").unwrap();
-        assert!(TableLabels::for_run(&config).unwrap().is_none());
-        config.selfplay.tables = Some("/nonexistent/tables".into());
-        let error = TableLabels::for_run(&config).unwrap_err().to_string();
-        assert!(error.contains("selfplay.tables") && error.contains("/nonexistent/tables"));
-        let (_, dir) = built_tables(Board::new(5, 3).unwrap(), 2);
-        config.selfplay.tables = Some(dir.path().to_path_buf());
-        assert!(TableLabels::for_run(&config).unwrap().is_some());
-        config.game = crate::run::GameConfig::from(GameId::Telo);
-        let error = TableLabels::for_run(&config).unwrap_err().to_string();
-        assert!(error.contains("Fanorona positions only"), "{error}");
-    }
-
-    #[test]
-    fn a_solved_board_labels_every_position_it_holds_and_another_board_is_refused() {
-        let mut config = RunConfig::preset("tiny").unwrap();
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("solved-5x3.bin");
-        let board = Board::new(5, 3).unwrap();
-        let solution = Solution::solve(board).unwrap();
-        solution.save(&file).unwrap();
-        config.selfplay.tables = Some(file);
-        let labels = TableLabels::for_run(&config).unwrap().unwrap();
-        // The opening, beyond any endgame table, has its solved value; so has every position.
-        let start = Fanorona::new(Position::initial(board));
-        let solved = solution.value(start.position()).unwrap();
-        assert_eq!(labels.value(&start), Some(solved.result()));
-        let mut outcomes = [0; 3];
-        for (pos, value) in solution.positions().step_by(97) {
-            assert_eq!(labels.value(&Fanorona::new(pos)), Some(value.result()));
-            outcomes[(value.result() + 1.0) as usize] += 1;
-        }
-        assert!(outcomes.iter().all(|&n| n > 0), "{outcomes:?}");
-        // A win too far for the turns left before the no-capture limit is not labelled.
-        let (win, n) = solution
-            .positions()
-            .find_map(|(pos, v)| match v {
-                Value::Win(n) if n > 1 => Some((pos, n)),
-                _ => None,
-            })
-            .unwrap();
-        let rules = fanorona_env::Rules::default();
-        let limit = rules.no_capture_limit.unwrap();
-        let fen = win.to_fen();
-        let rows_and_side: Vec<&str> = fen.split(' ').take(2).collect();
-        let late = |turns: u16| {
-            let fen = format!("{} {turns} 1", rows_and_side.join(" "));
-            Fanorona::new(Position::from_fen_with_rules(&fen, rules).unwrap())
-        };
-        assert_eq!(labels.value(&late(limit - n)), Some(1.0));
-        assert_eq!(labels.value(&late(limit - n + 1)), None);
-        let other = dir.path().join("solved-3x3.bin");
-        Solution::solve(Board::new(3, 3).unwrap())
-            .unwrap()
-            .save(&other)
-            .unwrap();
-        config.selfplay.tables = Some(other);
-        let error = TableLabels::for_run(&config).unwrap_err().to_string();
-        assert!(error.contains("3x3") && error.contains("5x3"), "{error}");
     }
 }

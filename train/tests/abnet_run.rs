@@ -10,12 +10,13 @@ use std::path::Path;
 
 use burn::tensor::Device;
 use common::position_outputs;
-use fanorona_env::{Fanorona, Position};
+use fanorona_env::{Fanorona, GameId, Position};
+use fanorona_train::config::RunConfig;
+use fanorona_train::error::TrainError;
 use fanorona_train::io::{Checkpoint, ShippedModel, load_policy};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
-use fanorona_train::run::{
-    BEST_FILE, METRICS_FILE, MetricsRow, RunConfig, TrainError, TrainOptions, read_metrics, train,
-};
+use fanorona_train::run::{TrainOptions, train};
+use fanorona_train::run_dir::{MetricsRow, RunDir, read_metrics};
 use fanorona_train::selfplay::AlphaBetaConfig;
 
 const QUIET: TrainOptions = TrainOptions {
@@ -44,7 +45,7 @@ fn config(iterations: u64) -> RunConfig {
 
 /// The rows of a run's metrics without the wall-clock columns.
 fn rows(dir: &Path) -> Vec<MetricsRow> {
-    let mut rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let mut rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
     for row in &mut rows {
         (row.elapsed_s, row.games_per_s, row.positions_per_s) = (0.0, 0.0, 0.0);
     }
@@ -61,11 +62,17 @@ fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
     let again = train(&config(4), &resumed, QUIET).unwrap();
     assert!(again.resumed);
     assert_eq!(rows(&whole), rows(&resumed));
-    let last = Checkpoint::file_name(summary.step);
-    let best = Checkpoint::best_file_name(summary.step);
-    for name in [last.as_str(), best.as_str(), BEST_FILE] {
-        let read = |run: &Path| std::fs::read(run.join(name)).unwrap();
-        assert!(read(&whole) == read(&resumed), "{name} differs");
+    let files = |run: &Path| {
+        let run = RunDir::new(run);
+        [
+            run.checkpoint(summary.step),
+            run.best_at(summary.step),
+            run.best(),
+        ]
+    };
+    for (whole, resumed) in files(&whole).iter().zip(&files(&resumed)) {
+        let read = |path| std::fs::read(path).unwrap();
+        assert!(read(whole) == read(resumed), "{} differs", whole.display());
     }
     let mut other = config(4);
     other.run.seed = 2;
@@ -86,8 +93,9 @@ fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
         assert!(row.games == 8 && row.positions > 0);
     }
     // The agent file is the best network saved with the last checkpoint.
-    let agent = load_policy(&whole.join(BEST_FILE)).unwrap().net;
-    let saved = load_policy(&whole.join(&best)).unwrap().net;
+    let whole = RunDir::new(whole);
+    let agent = load_policy(&whole.best()).unwrap().net;
+    let saved = load_policy(&whole.best_at(summary.step)).unwrap().net;
     let game = Fanorona::new(Position::initial(fanorona_env::Board::new(5, 3).unwrap()));
     assert_eq!(
         position_outputs(&agent, &game),
@@ -98,7 +106,7 @@ fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
 #[test]
 fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() {
     let mut config = config(1);
-    config.game.board = "9x5".into();
+    config.game = GameId::standard();
     config.network = RunConfig::preset("abnet").unwrap().network;
     config.selfplay.games_per_iteration = 2;
     config.training.min_replay_positions = 1;
@@ -112,7 +120,7 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
     let row = &rows(dir.path())[0];
     assert_eq!(row.best_iteration, Some(0));
     let student = ShippedModel::Student.load_on(&Device::flex()).unwrap().net;
-    let agent = load_policy(&dir.path().join(BEST_FILE)).unwrap().net;
+    let agent = load_policy(&RunDir::new(dir.path()).best()).unwrap().net;
     let game = Fanorona::standard();
     assert_eq!(
         position_outputs(&agent, &game),
@@ -146,9 +154,7 @@ fn bad_abnet_settings_are_refused_with_the_reason() {
     assert!(err.contains("no/such/file.safetensors"), "{err}");
 
     let mut telo = config(1);
-    telo.game = RunConfig::preset("tiny").unwrap().game;
-    telo.game.name = "telo".into();
-    telo.game.board = "3x3".into();
+    telo.game = GameId::Telo;
     let err = telo.validate().unwrap_err().to_string();
     assert!(err.contains("fanorona only"), "{err}");
 

@@ -5,10 +5,12 @@
 
 use std::path::Path;
 
+use fanorona_env::{Board, GameId};
+use fanorona_train::config::RunConfig;
+use fanorona_train::error::TrainError;
 use fanorona_train::io::{Checkpoint, FileError, ShardError};
-use fanorona_train::roles::models::list_models;
 use fanorona_train::roles::{Learner, SelfPlayWorker};
-use fanorona_train::run::{RunConfig, TrainError};
+use fanorona_train::run_dir::RunDir;
 
 fn tiny() -> RunConfig {
     RunConfig::preset("tiny").unwrap()
@@ -21,7 +23,7 @@ fn a_worker_and_a_learner_exchange_models_and_shards_as_bytes() {
     let mut learner = Learner::open(Some(tiny()), &run, 2.0).unwrap();
     assert_eq!((learner.model_version(), learner.step()), (0, 0));
     assert_eq!(
-        list_models(&run).unwrap().len(),
+        RunDir::new(&run).list_models().unwrap().len(),
         1,
         "version 0 is published"
     );
@@ -122,7 +124,7 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
 
     // A shard of 3x3 games does not go into a 5x3 run.
     let mut small = tiny();
-    small.game.board = "3x3".into();
+    small.game = GameId::Fanorona(Board::new(3, 3).unwrap());
     let other = Learner::open(Some(small.clone()), &dir.path().join("other"), 4.0).unwrap();
     let mut small_worker = SelfPlayWorker::new(small, "s").unwrap();
     small_worker.set_model(&other.model_bytes(), 0).unwrap();
@@ -162,8 +164,14 @@ fn a_resumed_learner_publishes_again_the_versions_after_its_checkpoint() {
     }
     // Version 1 was checkpointed (the first), version 2 not (1,000 steps apart): a learner
     // that dies here resumes at version 1, and version 2 is gone until it is published again.
-    let versions =
-        |run: &Path| -> Vec<u64> { list_models(run).unwrap().iter().map(|m| m.0).collect() };
+    let versions = |run: &Path| -> Vec<u64> {
+        RunDir::new(run)
+            .list_models()
+            .unwrap()
+            .iter()
+            .map(|m| m.0)
+            .collect()
+    };
     assert_eq!(versions(&run), [0, 1, 2]);
     drop(learner);
     let resumed = Learner::open(None, &run, 8.0).unwrap();

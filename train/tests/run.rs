@@ -7,15 +7,15 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use burn::tensor::Device;
-use fanorona_env::{Agent, Board, Color, Fanorona, Game, Position};
+use fanorona_env::{Agent, Board, Color, Fanorona, Game, GameId, Position};
 use fanorona_exact::solver::{Solution, Value};
 use fanorona_search::SearchConfig;
+use fanorona_train::config::RunConfig;
+use fanorona_train::error::TrainError;
 use fanorona_train::io::Checkpoint;
 use fanorona_train::players::network_agent;
-use fanorona_train::run::{
-    CONFIG_FILE, CURVES_FILE, METRICS_FILE, RunConfig, TrainError, TrainOptions, read_metrics,
-    resolve_config, train,
-};
+use fanorona_train::run::{TrainOptions, train};
+use fanorona_train::run_dir::{RunDir, read_metrics};
 
 const QUIET: TrainOptions = TrainOptions {
     progress: false,
@@ -52,7 +52,7 @@ fn a_tiny_run_on_3x3_learns_a_winning_opening() {
     );
 
     let mut config = RunConfig::preset("tiny").unwrap();
-    config.game.board = "3x3".into();
+    config.game = GameId::Fanorona(Board::new(3, 3).unwrap());
     config.run.iterations = 30;
     config.mcts.search.simulations = 48;
     config.selfplay.games_per_iteration = 16;
@@ -63,7 +63,7 @@ fn a_tiny_run_on_3x3_learns_a_winning_opening() {
     let dir = dir.path();
     let summary = train(&config, dir, QUIET).unwrap();
     assert_eq!(summary.iterations, config.run.iterations);
-    assert!(dir.join(CURVES_FILE).exists() && dir.join(CONFIG_FILE).exists());
+    assert!(RunDir::new(dir).curves().exists() && RunDir::new(dir).has_config());
     let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
     assert_eq!(checkpoint.meta.step, summary.step);
 
@@ -112,7 +112,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     let games = config.selfplay.games_per_iteration as u64;
     assert_eq!(first.replay_games_added, games);
 
-    let mut again = resolve_config(dir, None).unwrap();
+    let mut again = RunDir::new(dir).resolve_config(None).unwrap();
     assert_eq!(again, config);
     again.run.iterations = 2;
     let second = train(&again, dir, QUIET).unwrap();
@@ -120,15 +120,15 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     assert_eq!((second.iterations, second.step), (2, 2 * steps));
     assert_eq!(second.replay_games_added, 2 * games);
     assert!(second.replay_positions > first.replay_positions);
-    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
     let iterations: Vec<u64> = rows.iter().map(|r| r.iteration).collect();
     assert_eq!(iterations, [1, 2]);
     assert_eq!(rows[1].step, 2 * steps);
 
     // A different configuration is refused on the same directory.
     let mut other = config.clone();
-    other.game.board = "3x3".into();
-    let err = resolve_config(dir, Some(other)).unwrap_err();
+    other.game = GameId::Fanorona(Board::new(3, 3).unwrap());
+    let err = RunDir::new(dir).resolve_config(Some(other)).unwrap_err();
     assert!(
         matches!(err, TrainError::ConfigMismatch { what: "game", .. }),
         "{err}"
@@ -138,7 +138,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
 /// What a run's end shows of its learning: each metrics row's self-play and losses, the
 /// last checkpoint's metadata, and its network's logits and value at the start.
 fn outcome(dir: &Path, checkpoint: &Path) -> (Vec<String>, String, Vec<f32>, f32) {
-    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
     let rows = rows
         .iter()
         .map(|r| {
@@ -156,6 +156,31 @@ fn outcome(dir: &Path, checkpoint: &Path) -> (Vec<String>, String, Vec<f32>, f32
     let mut value = [0.0];
     net.infer(&obs, &mut logits, &mut value);
     (rows, format!("{:?}", checkpoint.meta), logits, value[0])
+}
+
+/// A run directory written before the trainer's section was renamed (its `config.toml`
+/// with `[training.learner]`) resumes, and its configuration is written back with today's
+/// name.
+#[test]
+fn a_run_with_the_old_name_of_the_trainer_section_resumes() {
+    let mut config = RunConfig::preset("tiny").unwrap();
+    config.run.iterations = 1;
+    let dir = tempfile::tempdir().unwrap();
+    let run = RunDir::new(dir.path());
+    train(&config, run.path(), QUIET).unwrap();
+    let text = std::fs::read_to_string(run.config()).unwrap();
+    let old = text.replace("[training.trainer", "[training.learner");
+    assert_ne!(old, text);
+    std::fs::write(run.config(), old).unwrap();
+    let mut again = run.resolve_config(None).unwrap();
+    assert_eq!(again, config);
+    again.run.iterations = 2;
+    let resumed = train(&again, run.path(), QUIET).unwrap();
+    assert!(resumed.resumed && resumed.iterations == 2);
+    assert_eq!(
+        std::fs::read_to_string(run.config()).unwrap(),
+        again.to_toml()
+    );
 }
 
 /// Self-play and the learner steps run at the same time once the window is ready; the run is
@@ -183,8 +208,7 @@ fn runs_are_deterministic_and_a_resumed_run_ends_as_a_straight_one() {
 #[test]
 fn telo_trains_too() {
     let mut config = RunConfig::preset("tiny").unwrap();
-    config.game.name = "telo".into();
-    config.game.board = "3x3".into();
+    config.game = GameId::Telo;
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
@@ -213,7 +237,7 @@ fn files_starting(dir: &Path, prefix: &str) -> Vec<PathBuf> {
 
 /// The iterations of the rows of the run's metrics file.
 fn metrics_iterations(dir: &Path) -> Vec<u64> {
-    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
     rows.iter().map(|r| r.iteration).collect()
 }
 
@@ -234,7 +258,7 @@ fn metrics_rows_after_the_checkpoint_are_cut_on_resume() {
     let resumed = train(&config, dir, QUIET).unwrap();
     assert_eq!(resumed.iterations, 3);
     assert_eq!(metrics_iterations(dir), [1, 2, 3]);
-    let rows = read_metrics(&dir.join(METRICS_FILE)).unwrap();
+    let rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
     assert_eq!(rows[2].step, resumed.step);
 }
 

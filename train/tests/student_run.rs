@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use common::position_outputs;
-use fanorona_env::{Board, Fanorona, Position};
+use fanorona_env::{Board, Fanorona, GameId, Position};
+use fanorona_train::config::RunConfig;
 use fanorona_train::distill::{DistillSettings, distill};
 use fanorona_train::io::load_policy;
 use fanorona_train::model::{Architecture, PolicyValueNet};
-use fanorona_train::run::{
-    RunConfig, RunSummary, STUDENT_FILE, STUDENT_METRICS_FILE, TrainOptions, resolve_config, train,
-};
+use fanorona_train::run::{RunSummary, TrainOptions, train};
+use fanorona_train::run_dir::RunDir;
 
 /// The tiny preset (5x3) with a small student MLP 16-8, taught on 600 positions in 2 epochs.
 fn config(iterations: u64) -> RunConfig {
@@ -55,7 +55,7 @@ fn a_finished_run_s_agent_is_its_network_taught_to_the_student() {
     let config = config(2);
     let summary = run(&config, dir.path(), None);
     assert!(!summary.interrupted);
-    let agent = dir.path().join(STUDENT_FILE);
+    let agent = RunDir::new(dir.path()).student();
     assert_eq!(summary.agent.as_deref(), Some(agent.as_path()));
     let student = load_policy(&agent).unwrap();
     assert_eq!(
@@ -81,7 +81,7 @@ fn a_finished_run_s_agent_is_its_network_taught_to_the_student() {
     .unwrap();
     assert_eq!(outputs(&student.net), outputs(&again));
 
-    let metrics = std::fs::read_to_string(dir.path().join(STUDENT_METRICS_FILE)).unwrap();
+    let metrics = std::fs::read_to_string(RunDir::new(dir.path()).student_metrics()).unwrap();
     let epochs: Vec<&str> = metrics.lines().collect();
     assert_eq!(epochs.len(), 2, "{metrics}");
     assert!(epochs[1].contains("\"epoch\":2") && epochs[1].contains("value_mae"));
@@ -91,7 +91,7 @@ fn a_finished_run_s_agent_is_its_network_taught_to_the_student() {
 fn a_finished_run_keeps_its_student_and_new_iterations_teach_a_new_one() {
     let dir = tempfile::tempdir().unwrap();
     let first = run(&config(1), dir.path(), None);
-    let agent = dir.path().join(STUDENT_FILE);
+    let agent = RunDir::new(dir.path()).student();
     std::fs::write(&agent, b"kept").unwrap();
     let again = run(&config(1), dir.path(), None);
     assert_eq!(again.agent.as_deref(), Some(agent.as_path()));
@@ -116,11 +116,13 @@ fn a_finished_run_without_a_student_takes_one_up_when_asked() {
         Some(&first.checkpoint),
         "the checkpoint plays"
     );
-    let resolved = resolve_config(dir.path(), Some(config(1))).unwrap();
+    let resolved = RunDir::new(dir.path())
+        .resolve_config(Some(config(1)))
+        .unwrap();
     assert_eq!(resolved.distill, config(1).distill);
     let again = run(&resolved, dir.path(), None);
     assert_eq!(again.step, first.step, "no further iteration");
-    let student = load_policy(&dir.path().join(STUDENT_FILE)).unwrap();
+    let student = load_policy(&RunDir::new(dir.path()).student()).unwrap();
     assert_eq!(student.meta.step, first.step);
     let stored = RunConfig::load(&dir.path().join("config.toml")).unwrap();
     assert_eq!(
@@ -142,13 +144,13 @@ fn a_stop_before_the_student_is_taught_leaves_none_and_the_next_call_teaches_it(
     assert!(stopped.interrupted);
     assert_eq!(stopped.iterations, 1);
     assert_eq!(stopped.agent, None);
-    assert!(!dir.path().join(STUDENT_FILE).exists());
-    assert!(!dir.path().join(STUDENT_METRICS_FILE).exists());
+    assert!(!RunDir::new(dir.path()).student().exists());
+    assert!(!RunDir::new(dir.path()).student_metrics().exists());
 
     let resumed = run(&config(1), dir.path(), None);
     assert!(!resumed.interrupted);
     assert_eq!(resumed.step, stopped.step, "no further iteration");
-    let student = load_policy(&dir.path().join(STUDENT_FILE)).unwrap();
+    let student = load_policy(&RunDir::new(dir.path()).student()).unwrap();
     assert_eq!(student.meta.step, stopped.step);
 }
 
@@ -159,8 +161,7 @@ fn bad_student_settings_are_refused_with_the_reason() {
     let mut shapeless = config(1);
     shapeless.distill.as_mut().unwrap().hidden = vec![];
     let mut telo = config(1);
-    telo.game.name = "telo".into();
-    telo.game.board = "3x3".into();
+    telo.game = GameId::Telo;
     let mut abnet = RunConfig::preset("abnet").unwrap();
     abnet.distill = Some(DistillSettings::default());
     for (config, expected) in [

@@ -11,13 +11,13 @@ use serde_json::json;
 
 use super::error::ExamError;
 use super::exact_set::ExactSet;
-use super::solved::Tally;
+use super::solved::KeepTally;
 use super::value_score::ValueScore;
 use crate::agents::complete_turn::agent_turn;
 use crate::arena::AgentFactory;
 
 /// Tallies by number of pieces.
-type PhaseTallies = BTreeMap<u32, Tally>;
+type PhaseTallies = BTreeMap<u32, KeepTally>;
 
 /// Positions one agent answers in a row (one agent per chunk, seeded by its number).
 const CHUNK: usize = 32;
@@ -32,9 +32,9 @@ pub struct ExactExamReport {
     /// How the set's labels were made.
     pub labeller: String,
     /// Every position (the tallies' `optimal` stays 0: proven labels carry no distances).
-    pub all: Tally,
+    pub all: KeepTally,
     /// The positions by their number of pieces.
-    pub by_pieces: BTreeMap<u32, Tally>,
+    pub by_pieces: BTreeMap<u32, KeepTally>,
     /// For an agent with a network: its value head against the proven values, overall
     /// (filled in by [`ExactExamReport::score_values`]).
     pub value_head: Option<ValueScore>,
@@ -43,7 +43,7 @@ pub struct ExactExamReport {
 }
 
 /// A tally's figures without distances: counts and the shares of kept values.
-fn tally_json(tally: &Tally) -> serde_json::Value {
+fn tally_json(tally: &KeepTally) -> serde_json::Value {
     json!({
         "positions": tally.positions,
         "wins": tally.wins,
@@ -134,7 +134,7 @@ pub fn examine_exact(
         agent: String::new(),
         board: format!("{}x{}", set.board.width(), set.board.height()),
         labeller: set.labeller.clone(),
-        all: Tally::default(),
+        all: KeepTally::default(),
         by_pieces: BTreeMap::new(),
         value_head: None,
         value_head_by_pieces: BTreeMap::new(),

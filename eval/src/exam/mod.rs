@@ -36,6 +36,6 @@ pub use exact_set::{ExactSet, LabelBudget, ProvenPosition, SetSampling, prove_la
 pub use sample::{Sampler, Source};
 pub use set_exam::{SetExamReport, exact_turn_values, examine_set};
 pub use set_file::{ExamSet, MAX_SET_BYTES};
-pub use solved::{ExamReport, Question, Tally, examine, questions};
+pub use solved::{ExamReport, KeepTally, Question, examine, questions};
 pub use test_set::{LabelledPosition, TestSet};
 pub use value_score::{ValueError, ValueScore};

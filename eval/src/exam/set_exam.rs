@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use serde_json::json;
 
 use super::error::ExamError;
-use super::solved::Tally;
+use super::solved::KeepTally;
 use super::test_set::TestSet;
 use super::value_score::{ValueError, ValueScore, share};
 use crate::agents::complete_turn::agent_turn;
@@ -37,7 +37,7 @@ pub struct SetExamReport {
     pub value_head: Option<ValueError>,
     /// With endgame tables: the positions they hold, scored exactly (see
     /// [`exact_turn_values`]).
-    pub exact: Option<Tally>,
+    pub exact: Option<KeepTally>,
     /// With endgame tables, for an agent with a network: its value head on those positions
     /// against their exact values (filled in by the caller).
     pub value_head_exact: Option<ValueScore>,
@@ -59,7 +59,7 @@ impl SetExamReport {
             "best_turn_agreement": self.agreement(),
             "agreed": self.agreed,
             "value_head": self.value_head.as_ref().map(ValueError::to_json),
-            "exact": self.exact.as_ref().map(Tally::to_json),
+            "exact": self.exact.as_ref().map(KeepTally::to_json),
             "value_head_exact": self.value_head_exact.as_ref().map(ValueScore::to_json),
         })
     }
@@ -87,7 +87,7 @@ pub fn examine_set(
     seed: u64,
     progress: &ProgressBar,
 ) -> Result<SetExamReport, ExamError> {
-    let chunks: Vec<Result<(String, u64, Tally), ExamError>> = set
+    let chunks: Vec<Result<(String, u64, KeepTally), ExamError>> = set
         .positions
         .par_chunks(CHUNK)
         .enumerate()
@@ -95,7 +95,7 @@ pub fn examine_set(
             let mut player = agent(seed ^ (chunk as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
                 .map_err(ExamError::Build)?;
             let mut agreed = 0;
-            let mut exact = Tally::default();
+            let mut exact = KeepTally::default();
             for labelled in positions {
                 player.reset();
                 let mut game = Fanorona::new(labelled.position);
@@ -125,7 +125,7 @@ pub fn examine_set(
         positions: set.positions.len() as u64,
         agreed: 0,
         value_head: None,
-        exact: tables.map(|_| Tally::default()),
+        exact: tables.map(|_| KeepTally::default()),
         value_head_exact: None,
     };
     for chunk in chunks {

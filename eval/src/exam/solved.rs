@@ -104,7 +104,7 @@ pub fn questions(
 
 /// How an agent did on a set of questions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
+pub struct KeepTally {
     /// Positions answered.
     pub positions: u64,
     /// Of which won for the side to move.
@@ -122,7 +122,7 @@ pub struct Tally {
     pub optimal: u64,
 }
 
-impl Tally {
+impl KeepTally {
     /// Adds the answer to a question of value `value` whose chosen turn is worth `chosen`
     /// for the side that played it.
     pub fn add(&mut self, value: Value, chosen: Value) {
@@ -160,7 +160,7 @@ impl Tally {
     }
 
     /// Adds the counts of `other`.
-    pub fn merge(&mut self, other: &Tally) {
+    pub fn merge(&mut self, other: &KeepTally) {
         self.positions += other.positions;
         self.wins += other.wins;
         self.draws += other.draws;
@@ -219,11 +219,11 @@ pub struct ExamReport {
     /// The exam's seed.
     pub seed: u64,
     /// Every position.
-    pub all: Tally,
+    pub all: KeepTally,
     /// The positions from the agent's own games.
-    pub own_games: Tally,
+    pub own_games: KeepTally,
     /// The positions from random play.
-    pub random_games: Tally,
+    pub random_games: KeepTally,
     /// Positions left out: their solved distance reaches the no-capture limit.
     pub excluded: usize,
     /// The value head's score, for an agent with a network (filled in by the caller).
@@ -298,9 +298,9 @@ pub fn examine(
         agent: String::new(),
         board: format!("{}x{}", board.width(), board.height()),
         seed,
-        all: Tally::default(),
-        own_games: Tally::default(),
-        random_games: Tally::default(),
+        all: KeepTally::default(),
+        own_games: KeepTally::default(),
+        random_games: KeepTally::default(),
         excluded,
         value_head: None,
     };
@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_tally_scores_wins_and_draws_only() {
-        let mut tally = Tally::default();
+        let mut tally = KeepTally::default();
         tally.add(Value::Win(3), Value::Win(3));
         tally.add(Value::Win(3), Value::Win(7));
         tally.add(Value::Win(5), Value::Draw);
@@ -398,7 +398,7 @@ mod tests {
         assert_eq!((tally.kept_wins, tally.kept_draws), (2, 1));
         assert_eq!(tally.keeps_value(), Some(0.6));
         assert_eq!(tally.optimal, 3);
-        assert_eq!(Tally::default().keeps_value(), None);
+        assert_eq!(KeepTally::default().keeps_value(), None);
     }
 
     #[test]

@@ -35,7 +35,7 @@ pub struct BuildOptions {
     /// The bar counting positions labelled (its length is set to the positions to build).
     pub progress: ProgressBar,
     /// Called with each class's report as soon as it is built or read.
-    pub on_class: Box<dyn Fn(&ClassReport)>,
+    pub on_class: Box<dyn Fn(&BuiltClass)>,
 }
 
 impl Default for BuildOptions {
@@ -49,7 +49,7 @@ impl Default for BuildOptions {
 
 /// What the build did with one class.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ClassReport {
+pub struct BuiltClass {
     /// The side to move's pieces.
     pub mover: usize,
     /// The other side's pieces.
@@ -68,7 +68,7 @@ pub struct ClassReport {
     pub path: PathBuf,
 }
 
-impl ClassReport {
+impl BuiltClass {
     /// The class and its outcomes, e.g. `class 2v1: 42570 positions (40996 wins, 24 losses,
     /// 1550 draws)`.
     pub fn summary(&self) -> String {
@@ -100,7 +100,7 @@ pub fn build(
     pieces: usize,
     dir: &Path,
     options: &BuildOptions,
-) -> Result<(EndgameTables, Vec<ClassReport>), TablesError> {
+) -> Result<(EndgameTables, Vec<BuiltClass>), TablesError> {
     let max = MAX_TABLE_PIECES.min(board.points() - 1);
     if !(2..=max).contains(&pieces) {
         return Err(TablesError::BadPieces {
@@ -192,9 +192,9 @@ fn pairs(board: &'static Board, pieces: usize) -> Result<Vec<Vec<ClassIndex>>, T
 }
 
 /// The report of a class.
-fn report(table: &ClassTable, built: bool, seconds: f64, path: PathBuf) -> ClassReport {
+fn report(table: &ClassTable, built: bool, seconds: f64, path: PathBuf) -> BuiltClass {
     let codes = table.codes();
-    ClassReport {
+    BuiltClass {
         mover: table.index().mover(),
         opponent: table.index().opponent(),
         positions: table.index().len(),

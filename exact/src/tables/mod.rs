@@ -17,7 +17,7 @@ pub(crate) mod file;
 pub(crate) mod index;
 pub(crate) mod probe;
 
-pub use build::{BuildOptions, ClassReport, build};
+pub use build::{BuildOptions, BuiltClass, build};
 pub use cache::shared_tables;
 pub use error::TablesError;
 pub use file::{ClassTable, class_file_name};

@@ -6,7 +6,7 @@
 //! docs/experiments/2026-12-02-distillation.md). Where the teacher is an MLP whose first layer
 //! has the student's first layer's shape, the student starts from it.
 //!
-//! The loss is the learner's ([`Trainer`]): cross-entropy against the teacher's policy over
+//! The loss is the trainer's ([`Trainer`]): cross-entropy against the teacher's policy over
 //! the legal actions plus `value_weight` times the squared error against the teacher's
 //! value, with Adam and a warm-up-cosine learning rate. The labels are computed batch by batch
 //! ([`lesson`]), so only the positions are kept in memory. With endgame tables, the value
@@ -93,7 +93,7 @@ pub enum DistillError {
 
 /// What happened so far, for progress reports and metrics.
 #[derive(Clone, Debug)]
-pub enum Progress {
+pub enum DistillEvent {
     /// The positions were sampled.
     Sampled {
         /// Training positions.
@@ -145,7 +145,7 @@ pub fn distill(
     start: &Position,
     settings: &DistillSettings,
     seed: u64,
-    progress: &mut dyn FnMut(Progress),
+    progress: &mut dyn FnMut(DistillEvent),
     stop: Option<&AtomicBool>,
 ) -> Result<PolicyValueNet, DistillError> {
     settings.validate()?;
@@ -173,7 +173,7 @@ pub fn distill(
             .filter(|p| exact_value(t, p).is_some())
             .count()
     });
-    progress(Progress::Sampled {
+    progress(DistillEvent::Sampled {
         train: positions.len(),
         held_out: held_out.len(),
         exact,
@@ -181,7 +181,7 @@ pub fn distill(
 
     let steps_per_epoch = positions.len().div_ceil(settings.batch_size) as u64;
     let total = steps_per_epoch * settings.epochs as u64;
-    let learner_config = TrainerConfig {
+    let trainer_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
         schedule: LrSchedule::WarmupCosine {
             peak: settings.lr,
@@ -192,7 +192,7 @@ pub fn distill(
         value_weight: settings.value_weight,
         ema_decay: 0.0,
     };
-    let mut learner = Trainer::new(learner_config, student, &device);
+    let mut trainer = Trainer::new(trainer_config, student, &device);
     let mut rng = TrainRng::seed_from_u64(seed);
     let (mut batch, mut next, mut logits) = (Batch::default(), Batch::default(), Vec::new());
     for epoch in 1..=settings.epochs {
@@ -208,7 +208,7 @@ pub fn distill(
             std::mem::swap(&mut batch, &mut next);
             // The teacher labels the next minibatch while the student learns this one.
             let (loss, ()) = rayon::join(
-                || learner.train_step(&batch),
+                || trainer.train_step(&batch),
                 || {
                     if let Some(chunk) = chunks.peek() {
                         lesson(teacher, tables, chunk, &mut next, &mut logits);
@@ -222,16 +222,16 @@ pub fn distill(
                     value,
                 });
             }
-            progress(Progress::Step { loss, total });
+            progress(DistillEvent::Step { loss, total });
         }
-        let report = compare(teacher, tables, &learner, &held_out, settings.batch_size);
-        progress(Progress::Epoch(EpochReport {
+        let report = compare(teacher, tables, &trainer, &held_out, settings.batch_size);
+        progress(DistillEvent::Epoch(EpochReport {
             epoch,
-            step: learner.step(),
+            step: trainer.step(),
             ..report
         }));
     }
-    Ok(learner.inference_network())
+    Ok(trainer.inference_network())
 }
 
 /// The student's errors against the teacher (its values made exact where `tables` hold the
@@ -239,11 +239,11 @@ pub fn distill(
 fn compare(
     teacher: &PolicyValueNet,
     tables: Option<&EndgameTables>,
-    learner: &Trainer,
+    trainer: &Trainer,
     positions: &[Position],
     batch_size: usize,
 ) -> EpochReport {
-    let student = learner.inference_network();
+    let student = trainer.inference_network();
     let (mut batch, mut logits) = (Batch::default(), Vec::new());
     let (mut policy, mut values) = (Vec::new(), Vec::new());
     let (mut abs, mut squares, mut max) = (0.0f64, 0.0f64, 0.0f32);
@@ -260,7 +260,7 @@ fn compare(
             max = max.max(d);
             logit_abs += f64::from((value_logit(s) - value_logit(t)).abs());
         }
-        policy_loss += f64::from(learner.evaluate(&batch).policy) * chunk.len() as f64;
+        policy_loss += f64::from(trainer.evaluate(&batch).policy) * chunk.len() as f64;
     }
     let n = positions.len() as f64;
     EpochReport {
@@ -329,12 +329,12 @@ mod tests {
             &config(4),
             1,
             &mut |p| match p {
-                Progress::Epoch(report) => reports.push(report),
-                Progress::Step { total, .. } => {
+                DistillEvent::Epoch(report) => reports.push(report),
+                DistillEvent::Step { total, .. } => {
                     steps += 1;
                     assert_eq!(total, 32);
                 }
-                Progress::Sampled {
+                DistillEvent::Sampled {
                     train,
                     held_out,
                     exact,
@@ -438,7 +438,7 @@ mod tests {
             &config(4),
             1,
             &mut |p| {
-                if let Progress::Step { .. } = p {
+                if let DistillEvent::Step { .. } = p {
                     steps += 1;
                     if steps == 3 {
                         stop.store(true, Ordering::SeqCst);

@@ -129,16 +129,16 @@ impl Checkpoint {
         number_in_name(file_name, PREFIX, EXTENSION)
     }
 
-    /// Writes the learner's network and optimiser with `meta` (whose `step`, `network` and
-    /// `optimizer` are taken from the learner) into `dir`, atomically; returns the file's path.
+    /// Writes the trainer's network and optimiser with `meta` (whose `step`, `network` and
+    /// `optimizer` are taken from the trainer) into `dir`, atomically; returns the file's path.
     pub fn save(
         dir: &Path,
-        learner: &Trainer,
+        trainer: &Trainer,
         mut meta: CheckpointMeta,
     ) -> Result<PathBuf, CheckpointError> {
-        meta.step = learner.step();
-        meta.network = learner.network().config().clone();
-        meta.optimizer = learner.config().optimizer.clone();
+        meta.step = trainer.step();
+        meta.network = trainer.network().config().clone();
+        meta.optimizer = trainer.config().optimizer.clone();
         let path = dir.join(Checkpoint::file_name(meta.step));
         let file = FileRef::new(FileKind::Checkpoint, &path);
         let header = serde_json::to_vec_pretty(&meta).map_err(|e| file.encode(e.to_string()))?;
@@ -147,15 +147,15 @@ impl Checkpoint {
                 .into_bytes()
                 .map_err(|e| file.encode(format!("{what} record: {e}")))
         };
-        let model = record(learner.inference_network(), "network")?;
-        let averaged = match learner.averaged_network() {
+        let model = record(trainer.inference_network(), "network")?;
+        let averaged = match trainer.averaged_network() {
             Some(net) => record(net.clone(), "averaged network")?.to_vec(),
             None => Vec::new(),
         };
         // burn encodes the optimiser's tensors in hash order, which changes from one process
         // to the next; read back they come in name order, so encoding them again gives the
         // same bytes for the same state.
-        let optimizer = learner
+        let optimizer = trainer
             .optimizer()
             .into_bytes()
             .and_then(OptimizerRecord::from_bytes)
@@ -337,6 +337,14 @@ impl Checkpoint {
     /// of an `abnet` run: like the replay window, written first and pruned with it.
     pub fn best_file_name(step: u64) -> String {
         format!("{BEST_PREFIX}{step:010}.{REPLAY_EXTENSION}")
+    }
+
+    /// Whether `file_name` begins as the checkpoints and their replay windows do
+    /// (`checkpoint-`, `replay-`): a name a run directory keeps for them.
+    pub(crate) fn is_numbered_name(file_name: &str) -> bool {
+        [PREFIX, REPLAY_PREFIX]
+            .iter()
+            .any(|prefix| file_name.starts_with(prefix))
     }
 
     /// Deletes all but the `keep` latest checkpoints in `dir`, and every replay file

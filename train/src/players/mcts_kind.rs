@@ -6,7 +6,7 @@
 use fanorona_env::{Agent, AgentKind, AgentOptions, Fanorona, OptionDef, SpecError};
 use fanorona_eval::TablesFirst;
 use fanorona_eval::{AB_TABLES, tables_dir};
-use fanorona_search::{MCTS_KIND as PLAYOUT_MCTS_KIND, MCTS_OPTIONS, mcts_agent};
+use fanorona_search::{MCTS_KIND, MCTS_OPTIONS, mcts_agent};
 
 use super::TableLeaves;
 
@@ -24,14 +24,15 @@ const fn with_tables<const N: usize, const M: usize>(options: [OptionDef; N]) ->
     all
 }
 
-/// The `mcts` kind, with endgame tables.
-pub const MCTS_KIND: AgentKind = AgentKind {
+/// The `mcts` kind ([`MCTS_KIND`] of the search crate) with endgame tables: the one the
+/// project's registry holds.
+pub const MCTS_TABLES_KIND: AgentKind = AgentKind {
     options: &OPTIONS,
     factory: create,
-    ..PLAYOUT_MCTS_KIND
+    ..MCTS_KIND
 };
 
-/// The factory of [`MCTS_KIND`]: the search crate's agent, with the tables where given.
+/// The factory of [`MCTS_TABLES_KIND`]: the search crate's agent, with the tables where given.
 fn create(options: &AgentOptions, seed: u64) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
     Ok(match tables_dir(options)? {
         None => mcts_agent(options, seed, |playouts| playouts),
@@ -77,10 +78,10 @@ mod tests {
 
     #[test]
     fn the_kind_offers_the_search_options_and_tables() {
-        let names: Vec<&str> = MCTS_KIND.options.iter().map(|o| o.name).collect();
+        let names: Vec<&str> = MCTS_TABLES_KIND.options.iter().map(|o| o.name).collect();
         assert_eq!(names.len(), MCTS_OPTIONS.len() + 1);
         assert!(MCTS_OPTIONS.iter().all(|o| names.contains(&o.name)));
         assert_eq!(names.last(), Some(&"tables"));
-        assert_eq!(MCTS_KIND.name, "mcts");
+        assert_eq!(MCTS_TABLES_KIND.name, "mcts");
     }
 }

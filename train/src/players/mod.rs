@@ -14,7 +14,7 @@ mod rl_adapter;
 mod table_leaves;
 
 pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
-pub use mcts_kind::MCTS_KIND;
+pub use mcts_kind::MCTS_TABLES_KIND;
 pub use net_kind::{
     MODEL, NET_KIND, NetAgent, PATH, PolicyAgent, load_fanorona_net, network_agent,
 };

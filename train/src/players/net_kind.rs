@@ -15,8 +15,8 @@ use std::sync::Arc;
 use burn::tensor::Device;
 
 use fanorona_env::{
-    Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, GameId, OptionDef,
-    OptionDefault, SearchInfo, SearchLimits, SpecError, ValueType,
+    Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, OptionDef, OptionDefault,
+    SearchInfo, SearchLimits, SpecError, ValueType,
 };
 use fanorona_eval::TablesFirst;
 use fanorona_eval::{AB_TABLES, tables_dir};
@@ -311,7 +311,7 @@ pub fn load_fanorona_net(
             });
         }
     };
-    if !matches!(meta.game, GameId::Fanorona(_)) {
+    if !meta.game.has_network_agents() {
         return Err(unavailable(format!(
             "the file holds a network for {}, and this agent plays fanorona",
             meta.game
@@ -348,13 +348,15 @@ fn create_net_agent(
             budget: search_budget(options),
             batch,
             name,
-            tables: match (&tables, meta.game) {
-                (Some(dir), GameId::Fanorona(board)) => Some(shared_tables(dir, board).map_err(
-                    |e| SpecError::Unavailable {
-                        spec: options.spec().to_string(),
-                        reason: e.to_string(),
-                    },
-                )?),
+            tables: match (&tables, meta.game.fanorona_board()) {
+                (Some(dir), Some(board)) => {
+                    Some(
+                        shared_tables(dir, board).map_err(|e| SpecError::Unavailable {
+                            spec: options.spec().to_string(),
+                            reason: e.to_string(),
+                        })?,
+                    )
+                }
                 _ => None,
             },
         };
@@ -417,6 +419,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::io::{PolicyMeta, export_policy};
     use crate::model::Architecture;
+    use fanorona_env::GameId;
     use fanorona_env::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
 

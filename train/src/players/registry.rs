@@ -6,7 +6,7 @@ use fanorona_env::Registry;
 /// The registry of every agent kind: random, greedy, minimax, solver, engine, mcts, net, abnet.
 pub fn registry() -> Registry {
     let mut registry = fanorona_eval::registry();
-    registry.register(crate::players::MCTS_KIND);
+    registry.register(crate::players::MCTS_TABLES_KIND);
     registry.register(crate::players::NET_KIND);
     registry.register(crate::players::ABNET_KIND);
     registry

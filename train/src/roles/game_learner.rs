@@ -7,15 +7,17 @@
 //! earning learner steps at a replay ratio (positions sampled per new position) and recording
 //! every shard consumed in its checkpoints.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use fanorona_env::{Game, GameVisitor};
 
+use super::state::RunState;
+use crate::config::{RunConfig, TrainingConfig};
+use crate::error::TrainError;
 use crate::io::{LearnerProgress, PolicyFileError, PolicyMeta, Shard, policy_bytes};
 use crate::model::{NetworkConfig, PolicyValueNet};
 use crate::replay::{Batch, Trajectory};
-use crate::run::state::RunState;
-use crate::run::{RunConfig, TrainError, TrainingConfig};
+use crate::run_dir::RunDir;
 
 /// The mean losses of a run of learner steps.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -58,7 +60,7 @@ impl<G: Game> GameLearner<G> {
     /// A new learner for games like `start` with `config`, or the one of the latest checkpoint
     /// in `dir` (with its replay window, random generator and, for a learner fed by shards,
     /// the shards it consumed).
-    pub fn open(config: &RunConfig, start: &G, dir: &Path) -> Result<GameLearner<G>, TrainError> {
+    pub fn open(config: &RunConfig, start: &G, dir: &RunDir) -> Result<GameLearner<G>, TrainError> {
         let network = NetworkConfig::for_game(start, config.network.clone());
         let state = RunState::open(config, start, &network, dir)?;
         Ok(GameLearner {
@@ -70,7 +72,7 @@ impl<G: Game> GameLearner<G> {
 
     /// Learner steps taken.
     pub fn step(&self) -> u64 {
-        self.state.learner.step()
+        self.state.trainer.step()
     }
 
     /// The latest model version (the iteration, for `fanorona train`).
@@ -90,7 +92,7 @@ impl<G: Game> GameLearner<G> {
 
     /// The network as it is now (an inference copy).
     pub fn network(&self) -> PolicyValueNet {
-        self.state.learner.inference_network()
+        self.state.trainer.inference_network()
     }
 
     /// Adds finished games to the replay window (the newest last).
@@ -172,7 +174,7 @@ impl<G: Game> GameLearner<G> {
             state
                 .replay
                 .sample(self.training.batch_size, &mut state.rng, &mut self.batch);
-            let loss = state.learner.train_step(&self.batch);
+            let loss = state.trainer.train_step(&self.batch);
             if let Some((which, value)) = loss.non_finite() {
                 return Err(TrainError::NonFiniteLoss {
                     iteration: state.iteration,
@@ -202,16 +204,15 @@ impl<G: Game> GameLearner<G> {
 
     /// The policy-file bytes of the network as it is now (what self-play workers load).
     pub fn model_bytes(&self, config: &RunConfig) -> Result<Vec<u8>, TrainError> {
-        let game = config.game.id()?;
         let net = self.network();
-        let meta = PolicyMeta::trained(game, net.config().clone(), self.step());
+        let meta = PolicyMeta::trained(config.game, net.config().clone(), self.step());
         let label = PathBuf::from(format!("model version {}", self.model_version()));
         policy_bytes(&net, &meta, &label).map_err(|e: PolicyFileError| e.into())
     }
 
     /// Writes the replay window and a checkpoint into `dir` (keeping the latest
     /// `keep_checkpoints`); returns the checkpoint's path.
-    pub fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
+    pub fn save(&self, config: &RunConfig, dir: &RunDir) -> Result<PathBuf, TrainError> {
         self.state.save(config, dir)
     }
 }
@@ -230,7 +231,7 @@ pub(crate) trait AnyGameLearner: Send {
     fn train(&mut self, steps: usize) -> Result<LossMeans, TrainError>;
     fn advance(&mut self) -> u64;
     fn model_bytes(&self, config: &RunConfig) -> Result<Vec<u8>, TrainError>;
-    fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError>;
+    fn save(&self, config: &RunConfig, dir: &RunDir) -> Result<PathBuf, TrainError>;
     /// The observation shape and action count of the game.
     fn game_sizes(&self) -> ([usize; 3], usize);
 }
@@ -269,7 +270,7 @@ impl<G: Game> AnyGameLearner for GameLearner<G> {
     fn model_bytes(&self, config: &RunConfig) -> Result<Vec<u8>, TrainError> {
         GameLearner::model_bytes(self, config)
     }
-    fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
+    fn save(&self, config: &RunConfig, dir: &RunDir) -> Result<PathBuf, TrainError> {
         GameLearner::save(self, config, dir)
     }
     fn game_sizes(&self) -> ([usize; 3], usize) {
@@ -282,7 +283,7 @@ impl<G: Game> AnyGameLearner for GameLearner<G> {
 /// ([`GameId::visit`](fanorona_env::GameId::visit)) in `dir`.
 pub(crate) struct OpenLearner<'a> {
     pub config: &'a RunConfig,
-    pub dir: &'a Path,
+    pub dir: &'a RunDir,
 }
 
 impl GameVisitor for OpenLearner<'_> {

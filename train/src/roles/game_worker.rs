@@ -8,14 +8,15 @@ use std::time::Instant;
 use fanorona_env::{Game, GameVisitor};
 use rand::SeedableRng;
 
+use super::run_labels;
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::io::{Shard, ShardError};
 use crate::model::PolicyValueNet;
 use crate::players::NetworkEvaluator;
 use crate::replay::{Trajectory, TrajectoryMeta};
 use crate::rng::TrainRng;
-use crate::run::{RunConfig, TrainError};
 use crate::selfplay::{SelfPlay, SelfPlayOutput};
-use crate::table_labels::TableLabels;
 
 /// Plays self-play games of `G` with the current model.
 pub(crate) struct GameWorker<G: Game> {
@@ -39,7 +40,7 @@ impl<G: Game> GameWorker<G> {
     ) -> Result<GameWorker<G>, TrainError> {
         let selfplay = SelfPlay::new(start.clone(), config.mcts.clone(), config.selfplay.clone());
         Ok(GameWorker {
-            selfplay: selfplay.with_labels(TableLabels::for_run(config)?),
+            selfplay: selfplay.with_labels(run_labels(config)?),
             evaluator: NetworkEvaluator::new(net),
             start,
             model_version: version,

@@ -1,16 +1,18 @@
 //! The gauntlet (the evaluator role): evaluates model versions ([`Evaluation`]): the agent
-//! the run names plays its strength opponent ([`strength_opponent`](crate::run::strength_opponent))
+//! the run names plays its strength opponent ([`strength_opponent`](super::strength_opponent))
 //! in a quick arena match with the run configuration's `eval_games` (and `eval_simulations`),
 //! seeded from the run's seed and the version, and the network takes the exact exam.
 //! `fanorona train` evaluates every `eval_every_iterations` iterations with it, `fanorona
 //! gauntlet --run` every new model version the learner publishes.
 
-use fanorona_env::{Board, GameId};
+use fanorona_env::Board;
 use serde::{Deserialize, Serialize};
 
+use super::evaluation::{Evaluation, evaluate};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::model::PolicyValueNet;
-use crate::run::evaluation::evaluate;
-use crate::run::{Evaluation, Row, RunConfig, TrainError};
+use crate::run_dir::Row;
 
 /// Evaluates networks of one run.
 pub struct Gauntlet {
@@ -19,15 +21,12 @@ pub struct Gauntlet {
 }
 
 impl Gauntlet {
-    /// The evaluator of the run `config`, if its game has evaluation opponents (Fanorona;
-    /// the arena and minimax do not play Telo).
-    pub fn for_run(config: &RunConfig) -> Result<Option<Gauntlet>, TrainError> {
-        Ok(match config.game.id()? {
-            GameId::Fanorona(board) => Some(Gauntlet {
-                config: config.clone(),
-                board,
-            }),
-            GameId::Telo => None,
+    /// The evaluator of the run `config`, if its game has evaluation opponents (a game
+    /// alpha-beta plays: minimax is the arena's opponent).
+    pub fn for_run(config: &RunConfig) -> Option<Gauntlet> {
+        config.game.has_alpha_beta().then(|| Gauntlet {
+            config: config.clone(),
+            board: config.game.board(),
         })
     }
 
@@ -37,10 +36,8 @@ impl Gauntlet {
     }
 }
 
-/// The evaluator's results file in a run directory: one [`GauntletRow`] per model version.
-pub const GAUNTLET_FILE: &str = "gauntlet.csv";
-
-/// One model version's scores against the evaluation opponents.
+/// One model version's scores against the evaluation opponents: a row of the evaluator's
+/// results in a run directory (`gauntlet.csv`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct GauntletRow {
     /// The model version.

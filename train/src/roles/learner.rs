@@ -13,28 +13,18 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::game_learner::{AnyGameLearner, OpenLearner};
-use super::models::{publish_model, remove_models_after};
 use super::{Ingested, LossMeans};
+use crate::config::{RunConfig, RunConfigError};
+use crate::error::TrainError;
 use crate::io::{Shard, list_shards};
-use crate::run::lock::RunLock;
-use crate::run::{MetricsWriter, Row, RunConfig, TrainError, resolve_config};
-
-/// The folder of shards in a run directory.
-pub const GAMES_DIR: &str = "games";
-
-/// The file a learner writes into its run directory when it has reached its limit (and
-/// removes when it starts): self-play workers and the evaluator stop when they see it.
-pub const LEARNER_DONE_FILE: &str = "learner.done";
-
-/// The learner's metrics file in a run directory: one [`LearnerRow`] per model version.
-pub const LEARNER_METRICS_FILE: &str = "learner.csv";
+use crate::run_dir::{MetricsWriter, Row, RunDir, RunLock};
 
 /// The replay ratio the learner uses unless told otherwise: positions sampled for training
 /// per new self-play position. The default preset's one-process loop samples 60 x 256
 /// positions per iteration of about 4,000 new ones, a ratio of about 4.
 pub const DEFAULT_REPLAY_RATIO: f64 = 4.0;
 
-/// One model version's row of `learner.csv`: what the learner ingested and trained on since
+/// One model version's row of the learner's metrics (`learner.csv`): what the learner ingested and trained on since
 /// the previous version.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LearnerRow {
@@ -83,7 +73,7 @@ impl Row for LearnerRow {
 
 /// The sums behind the next [`LearnerRow`].
 #[derive(Default)]
-struct Tally {
+struct RowSums {
     row: LearnerRow,
     staleness_sum: u64,
     worker_seconds: f64,
@@ -96,11 +86,11 @@ struct Tally {
 /// lock while it lives.
 pub struct Learner {
     config: RunConfig,
-    dir: PathBuf,
+    dir: RunDir,
     replay_ratio: f64,
     learner: Box<dyn AnyGameLearner>,
     metrics: MetricsWriter<LearnerRow>,
-    tally: Tally,
+    tally: RowSums,
     since: Instant,
     started: Instant,
     /// The step and path of the last checkpoint written or resumed from.
@@ -123,37 +113,38 @@ impl Learner {
         replay_ratio: f64,
     ) -> Result<Learner, TrainError> {
         if !(replay_ratio.is_finite() && replay_ratio > 0.0) {
-            return Err(crate::run::RunConfigError::OutOfRange {
+            return Err(RunConfigError::OutOfRange {
                 key: "replay ratio",
                 expected: "a finite number above 0",
                 found: replay_ratio.to_string(),
             }
             .into());
         }
-        let config = resolve_config(dir, config)?;
+        let dir = RunDir::new(dir);
+        let config = dir.resolve_config(config)?;
         config.validate()?;
         config.refuse_abnet()?;
         config.run.device.device()?;
-        let lock = crate::run::lock_run_directory(dir)?;
-        let learner = config.game.id()?.visit(OpenLearner {
+        let lock = dir.lock()?;
+        let learner = config.game.visit(OpenLearner {
             config: &config,
-            dir,
+            dir: &dir,
         })?;
-        config.write_resolved(dir)?;
+        dir.write_config(&config)?;
         let (version, step, resumed) = (learner.model_version(), learner.step(), learner.resumed());
-        let metrics = MetricsWriter::open_file(&dir.join(LEARNER_METRICS_FILE), version)?;
+        let metrics = MetricsWriter::open(&dir.learner_metrics(), version)?;
         let published = learner.model_bytes(&config)?;
-        remove_models_after(dir, version)?;
+        dir.remove_models_after(version)?;
         // Written again even where it exists: a copy damaged or lost since would stall every
         // self-play worker.
-        publish_model(dir, version, &published)?;
+        dir.publish_model(version, &published)?;
         Ok(Learner {
             config,
-            dir: dir.to_path_buf(),
+            dir,
             replay_ratio,
             learner,
             metrics,
-            tally: Tally::default(),
+            tally: RowSums::default(),
             since: Instant::now(),
             started: Instant::now(),
             saved: resumed.then_some((step, None)),
@@ -242,14 +233,7 @@ impl Learner {
         if self.consumed(&shard.file_name()) {
             return Ok(None);
         }
-        let games = self.dir.join(GAMES_DIR);
-        std::fs::create_dir_all(&games).map_err(|error| crate::io::FileError::Io {
-            kind: crate::io::FileKind::Shard,
-            action: "create",
-            path: games.clone(),
-            error,
-        })?;
-        shard.write(&games)?;
+        shard.write(&self.dir.create_shards()?)?;
         Ok(self.ingest(shard))
     }
 
@@ -262,7 +246,7 @@ impl Learner {
         mut on_skip: impl FnMut(&TrainError),
     ) -> Result<usize, TrainError> {
         let mut shards: Vec<Shard> = Vec::new();
-        for path in list_shards(&self.dir.join(GAMES_DIR))? {
+        for path in list_shards(&self.dir.shards())? {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if self.consumed(name) {
                 continue;
@@ -333,7 +317,7 @@ impl Learner {
     pub fn publish(&mut self) -> Result<(u64, Vec<u8>), TrainError> {
         let version = self.learner.advance();
         self.published = self.learner.model_bytes(&self.config)?;
-        publish_model(&self.dir, version, &self.published)?;
+        self.dir.publish_model(version, &self.published)?;
         let tally = std::mem::take(&mut self.tally);
         let steps = tally.row.steps.max(1) as f64;
         let [total, policy, value, entropy] = tally.loss_sums.map(|sum| sum / steps);

@@ -10,15 +10,16 @@ use std::path::{Path, PathBuf};
 use burn::tensor::Device;
 
 use super::game_worker::{AnyGameWorker, NewWorker};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::io::{LoadedPolicy, Shard, policy_from_bytes};
-use crate::run::{RunConfig, TrainError};
 
 /// Loads the policy-file `bytes` of model `version` onto the CPU, checking it is for the
 /// run's game.
 fn load_model(config: &RunConfig, bytes: &[u8], version: u64) -> Result<LoadedPolicy, TrainError> {
     let label = PathBuf::from(format!("model version {version}"));
     let loaded = policy_from_bytes(&label, bytes.to_vec(), &Device::flex())?;
-    loaded.meta.check_game(&label, config.game.id()?)?;
+    loaded.meta.check_game(&label, config.game)?;
     Ok(loaded)
 }
 
@@ -62,7 +63,7 @@ impl SelfPlayWorker {
                     version,
                     step,
                 };
-                self.worker = Some(config.game.id()?.visit(new)?);
+                self.worker = Some(config.game.visit(new)?);
             }
         }
         Ok(())

@@ -9,7 +9,8 @@ use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::{Built, Match, MatchConfig, Openings, TurnAgent};
 use fanorona_util::progress::ProgressBar;
 
-use super::{RunConfig, TrainError};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::model::PolicyValueNet;
 use crate::players::NetValue;
 use crate::selfplay::AlphaBetaConfig;

@@ -11,8 +11,8 @@ use fanorona_eval::rating::Ratings;
 use serde::Serialize;
 
 use crate::io::Checkpoint;
-use crate::roles::{LEARNER_METRICS_FILE, LearnerRow};
-use crate::run::{METRICS_FILE, MetricsError, MetricsRow, read_metrics, read_rows};
+use crate::roles::LearnerRow;
+use crate::run_dir::{MetricsError, MetricsRow, RunDir, read_metrics, read_rows};
 
 /// A learning curve that cannot be made.
 #[derive(Debug, thiserror::Error)]
@@ -30,9 +30,7 @@ pub enum CurveError {
     )]
     NoCheckpoints(PathBuf),
     /// A rated checkpoint's step is not in the run's metrics.
-    #[error(
-        "checkpoint step {step} of {run} has no row in its {METRICS_FILE} or {LEARNER_METRICS_FILE}"
-    )]
+    #[error("checkpoint step {step} of {run} has no row in its metrics.csv or learner.csv")]
     UnknownStep {
         /// The run directory.
         run: PathBuf,
@@ -82,16 +80,16 @@ impl CurvePoint {
 /// One row of a run's progress: the learner step an iteration (or model version) ended at,
 /// the seconds since the run (or its resumption) started, and the positions it added.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Progress {
+struct RunPoint {
     iteration: u64,
     step: u64,
     elapsed_s: f64,
     positions: u64,
 }
 
-impl From<&MetricsRow> for Progress {
-    fn from(row: &MetricsRow) -> Progress {
-        Progress {
+impl From<&MetricsRow> for RunPoint {
+    fn from(row: &MetricsRow) -> RunPoint {
+        RunPoint {
             iteration: row.iteration,
             step: row.step,
             elapsed_s: row.elapsed_s,
@@ -100,9 +98,9 @@ impl From<&MetricsRow> for Progress {
     }
 }
 
-impl From<&LearnerRow> for Progress {
-    fn from(row: &LearnerRow) -> Progress {
-        Progress {
+impl From<&LearnerRow> for RunPoint {
+    fn from(row: &LearnerRow) -> RunPoint {
+        RunPoint {
             iteration: row.version,
             step: row.step,
             elapsed_s: row.elapsed_s,
@@ -113,21 +111,22 @@ impl From<&LearnerRow> for Progress {
 
 /// The progress rows of the run in `run`: its `metrics.csv`, or where it has none (a
 /// distributed run), its `learner.csv`.
-fn read_progress(run: &Path) -> Result<Vec<Progress>, MetricsError> {
-    let learner = run.join(LEARNER_METRICS_FILE);
-    if !run.join(METRICS_FILE).exists() && learner.exists() {
+fn read_progress(run: &Path) -> Result<Vec<RunPoint>, MetricsError> {
+    let run = RunDir::new(run);
+    let learner = run.learner_metrics();
+    if !run.metrics().exists() && learner.exists() {
         let rows: Vec<LearnerRow> = read_rows(&learner)?;
-        return Ok(rows.iter().map(Progress::from).collect());
+        return Ok(rows.iter().map(RunPoint::from).collect());
     }
-    Ok(read_metrics(&run.join(METRICS_FILE))?
+    Ok(read_metrics(&run.metrics())?
         .iter()
-        .map(Progress::from)
+        .map(RunPoint::from)
         .collect())
 }
 
 /// Seconds of training up to each row: `elapsed_s` restarts at every resumption, so the
 /// segments are added up.
-fn training_seconds(rows: &[Progress]) -> Vec<f64> {
+fn training_seconds(rows: &[RunPoint]) -> Vec<f64> {
     let mut total = 0.0;
     let mut previous = 0.0;
     rows.iter()
@@ -280,7 +279,7 @@ mod tests {
             row(3, 30, 30.0),
             row(4, 40, 90.0),
         ];
-        let rows: Vec<Progress> = rows.iter().map(Progress::from).collect();
+        let rows: Vec<RunPoint> = rows.iter().map(RunPoint::from).collect();
         assert_eq!(training_seconds(&rows), vec![100.0, 250.0, 280.0, 340.0]);
     }
 
@@ -301,9 +300,9 @@ mod tests {
         std::fs::create_dir_all(&run).unwrap();
         // Resumed after iteration 2: 900 s into the second segment.
         let metrics = csv_of(&[row(1, 60, 1800.0), row(2, 120, 3600.0), row(3, 180, 900.0)]);
-        std::fs::write(run.join(METRICS_FILE), &metrics).unwrap();
-        let ckpt = |step: u64| run.join(Checkpoint::file_name(step)).display().to_string();
-        let other_run = dir.join("other").join(Checkpoint::file_name(60));
+        std::fs::write(RunDir::new(&run).metrics(), &metrics).unwrap();
+        let ckpt = |step: u64| RunDir::new(&run).checkpoint(step).display().to_string();
+        let other_run = RunDir::new(dir.join("other")).checkpoint(60);
         std::fs::create_dir_all(other_run.parent().unwrap()).unwrap();
         let ratings = Ratings {
             anchor: "minimax:depth=1".into(),
@@ -354,7 +353,7 @@ mod tests {
         );
         let err = learning_curve(&dir.join("other"), &ratings, 2.0).unwrap_err();
         assert!(matches!(err, CurveError::Metrics(_)), "{err}");
-        std::fs::write(dir.join("other").join(METRICS_FILE), &metrics).unwrap();
+        std::fs::write(RunDir::new(dir.join("other")).metrics(), &metrics).unwrap();
         let mut none = ratings.clone();
         none.players.retain(|p| p.agent.starts_with("minimax"));
         let err = learning_curve(&run, &none, 2.0).unwrap_err();
@@ -375,8 +374,8 @@ mod tests {
             ..LearnerRow::default()
         };
         let rows = [version(1, 50, 60.0, 4000), version(2, 120, 180.0, 5000)];
-        std::fs::write(run.join(LEARNER_METRICS_FILE), csv_of(&rows)).unwrap();
-        let ckpt = run.join(Checkpoint::file_name(120)).display().to_string();
+        std::fs::write(RunDir::new(run).learner_metrics(), csv_of(&rows)).unwrap();
+        let ckpt = RunDir::new(run).checkpoint(120).display().to_string();
         let ratings = Ratings {
             anchor: "minimax:depth=1".into(),
             games: 40,
@@ -399,7 +398,7 @@ mod tests {
             (0.05, 0.15000000000000002)
         );
         // A run's own metrics come first where both files exist.
-        std::fs::write(run.join(METRICS_FILE), csv_of(&[row(1, 120, 36.0)])).unwrap();
+        std::fs::write(RunDir::new(run).metrics(), csv_of(&[row(1, 120, 36.0)])).unwrap();
         let point = &learning_curve(run, &ratings, 1.0).unwrap()[0];
         assert_eq!(
             (point.iteration, point.positions, point.wall_hours),

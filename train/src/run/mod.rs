@@ -1,35 +1,14 @@
-//! The training run: its configuration (presets, TOML), the loop of self-play, replay and
-//! learner steps with checkpoints and resume, evaluation matches, metrics and their plot, and
-//! the learning curve in rating; an `abnet` run's start network and gate; the student a
-//! finished MCTS run teaches its network to.
+//! The training run in one process: the loop composing the roles ([`crate::roles`]) with
+//! checkpoints and resume, the plot of its metrics, the learning curve in rating, an `abnet`
+//! run's gate, and the student a finished MCTS run teaches its network to.
 
-mod config;
-pub(crate) mod evaluation;
 mod gate;
 mod learning_curve;
-pub(crate) mod lock;
-mod metrics;
 mod plot;
 mod progress;
-mod run_files;
-mod start;
-pub(crate) mod state;
 mod student;
 mod train;
 
-pub use config::{
-    CONFIG_FILE, GameConfig, LoopConfig, PRESETS, RunConfig, RunConfigError, TrainingConfig,
-};
-pub use evaluation::{Evaluation, NetworkMatch, strength_opponent};
 pub use learning_curve::{CurveError, CurvePoint, curve_csv, curve_table, learning_curve};
-pub use lock::LOCK_FILE;
-pub use metrics::{
-    METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows,
-};
 pub use plot::{PlotError, plot_learning_curves, plot_metrics};
-pub use run_files::is_run_file;
-pub use student::{STUDENT_FILE, STUDENT_METRICS_FILE};
-pub(crate) use train::lock_run_directory;
-pub use train::{
-    BEST_FILE, CURVES_FILE, RunSummary, TrainError, TrainOptions, resolve_config, train,
-};
+pub use train::{RunSummary, TrainOptions, train};

@@ -12,7 +12,8 @@ use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::prelude::*;
 
-use crate::run::{CurvePoint, MetricsRow};
+use crate::run::CurvePoint;
+use crate::run_dir::MetricsRow;
 
 /// A plot that cannot be drawn or written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -6,10 +6,10 @@ use std::io::Write;
 use fanorona_util::progress::{self, ProgressBar};
 use indicatif::{MultiProgress, ProgressDrawTarget};
 
-use super::MetricsRow;
+use crate::run_dir::MetricsRow;
 
 /// The progress bars of a run: iterations, and games within the iteration.
-pub(super) struct Progress {
+pub(super) struct ProgressBars {
     bars: MultiProgress,
     pub iterations: ProgressBar,
     pub games: ProgressBar,
@@ -17,9 +17,9 @@ pub(super) struct Progress {
     verbose: bool,
 }
 
-impl Progress {
+impl ProgressBars {
     /// Bars at `done` of `total` iterations and of `games` games, drawn on stderr if `shown`.
-    pub fn new(shown: bool, done: u64, total: u64, games: usize) -> Progress {
+    pub fn new(shown: bool, done: u64, total: u64, games: usize) -> ProgressBars {
         let bars = MultiProgress::with_draw_target(if shown {
             ProgressDrawTarget::stderr()
         } else {
@@ -27,7 +27,7 @@ impl Progress {
         });
         let iterations = bars.add(progress::bar(total, "iterations").with_position(done));
         let games = bars.add(progress::bar(games as u64, "self-play games"));
-        Progress {
+        ProgressBars {
             bars,
             iterations,
             games,

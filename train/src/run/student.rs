@@ -5,27 +5,23 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
-use fanorona_env::{GameId, Position};
+use fanorona_env::Position;
 use fanorona_util::atomic_write::write_atomic;
 use serde_json::json;
 
-use super::progress::Progress;
-use super::{RunConfig, TrainError};
-use crate::distill::Progress as DistillProgress;
+use super::progress::ProgressBars;
+use crate::config::{FanoronaPart, RunConfig};
+use crate::distill::DistillEvent;
 use crate::distill::{DistillError, DistillSettings, EpochReport, distill};
+use crate::error::TrainError;
 use crate::io::{PolicyMeta, export_policy};
 use crate::model::PolicyValueNet;
-
-/// The run's student, a policy file: its agent (`abnet:path=RUN/student.safetensors`).
-pub const STUDENT_FILE: &str = "student.safetensors";
-
-/// The student's distillation metrics: one JSON line per epoch, its errors against the
-/// network on held-out positions.
-pub const STUDENT_METRICS_FILE: &str = "student.jsonl";
+use crate::run_dir::RunDir;
 
 /// Teaches `teacher` (the run's network after `step` learner steps) to the student of
-/// `settings`, seeded by the run's seed, and writes it atomically to `dir/`[`STUDENT_FILE`]
-/// (its step: `step`) and the epochs' reports to `dir/`[`STUDENT_METRICS_FILE`], showing a bar
+/// `settings`, seeded by the run's seed, and writes it atomically as the run's student (its
+/// step: `step`; `abnet:path=RUN/student.safetensors` plays it) and the epochs' reports (one
+/// JSON line per epoch, its errors against the network on held-out positions) beside it, showing a bar
 /// of its steps and a line per epoch in `progress`. Returns the student's path, or `None` if
 /// `stop` was set before it was taught (then nothing is written).
 pub(super) fn teach_student(
@@ -33,14 +29,11 @@ pub(super) fn teach_student(
     settings: &DistillSettings,
     teacher: &PolicyValueNet,
     step: u64,
-    dir: &Path,
-    progress: &Progress,
+    dir: &RunDir,
+    progress: &ProgressBars,
     stop: Option<&AtomicBool>,
 ) -> Result<Option<PathBuf>, TrainError> {
-    let game = config.game.id()?;
-    let GameId::Fanorona(board) = game else {
-        unreachable!("the configuration's validation admits [distill] for fanorona only")
-    };
+    let board = config.fanorona_board(FanoronaPart::Distill)?;
     progress.log(format!(
         "teaching the network to the student MLP {:?} for abnet: {} positions, {} epochs",
         settings.hidden, settings.positions, settings.epochs
@@ -54,12 +47,12 @@ pub(super) fn teach_student(
         settings,
         config.run.seed,
         &mut |event| match event {
-            DistillProgress::Sampled { .. } => {}
-            DistillProgress::Step { total, .. } => {
+            DistillEvent::Sampled { .. } => {}
+            DistillEvent::Step { total, .. } => {
                 bar.set_length(total);
                 bar.inc(1);
             }
-            DistillProgress::Epoch(report) => {
+            DistillEvent::Epoch(report) => {
                 progress.log(epoch_line(&report));
                 reports.push(report);
             }
@@ -72,9 +65,9 @@ pub(super) fn teach_student(
         Err(DistillError::Stopped) => return Ok(None),
         Err(error) => return Err(TrainError::Distill(error)),
     };
-    write_reports(&dir.join(STUDENT_METRICS_FILE), &reports)?;
-    let path = dir.join(STUDENT_FILE);
-    let meta = PolicyMeta::trained(game, student.config().clone(), step);
+    write_reports(&dir.student_metrics(), &reports)?;
+    let path = dir.student();
+    let meta = PolicyMeta::trained(config.game, student.config().clone(), step);
     export_policy(&student, &meta, &path)?;
     Ok(Some(path))
 }

@@ -1,18 +1,11 @@
 //! The training run: a run directory, then iterations of self-play -> replay -> learner steps
 //! -> metrics, with periodic evaluation matches, checkpoints and a plot of the curves.
 //!
-//! Run directory layout:
-//! - `config.toml`: the resolved configuration (a resumed run reads it back);
-//! - `checkpoint-STEP.ckpt`: network, optimiser, step, iteration and RNG state (the latest
-//!   `keep_checkpoints` are kept), each with `replay-STEP.safetensors`, the replay window at
-//!   that checkpoint (written first, pruned with it; a checkpoint without it is not resumed);
-//! - `metrics.csv`: one row per iteration; `curves.png`: the learning curves, drawn at the end;
-//! - of an `abnet` run, `best-STEP.safetensors` beside each checkpoint (the best network at
-//!   that checkpoint, one unit with it like the replay window) and `best.safetensors`, the
-//!   best network so far as a policy file: the agent (`abnet:path=RUN/best.safetensors`);
-//! - of an MCTS run with a `[distill]` section, once it has all its iterations,
-//!   `student.safetensors`, its network taught to a smaller MLP: the agent
-//!   (`abnet:path=RUN/student.safetensors`), with `student.jsonl`, the teaching's metrics.
+//! The run directory's files ([`RunDir`]): its resolved configuration, checkpoints (the latest
+//! `keep_checkpoints`, each with the replay window and, of an `abnet` run, the best network of
+//! its step), `metrics.csv` (one row per iteration), `curves.png` (drawn at the end), an
+//! `abnet` run's `best.safetensors` and, of an MCTS run with a `[distill]` section once it has
+//! all its iterations, `student.safetensors`: the run's agent.
 //!
 //! An `abnet` run (a configuration with an `[abnet]` section) plays its self-play with the
 //! `abnet` agent over the best network ([`AlphaBetaSelfPlay`]), and after each iteration's
@@ -36,189 +29,23 @@ use std::time::Instant;
 use indicatif::ProgressBar;
 use rand::{Rng, SeedableRng};
 
-use fanorona_env::{Board, Game, GameId, GameVisitor, Position};
-use fanorona_eval::ArenaError;
-use fanorona_exact::solver::SolverError;
-use fanorona_exact::tables::TablesError;
+use fanorona_env::{Board, Game, GameVisitor, Position};
 
 use super::gate::gate_score;
-use super::lock::RunLock;
-use super::progress::Progress;
-use super::state::Best;
-use super::student::{STUDENT_FILE, teach_student};
-use super::{CONFIG_FILE, RunConfig, RunConfigError};
-use super::{METRICS_FILE, MetricsError, MetricsRow, MetricsWriter, read_metrics};
-use super::{PlotError, plot_metrics};
-use crate::distill::{DistillError, DistillSettings};
-use crate::io::{Checkpoint, CheckpointError, ReplayFileError};
-use crate::model::DeviceError;
+use super::progress::ProgressBars;
+
+use super::plot_metrics;
+use super::student::teach_student;
+use crate::config::{FanoronaPart, RunConfig};
+use crate::distill::DistillSettings;
+use crate::error::TrainError;
 use crate::model::PolicyValueNet;
 use crate::replay::TrajectoryMeta;
-use crate::rng::{RngStateError, TrainRng};
-use crate::roles::{GameLearner, GameWorker, Gauntlet};
-use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayConfig, SelfPlayOutput};
-use crate::table_labels::TableLabels;
-
-/// The learning curves drawn at the end of a run.
-pub const CURVES_FILE: &str = "curves.png";
-
-/// The best network of an `abnet` run so far, a policy file: the run's agent.
-pub const BEST_FILE: &str = "best.safetensors";
-
-/// A run that cannot start or go on.
-#[derive(Debug, thiserror::Error)]
-pub enum TrainError {
-    /// The configuration is bad, or does not match the run directory's.
-    #[error(transparent)]
-    Config(#[from] RunConfigError),
-    /// The requested configuration differs from the one the run directory was started with.
-    #[error(
-        "run directory {dir} was started with another configuration ({what} differs); \
-         resume it without --config/--preset/--board/--game, or choose another --out"
-    )]
-    ConfigMismatch {
-        /// The run directory.
-        dir: PathBuf,
-        /// The first section that differs.
-        what: &'static str,
-    },
-    /// The device is not compiled in.
-    #[error(transparent)]
-    Device(#[from] DeviceError),
-    /// A checkpoint cannot be written or read.
-    #[error(transparent)]
-    Checkpoint(#[from] CheckpointError),
-    /// The replay window cannot be written or read.
-    #[error(transparent)]
-    Replay(#[from] ReplayFileError),
-    /// The replay window saved with the checkpoint to resume from cannot be read.
-    #[error("cannot resume from checkpoint {checkpoint}: {error}")]
-    CheckpointReplay {
-        /// The checkpoint.
-        checkpoint: PathBuf,
-        /// Why its replay window cannot be read (part of the message, not a separate source).
-        error: ReplayFileError,
-    },
-    /// The replay window beside a checkpoint is not the one saved with it.
-    #[error(
-        "cannot resume from checkpoint {checkpoint}: its replay window {replay} holds {found} \
-         games added, the checkpoint {expected}"
-    )]
-    CheckpointReplayMismatch {
-        /// The checkpoint.
-        checkpoint: PathBuf,
-        /// The replay file.
-        replay: PathBuf,
-        /// The games added according to the checkpoint.
-        expected: u64,
-        /// The games added according to the replay file.
-        found: u64,
-    },
-    /// The run directory has metrics of earlier iterations but no checkpoint to go on from.
-    #[error(
-        "run directory {dir} has rows in {file} but no checkpoint to resume from (were the \
-         checkpoints deleted?); choose another run directory, or remove {dir}/{file} to start \
-         the run afresh"
-    )]
-    MetricsWithoutCheckpoint {
-        /// The run directory.
-        dir: PathBuf,
-        /// The metrics file with rows (`metrics.csv` or `learner.csv`).
-        file: &'static str,
-    },
-    /// A checkpoint's RNG state is unreadable.
-    #[error(transparent)]
-    Rng(#[from] RngStateError),
-    /// Metrics cannot be written or read.
-    #[error(transparent)]
-    Metrics(#[from] MetricsError),
-    /// The plot cannot be drawn.
-    #[error(transparent)]
-    Plot(#[from] PlotError),
-    /// An evaluation match failed.
-    #[error("evaluation match: {0}")]
-    Eval(#[from] ArenaError),
-    /// The run's endgame tables (`selfplay.tables`) cannot be opened.
-    #[error("the run's endgame tables (selfplay.tables) {dir}: {error}")]
-    Tables {
-        /// The tables' directory.
-        dir: PathBuf,
-        /// Why they cannot be opened.
-        error: TablesError,
-    },
-    /// The run's solved board (`selfplay.tables` naming a file) cannot be opened.
-    #[error("the run's solved board (selfplay.tables) {path}: {error}")]
-    Solution {
-        /// The table file.
-        path: PathBuf,
-        /// Why it cannot be opened.
-        error: SolverError,
-    },
-    /// The run's solved board (`selfplay.tables`) is of another board than the run's game.
-    #[error(
-        "the run's solved board (selfplay.tables) {path} is of the {solved} board, the run plays {run}: solve the run's board (fanorona solve --board {run} --save FILE)"
-    )]
-    SolutionBoard {
-        /// The table file.
-        path: PathBuf,
-        /// The board it solves.
-        solved: String,
-        /// The run's board.
-        run: String,
-    },
-    /// The run's network cannot be taught to its student (`[distill]`).
-    #[error("teaching the run's student ([distill]): {0}")]
-    Distill(#[from] DistillError),
-    /// The evaluation's exam on the built-in test set failed.
-    #[error("the exam on the built-in 9x5 test set: {0}")]
-    Exam(String),
-    /// A learner step gave a loss that is not a finite number: the network diverged. The run
-    /// stops there, writing no checkpoint of it.
-    #[error(
-        "iteration {iteration}, learner step {step}: the {loss} loss is {value}; the network \
-         diverged (no checkpoint written of it: lower the learning rate?)"
-    )]
-    NonFiniteLoss {
-        /// The iteration.
-        iteration: u64,
-        /// The learner step (counting from 0).
-        step: u64,
-        /// Which loss: `policy`, `value` or `total`.
-        loss: &'static str,
-        /// Its value.
-        value: f32,
-    },
-    /// The run directory or its lock file cannot be created or used.
-    #[error("cannot {action} {path}: {error}")]
-    Io {
-        /// What was being done, e.g. `create run directory`.
-        action: &'static str,
-        /// The directory or file.
-        path: PathBuf,
-        /// The OS error (part of the message, not a separate source).
-        error: std::io::Error,
-    },
-    /// A file of the run directory (a model version) cannot be read or written.
-    #[error(transparent)]
-    File(#[from] crate::io::FileError),
-    /// A shard of self-play games cannot be read or written.
-    #[error(transparent)]
-    Shard(#[from] crate::io::ShardError),
-    /// A model version cannot be written or read.
-    #[error(transparent)]
-    Policy(#[from] crate::io::PolicyFileError),
-    /// Another process is training in the run directory.
-    #[error(
-        "run directory {dir} is in use by another `fanorona train` or `fanorona learn`{holder}; \
-         wait for it to end, or choose another run directory"
-    )]
-    Locked {
-        /// The run directory.
-        dir: PathBuf,
-        /// ` (process ID)` when the lock file names its holder, else empty.
-        holder: String,
-    },
-}
+use crate::rng::TrainRng;
+use crate::roles::state::Best;
+use crate::roles::{GameLearner, GameWorker, Gauntlet, run_labels};
+use crate::run_dir::{MetricsRow, MetricsWriter, RunDir, RunLock, read_metrics};
+use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
 
 /// How a run reports progress and is stopped early.
 #[derive(Clone, Debug, Default)]
@@ -257,58 +84,6 @@ pub struct RunSummary {
     pub agent: Option<PathBuf>,
 }
 
-/// The configuration a run in `dir` goes on with: the directory's own `config.toml` if it has
-/// one (then `requested`, if given, must agree with it apart from the run's length, device
-/// and `[distill]` section, which are taken from `requested`), else `requested` or the default
-/// preset.
-pub fn resolve_config(dir: &Path, requested: Option<RunConfig>) -> Result<RunConfig, TrainError> {
-    let stored_path = dir.join(CONFIG_FILE);
-    if !stored_path.exists() {
-        return match requested {
-            Some(config) => Ok(config),
-            None => Ok(RunConfig::preset("default")?),
-        };
-    }
-    let mut stored = RunConfig::load(&stored_path)?;
-    if let Some(requested) = requested {
-        let mismatch = |what| TrainError::ConfigMismatch {
-            dir: dir.to_path_buf(),
-            what,
-        };
-        if requested.game != stored.game {
-            return Err(mismatch("game"));
-        }
-        if requested.network != stored.network {
-            return Err(mismatch("network"));
-        }
-        // The tables' directory is a path on this machine, as the device is a part of it:
-        // a resumed run may take them from another place (or take them up).
-        let games = |c: &RunConfig| SelfPlayConfig {
-            tables: None,
-            ..c.selfplay.clone()
-        };
-        if (&requested.mcts, games(&requested), &requested.replay)
-            != (&stored.mcts, games(&stored), &stored.replay)
-        {
-            return Err(mismatch("search, self-play or replay"));
-        }
-        if requested.training != stored.training {
-            return Err(mismatch("training"));
-        }
-        if requested.abnet != stored.abnet {
-            return Err(mismatch("abnet"));
-        }
-        stored.run.iterations = requested.run.iterations;
-        stored.run.device = requested.run.device;
-        // The student is taught at the run's end: a finished run may take one up.
-        stored.distill = requested.distill;
-        if requested.selfplay.tables.is_some() {
-            stored.selfplay.tables = requested.selfplay.tables;
-        }
-    }
-    Ok(stored)
-}
-
 /// Runs (or resumes) training in `dir` with `config` until `config.run.iterations` iterations
 /// are complete. A device this build cannot use is refused before `dir` is made.
 pub fn train(
@@ -318,10 +93,10 @@ pub fn train(
 ) -> Result<RunSummary, TrainError> {
     config.validate()?;
     config.run.device.device()?;
-    TableLabels::for_run(config)?;
-    config.game.id()?.visit(RunGame {
+    run_labels(config)?;
+    config.game.visit(RunGame {
         config,
-        dir,
+        dir: RunDir::new(dir),
         options,
     })
 }
@@ -329,7 +104,7 @@ pub fn train(
 /// Runs the training of the game the registry visits.
 struct RunGame<'a> {
     config: &'a RunConfig,
-    dir: &'a Path,
+    dir: RunDir,
     options: TrainOptions,
 }
 
@@ -346,12 +121,12 @@ impl GameVisitor for RunGame<'_> {
 /// the evaluator plays the network when due) and the run's bookkeeping.
 struct Run<'a, G: Game> {
     config: &'a RunConfig,
-    dir: &'a Path,
+    dir: RunDir,
     learner: GameLearner<G>,
     players: Players<G>,
     evaluator: Option<Gauntlet>,
     metrics: MetricsWriter,
-    progress: Progress,
+    progress: ProgressBars,
     started: Instant,
     /// The learner step of the last checkpoint written or resumed from.
     last_saved: Option<u64>,
@@ -423,7 +198,7 @@ fn selfplay_row(iteration: u64, played: &SelfPlayOutput) -> MetricsRow {
 fn run_game<G: Game>(
     config: &RunConfig,
     start: G,
-    dir: &Path,
+    dir: RunDir,
     options: TrainOptions,
 ) -> Result<RunSummary, TrainError> {
     let mut run = Run::open(config, start, dir, options)?;
@@ -447,41 +222,34 @@ fn run_game<G: Game>(
     Ok(summary)
 }
 
-/// Creates the run directory `dir` if needed and takes its lock.
-pub(crate) fn lock_run_directory(dir: &Path) -> Result<RunLock, TrainError> {
-    std::fs::create_dir_all(dir).map_err(|error| TrainError::Io {
-        action: "create run directory",
-        path: dir.to_path_buf(),
-        error,
-    })?;
-    RunLock::acquire(dir)
-}
-
 impl<'a, G: Game> Run<'a, G> {
     /// Creates or resumes the run in `dir`: its state, resolved configuration and metrics.
     fn open(
         config: &'a RunConfig,
         start: G,
-        dir: &'a Path,
+        dir: RunDir,
         options: TrainOptions,
     ) -> Result<Run<'a, G>, TrainError> {
-        let lock = lock_run_directory(dir)?;
-        let learner = GameLearner::open(config, &start, dir)?;
-        config.write_resolved(dir)?;
+        let lock = dir.lock()?;
+        let learner = GameLearner::open(config, &start, &dir)?;
+        dir.write_config(config)?;
         let iteration = learner.model_version();
-        let metrics = MetricsWriter::open(dir, iteration)?;
-        let players = match (&config.abnet, config.game.id()?) {
-            (Some(abnet), GameId::Fanorona(board)) => Players::AlphaBeta {
-                selfplay: AlphaBetaSelfPlay::new(
-                    Position::initial(board),
-                    abnet.clone(),
-                    config.selfplay.games_per_iteration,
-                    config.selfplay.max_actions,
-                )
-                .with_labels(TableLabels::for_run(config)?),
-                board,
-            },
-            _ => Players::Mcts(Box::new(GameWorker::new(
+        let metrics = MetricsWriter::open(&dir.metrics(), iteration)?;
+        let players = match &config.abnet {
+            Some(abnet) => {
+                let board = config.fanorona_board(FanoronaPart::Abnet)?;
+                Players::AlphaBeta {
+                    selfplay: AlphaBetaSelfPlay::new(
+                        Position::initial(board),
+                        abnet.clone(),
+                        config.selfplay.games_per_iteration,
+                        config.selfplay.max_actions,
+                    )
+                    .with_labels(run_labels(config)?),
+                    board,
+                }
+            }
+            None => Players::Mcts(Box::new(GameWorker::new(
                 config,
                 start,
                 &learner.network(),
@@ -490,9 +258,9 @@ impl<'a, G: Game> Run<'a, G> {
             )?)),
         };
         if let Some(best) = &learner.state.best {
-            best.export(config, &dir.join(BEST_FILE))?;
+            best.export(config, &dir.best())?;
         }
-        let progress = Progress::new(
+        let progress = ProgressBars::new(
             options.progress,
             iteration,
             config.run.iterations,
@@ -501,7 +269,7 @@ impl<'a, G: Game> Run<'a, G> {
         if learner.resumed() {
             progress.log(format!(
                 "resumed {} at iteration {}, step {}, {} positions in replay",
-                dir.display(),
+                dir.path().display(),
                 iteration,
                 learner.step(),
                 learner.replay_positions()
@@ -510,7 +278,7 @@ impl<'a, G: Game> Run<'a, G> {
         Ok(Run {
             config,
             dir,
-            evaluator: Gauntlet::for_run(config)?,
+            evaluator: Gauntlet::for_run(config),
             players,
             metrics,
             progress,
@@ -573,7 +341,7 @@ impl<'a, G: Game> Run<'a, G> {
         self.progress.log(self.progress.iteration_line(&row));
         self.stopping = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
         if self.checkpoint_due() {
-            self.checkpoint = Some(self.learner.save(self.config, self.dir)?);
+            self.checkpoint = Some(self.learner.save(self.config, &self.dir)?);
             self.last_saved = Some(self.learner.step());
         }
         Ok(row)
@@ -624,9 +392,9 @@ impl<'a, G: Game> Run<'a, G> {
             *best = Best {
                 net: candidate,
                 iteration: row.iteration,
-                step: state.learner.step(),
+                step: state.trainer.step(),
             };
-            best.export(self.config, &self.dir.join(BEST_FILE))?;
+            best.export(self.config, &self.dir.best())?;
         }
         row.gate_score = Some(score);
         row.best_iteration = Some(best.iteration);
@@ -669,23 +437,23 @@ impl<'a, G: Game> Run<'a, G> {
         settings: &DistillSettings,
         trained: bool,
     ) -> Result<Option<PathBuf>, TrainError> {
-        let path = self.dir.join(STUDENT_FILE);
+        let path = self.dir.student();
         if !trained && path.exists() {
             return Ok(Some(path));
         }
-        let learner = &self.learner.state.learner;
-        let teacher = match learner.averaged_network() {
+        let trainer = &self.learner.state.trainer;
+        let teacher = match trainer.averaged_network() {
             Some(average) => average.clone(),
-            None => learner.inference_network(),
+            None => trainer.inference_network(),
         };
         let stop = self.stop.as_deref();
-        let (config, step) = (self.config, learner.step());
+        let (config, step) = (self.config, trainer.step());
         teach_student(
             config,
             settings,
             &teacher,
             step,
-            self.dir,
+            &self.dir,
             &self.progress,
             stop,
         )
@@ -698,26 +466,26 @@ impl<'a, G: Game> Run<'a, G> {
         let checkpoint = match self.checkpoint {
             Some(path) => path,
             // Nothing left to do: the run was already complete.
-            None => match Checkpoint::list(self.dir)?.pop() {
+            None => match self.dir.latest_checkpoint()? {
                 Some(path) => path,
-                None => self.learner.save(self.config, self.dir)?,
+                None => self.learner.save(self.config, &self.dir)?,
             },
         };
-        let rows = read_metrics(&self.dir.join(METRICS_FILE))?;
+        let rows = read_metrics(&self.dir.metrics())?;
         if !rows.is_empty() {
-            plot_metrics(&rows, &self.dir.join(CURVES_FILE))?;
+            plot_metrics(&rows, &self.dir.curves())?;
         }
         let state = &self.learner.state;
         Ok(RunSummary {
             resumed: state.resumed,
             interrupted: state.iteration < self.config.run.iterations,
             iterations: state.iteration,
-            step: state.learner.step(),
+            step: state.trainer.step(),
             replay_games_added: state.replay.games_added(),
             replay_positions: state.replay.positions(),
             // A run with a student names it instead (see `run_game`).
             agent: if self.config.abnet.is_some() {
-                Some(self.dir.join(BEST_FILE))
+                Some(self.dir.best())
             } else {
                 self.config.searched_by_abnet().then(|| checkpoint.clone())
             },

@@ -317,7 +317,7 @@ impl<'a, G: Game> Session<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::RunConfig;
+    use crate::config::RunConfig;
     use fanorona_env::{Board, Fanorona, Position};
     use fanorona_search::UniformEvaluator;
     use rand::SeedableRng;

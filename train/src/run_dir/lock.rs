@@ -7,10 +7,7 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Write};
 use std::path::Path;
 
-use super::TrainError;
-
-/// The lock file in a run directory.
-pub const LOCK_FILE: &str = "train.lock";
+use super::RunDirError;
 
 /// The held lock of a run directory; released when dropped.
 pub(crate) struct RunLock {
@@ -18,13 +15,12 @@ pub(crate) struct RunLock {
 }
 
 impl RunLock {
-    /// Takes the lock of the run directory `dir` (which exists), or fails at once if another
-    /// process holds it.
-    pub fn acquire(dir: &Path) -> Result<RunLock, TrainError> {
-        let path = dir.join(LOCK_FILE);
-        let io = |error| TrainError::Io {
+    /// Takes the lock of the run directory `dir` (which exists) through its lock file `path`,
+    /// or fails at once if another process holds it.
+    pub fn acquire(dir: &Path, path: &Path) -> Result<RunLock, RunDirError> {
+        let io = |error| RunDirError::Io {
             action: "lock",
-            path: path.clone(),
+            path: path.to_path_buf(),
             error,
         };
         let mut file = OpenOptions::new()
@@ -32,12 +28,12 @@ impl RunLock {
             .write(true)
             .create(true)
             .truncate(false)
-            .open(&path)
+            .open(path)
             .map_err(io)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {
-                return Err(TrainError::Locked {
+                return Err(RunDirError::Locked {
                     dir: dir.to_path_buf(),
                     holder: describe_holder(&mut file),
                 });
@@ -117,10 +113,11 @@ mod tests {
     #[test]
     fn a_second_opener_is_told_the_real_holder_not_what_the_file_says() {
         let dir = tempfile::tempdir().unwrap();
-        let _held = RunLock::acquire(dir.path()).unwrap();
+        let run = crate::run_dir::RunDir::new(dir.path());
+        let _held = run.lock().unwrap();
         // A stale id in the file must not be named as the holder.
-        std::fs::write(dir.path().join(LOCK_FILE), "999999\n").unwrap();
-        let Err(TrainError::Locked { holder, .. }) = RunLock::acquire(dir.path()) else {
+        std::fs::write(dir.path().join("train.lock"), "999999\n").unwrap();
+        let Err(RunDirError::Locked { holder, .. }) = run.lock() else {
             panic!("the second lock must fail");
         };
         assert_eq!(holder, format!(" (process {})", std::process::id()));

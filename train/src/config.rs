@@ -8,8 +8,8 @@
 
 use std::path::Path;
 
-use fanorona_env::{Excerpt, GameId};
-use serde::{Deserialize, Serialize};
+use fanorona_env::{Board, Excerpt, GameId};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::distill::DistillSettings;
 use crate::model::ComputeDevice;
@@ -18,11 +18,7 @@ use crate::model::{LrSchedule, OptimizerConfig, TrainerConfig};
 use crate::replay::ReplayConfig;
 use crate::selfplay::{AlphaBetaConfig, MctsConfig, SelfPlayConfig};
 use fanorona_search::options::{FPU_MAX, FPU_MIN};
-use fanorona_util::atomic_write::write_atomic;
 use fanorona_util::input_file::read_text_limited;
-
-/// The file name of the resolved configuration in a run directory.
-pub const CONFIG_FILE: &str = "config.toml";
 
 /// The names of the embedded presets.
 pub const PRESETS: [&str; 6] = ["tiny", "small", "default", "long", "full", "abnet"];
@@ -57,10 +53,13 @@ pub enum RunConfigError {
     /// A value that cannot be used (a board, a network's sizes).
     #[error("run configuration: {0}")]
     Invalid(String),
+    /// A part of the run that plays Fanorona alone, asked of another game.
+    #[error("run configuration: {}", .0.refusal())]
+    FanoronaOnly(FanoronaPart),
     /// A key's value out of its range.
     #[error("run configuration: {key} = {found}: expected {expected}")]
     OutOfRange {
-        /// The key, with its section, e.g. `training.learner.schedule.lr`.
+        /// The key, with its section, e.g. `training.trainer.schedule.lr`.
         key: &'static str,
         /// What the key takes.
         expected: &'static str,
@@ -75,30 +74,57 @@ impl From<NetworkConfigError> for RunConfigError {
     }
 }
 
-/// The game played.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct GameConfig {
-    /// `fanorona` (any odd board) or `telo` (Fanoron-Telo, 3x3).
-    pub name: String,
-    /// The board, `WxH` (e.g. `9x5`, `5x3`).
-    pub board: String,
+/// A part of a run that plays Fanorona alone (the engines written for its rules).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FanoronaPart {
+    /// `selfplay.tables`: exact value targets from endgame tables or a solved board.
+    Tables,
+    /// `[abnet]`: self-play by the `abnet` agent.
+    Abnet,
+    /// `[distill]`: the student `abnet` searches with.
+    Distill,
 }
 
-impl GameConfig {
-    /// The game these settings name, e.g. `fanorona 9x5` (the label checkpoints store).
-    pub fn id(&self) -> Result<GameId, RunConfigError> {
-        GameId::from_parts(&self.name, &self.board)
-            .map_err(|e| RunConfigError::Invalid(e.to_string()))
+impl FanoronaPart {
+    /// Why another game cannot have it.
+    fn refusal(self) -> &'static str {
+        match self {
+            FanoronaPart::Tables => "selfplay.tables: endgame tables hold Fanorona positions only",
+            FanoronaPart::Abnet => "[abnet] self-play plays fanorona only",
+            FanoronaPart::Distill => {
+                "[distill] teaches fanorona networks only (abnet plays fanorona)"
+            }
+        }
     }
 }
 
-impl From<GameId> for GameConfig {
-    fn from(id: GameId) -> GameConfig {
-        GameConfig {
-            name: id.name().to_string(),
-            board: id.board().to_string(),
-        }
+/// The `[game]` table as TOML writes it.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GameTable {
+    /// `fanorona` (any odd board) or `telo` (Fanoron-Telo, 3x3).
+    name: String,
+    /// The board, `WxH` (e.g. `9x5`, `5x3`).
+    board: String,
+}
+
+/// A run's game as its `[game]` table (`name`, `board`), checked when it is read.
+mod game_table {
+    use super::*;
+
+    /// Writes `game` as its table.
+    pub fn serialize<S: Serializer>(game: &GameId, serializer: S) -> Result<S::Ok, S::Error> {
+        let table = GameTable {
+            name: game.name().to_string(),
+            board: game.board().to_string(),
+        };
+        table.serialize(serializer)
+    }
+
+    /// Reads the table, refusing a name or board that makes no game.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
+        let table = GameTable::deserialize(deserializer)?;
+        GameId::from_parts(&table.name, &table.board).map_err(serde::de::Error::custom)
     }
 }
 
@@ -112,8 +138,10 @@ pub struct TrainingConfig {
     pub steps_per_iteration: usize,
     /// Positions needed in the replay window before training starts.
     pub min_replay_positions: usize,
-    /// The optimiser, schedule and loss weights.
-    pub learner: TrainerConfig,
+    /// The optimiser, schedule and loss weights of the trainer (the section's name before
+    /// 2026-12-06, `[training.learner]`, is read too).
+    #[serde(alias = "learner")]
+    pub trainer: TrainerConfig,
 }
 
 /// The run's length, seed, device and bookkeeping.
@@ -145,7 +173,8 @@ pub struct LoopConfig {
 #[serde(deny_unknown_fields)]
 pub struct RunConfig {
     /// The game.
-    pub game: GameConfig,
+    #[serde(with = "game_table")]
+    pub game: GameId,
     /// The network architecture (sizes of input and output come from the game).
     pub network: Architecture,
     /// Tree search (not used by a run with an `[abnet]` section, which may leave it out).
@@ -173,12 +202,12 @@ impl RunConfig {
     /// The TOML text of an embedded preset.
     pub fn preset_text(name: &str) -> Result<&'static str, RunConfigError> {
         Ok(match name {
-            "tiny" => include_str!("../../presets/tiny.toml"),
-            "small" => include_str!("../../presets/small.toml"),
-            "default" => include_str!("../../presets/default.toml"),
-            "long" => include_str!("../../presets/long.toml"),
-            "full" => include_str!("../../presets/full.toml"),
-            "abnet" => include_str!("../../presets/abnet.toml"),
+            "tiny" => include_str!("../presets/tiny.toml"),
+            "small" => include_str!("../presets/small.toml"),
+            "default" => include_str!("../presets/default.toml"),
+            "long" => include_str!("../presets/long.toml"),
+            "full" => include_str!("../presets/full.toml"),
+            "abnet" => include_str!("../presets/abnet.toml"),
             other => return Err(RunConfigError::UnknownPreset(other.to_string())),
         })
     }
@@ -216,16 +245,6 @@ impl RunConfig {
         toml::to_string(self).expect("a run configuration serialises")
     }
 
-    /// Writes the configuration into `dir/config.toml` atomically.
-    pub fn write_resolved(&self, dir: &Path) -> Result<(), RunConfigError> {
-        let path = dir.join(CONFIG_FILE);
-        write_atomic(&path, self.to_toml().as_bytes()).map_err(|source| RunConfigError::Io {
-            action: "write",
-            path: path.display().to_string(),
-            source,
-        })
-    }
-
     /// The network configuration for a game with this observation shape and action count.
     pub fn network_config(
         &self,
@@ -246,11 +265,8 @@ impl RunConfig {
     /// temperatures not negative, probabilities in `[0, 1]`, counts at least 1. The error
     /// names the first key out of range and what it expects.
     pub fn validate(&self) -> Result<(), RunConfigError> {
-        let game = self.game.id()?;
-        if self.selfplay.tables.is_some() && !matches!(game, GameId::Fanorona(_)) {
-            return Err(RunConfigError::Invalid(
-                "selfplay.tables: endgame tables hold Fanorona positions only".into(),
-            ));
+        if self.selfplay.tables.is_some() {
+            self.fanorona_board(FanoronaPart::Tables)?;
         }
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;
@@ -282,7 +298,7 @@ impl RunConfig {
             t.steps_per_iteration as u64,
             MAX_STEPS,
         )?;
-        validate_learner(&t.learner)?;
+        validate_trainer(&t.trainer)?;
         if let Some(abnet) = &self.abnet {
             self.validate_abnet(abnet)?;
         }
@@ -305,18 +321,21 @@ impl RunConfig {
         Err(RunConfigError::Invalid(why.into()))
     }
 
-    /// Whether `abnet` can play this run's networks: a Fanorona game and an MLP.
+    /// The run's board for `part`, which plays Fanorona alone; refused for another game.
+    pub fn fanorona_board(&self, part: FanoronaPart) -> Result<&'static Board, RunConfigError> {
+        self.game
+            .fanorona_board()
+            .ok_or(RunConfigError::FanoronaOnly(part))
+    }
+
+    /// Whether `abnet` can play this run's networks: a game alpha-beta plays and an MLP.
     pub fn searched_by_abnet(&self) -> bool {
-        matches!(self.game.id(), Ok(GameId::Fanorona(_)))
-            && matches!(self.network, Architecture::Mlp { .. })
+        self.game.has_alpha_beta() && matches!(self.network, Architecture::Mlp { .. })
     }
 
     /// Checks the `[abnet]` section: a Fanorona game, an MLP, node budgets, chances and counts.
     fn validate_abnet(&self, abnet: &AlphaBetaConfig) -> Result<(), RunConfigError> {
-        if self.game.id()? == GameId::Telo {
-            let why = "[abnet] self-play plays fanorona only (game.name = \"telo\")";
-            return Err(RunConfigError::Invalid(why.into()));
-        }
+        self.fanorona_board(FanoronaPart::Abnet)?;
         if !matches!(self.network, Architecture::Mlp { .. }) {
             let why =
                 "[abnet] trains the MLP that abnet searches with: network.kind must be \"mlp\"";
@@ -336,9 +355,8 @@ impl RunConfig {
 
     /// Checks the `[distill]` section: a Fanorona MCTS run, settings in range.
     fn validate_distill(&self, distill: &DistillSettings) -> Result<(), RunConfigError> {
-        let why = if !matches!(self.game.id()?, GameId::Fanorona(_)) {
-            Some("[distill] teaches fanorona networks only (abnet plays fanorona)".to_string())
-        } else if self.abnet.is_some() {
+        self.fanorona_board(FanoronaPart::Distill)?;
+        let why = if self.abnet.is_some() {
             Some("[distill] is for MCTS runs: an [abnet] run trains abnet's network itself".into())
         } else {
             distill.validate().err().map(|e| format!("distill: {e}"))
@@ -428,47 +446,47 @@ fn validate_loop(r: &LoopConfig) -> Result<(), RunConfigError> {
     Ok(())
 }
 
-/// Checks the `[training.learner]` section.
-fn validate_learner(learner: &TrainerConfig) -> Result<(), RunConfigError> {
-    non_negative("training.learner.value_weight", learner.value_weight.into())?;
-    let decay = learner.ema_decay;
-    let key = "training.learner.ema_decay";
+/// Checks the `[training.trainer]` section.
+fn validate_trainer(trainer: &TrainerConfig) -> Result<(), RunConfigError> {
+    non_negative("training.trainer.value_weight", trainer.value_weight.into())?;
+    let decay = trainer.ema_decay;
+    let key = "training.trainer.ema_decay";
     require(
         (0.0..1.0).contains(&decay),
         key,
         "a number in [0, 1)",
         decay,
     )?;
-    match learner.optimizer {
+    match trainer.optimizer {
         OptimizerConfig::Adam { weight_decay } => non_negative(
-            "training.learner.optimizer.weight_decay",
+            "training.trainer.optimizer.weight_decay",
             weight_decay.into(),
         ),
         OptimizerConfig::Sgd {
             momentum,
             weight_decay,
         } => {
-            probability("training.learner.optimizer.momentum", momentum)?;
+            probability("training.trainer.optimizer.momentum", momentum)?;
             non_negative(
-                "training.learner.optimizer.weight_decay",
+                "training.trainer.optimizer.weight_decay",
                 weight_decay.into(),
             )
         }
     }?;
-    match learner.schedule {
-        LrSchedule::Constant { lr } => positive("training.learner.schedule.lr", lr),
+    match trainer.schedule {
+        LrSchedule::Constant { lr } => positive("training.trainer.schedule.lr", lr),
         LrSchedule::WarmupCosine {
             peak,
             final_fraction,
             ..
         } => {
-            positive("training.learner.schedule.peak", peak)?;
-            probability("training.learner.schedule.final_fraction", final_fraction)
+            positive("training.trainer.schedule.peak", peak)?;
+            probability("training.trainer.schedule.final_fraction", final_fraction)
         }
         LrSchedule::Step { lr, gamma, every } => {
-            positive("training.learner.schedule.lr", lr)?;
-            positive("training.learner.schedule.gamma", gamma)?;
-            count("training.learner.schedule.every", every, u64::MAX)
+            positive("training.trainer.schedule.lr", lr)?;
+            positive("training.trainer.schedule.gamma", gamma)?;
+            count("training.trainer.schedule.every", every, u64::MAX)
         }
     }
 }
@@ -542,12 +560,41 @@ mod tests {
     }
 
     #[test]
-    fn the_resolved_config_is_written_into_the_run_directory() {
-        let dir = std::env::temp_dir().join(format!("fanorona-runcfg-{}", std::process::id()));
-        let config = RunConfig::preset("tiny").unwrap();
-        config.write_resolved(&dir).unwrap();
-        assert_eq!(RunConfig::load(&dir.join(CONFIG_FILE)).unwrap(), config);
-        std::fs::remove_dir_all(&dir).unwrap();
+    fn the_trainer_section_is_read_by_its_old_name_too() {
+        let text = RunConfig::preset_text("tiny").unwrap();
+        let old = text.replace("[training.trainer]", "[training.learner]");
+        assert_ne!(old, text);
+        let config = RunConfig::from_toml(&old, "old").unwrap();
+        assert_eq!(config, RunConfig::preset("tiny").unwrap());
+        assert!(config.to_toml().contains("[training.trainer]"));
+    }
+
+    #[test]
+    fn the_game_is_read_once_from_its_table_and_a_bad_one_is_refused_at_load() {
+        let text = RunConfig::preset_text("tiny").unwrap();
+        let config = RunConfig::from_toml(text, "tiny").unwrap();
+        assert!(
+            config
+                .to_toml()
+                .contains("[game]\nname = \"fanorona\"\nboard = \"5x3\"")
+        );
+        let telo = text.replace("name = \"fanorona\"", "name = \"telo\"");
+        let telo = telo.replace("board = \"5x3\"", "board = \"3x3\"");
+        assert_eq!(
+            RunConfig::from_toml(&telo, "telo").unwrap().game,
+            GameId::Telo
+        );
+        for (bad, expected) in [
+            ("name = \"chess\"", "unknown game \"chess\""),
+            ("board = \"4x4\"", "4x4"),
+        ] {
+            let key = bad.split(' ').next().unwrap();
+            let line = text.lines().find(|l| l.starts_with(key)).unwrap();
+            let error = RunConfig::from_toml(&text.replace(line, bad), "bad").unwrap_err();
+            let message = error.to_string();
+            assert!(matches!(error, RunConfigError::Parse { .. }), "{message}");
+            assert!(message.contains(expected), "{message}");
+        }
     }
 
     #[test]
@@ -584,7 +631,7 @@ mod tests {
         let bad_board = text.replace("board = \"5x3\"", "board = \"4x3\"");
         assert!(matches!(
             RunConfig::from_toml(&bad_board, "x"),
-            Err(RunConfigError::Invalid(m)) if m.contains("4x3")
+            Err(RunConfigError::Parse { message, .. }) if message.contains("4x3")
         ));
         let unknown_key = format!("{text}\n[extra]\nfoo = 1\n");
         let err = RunConfig::from_toml(&unknown_key, "x").unwrap_err();
@@ -601,12 +648,12 @@ mod tests {
             (
                 "lr = 3e-3",
                 "lr = nan",
-                "training.learner.schedule.lr = NaN: expected a finite number above 0",
+                "training.trainer.schedule.lr = NaN: expected a finite number above 0",
             ),
             (
                 "weight_decay = 1e-4",
                 "weight_decay = -1.0",
-                "training.learner.optimizer.weight_decay = -1: expected a finite number at least 0",
+                "training.trainer.optimizer.weight_decay = -1: expected a finite number at least 0",
             ),
             (
                 "temperature = 1.0",
@@ -626,7 +673,7 @@ mod tests {
             (
                 "value_weight = 1.0",
                 "value_weight = 1.0\nema_decay = 1.0",
-                "training.learner.ema_decay = 1: expected a number in [0, 1)",
+                "training.trainer.ema_decay = 1: expected a number in [0, 1)",
             ),
             (
                 "augment = true",

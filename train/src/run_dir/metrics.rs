@@ -8,9 +8,6 @@ use fanorona_util::atomic_write::write_atomic_with;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-/// The file name of the metrics in a run directory.
-pub const METRICS_FILE: &str = "metrics.csv";
-
 /// Metrics that cannot be written or read.
 #[derive(Debug, thiserror::Error)]
 #[error("metrics file {path}: {message}")]
@@ -137,19 +134,12 @@ pub struct MetricsWriter<R: Row = MetricsRow> {
     _rows: std::marker::PhantomData<fn(&R)>,
 }
 
-impl MetricsWriter {
-    /// Opens `dir/metrics.csv` for appending the rows after `iteration` (writing the header if
-    /// the file is new or empty). Rows of later iterations, written after the checkpoint a
-    /// run resumes from, are cut first (the file is rewritten atomically).
-    pub fn open(dir: &Path, iteration: u64) -> Result<MetricsWriter, MetricsError> {
-        MetricsWriter::open_file(&dir.join(METRICS_FILE), iteration)
-    }
-}
-
 impl<R: Row> MetricsWriter<R> {
-    /// Opens the CSV file `path` for appending the rows after `iteration`, as
-    /// [`MetricsWriter::open`] does.
-    pub fn open_file(path: &Path, iteration: u64) -> Result<MetricsWriter<R>, MetricsError> {
+    /// Opens the CSV file `path` (a run's `metrics.csv`, `learner.csv` or `gauntlet.csv`) for
+    /// appending the rows after `iteration` (writing the header if the file is new or empty).
+    /// Rows of later iterations, written after the checkpoint a run resumes from, are cut
+    /// first (the file is rewritten atomically).
+    pub fn open(path: &Path, iteration: u64) -> Result<MetricsWriter<R>, MetricsError> {
         let path = path.to_path_buf();
         let error = |message: String| MetricsError {
             path: path.clone(),
@@ -238,8 +228,8 @@ mod tests {
 
     #[test]
     fn rows_append_across_reopenings_and_rows_after_the_resumed_iteration_are_cut() {
-        let dir = std::env::temp_dir().join(format!("fanorona-metrics-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run").join("metrics.csv");
         let row = |i: u64, score: Option<f64>| MetricsRow {
             iteration: i,
             step: 10 * i,
@@ -247,17 +237,17 @@ mod tests {
             score_vs_minimax1: score,
             ..MetricsRow::default()
         };
-        let mut writer = MetricsWriter::open(&dir, 0).unwrap();
+        let mut writer = MetricsWriter::open(&path, 0).unwrap();
         writer.append(&row(1, None)).unwrap();
         drop(writer);
-        let mut writer = MetricsWriter::open(&dir, 1).unwrap();
+        let mut writer = MetricsWriter::open(&path, 1).unwrap();
         writer.append(&row(2, Some(0.75))).unwrap();
         writer.append(&row(3, None)).unwrap();
         let rows = read_metrics(writer.path()).unwrap();
         assert_eq!(rows, vec![row(1, None), row(2, Some(0.75)), row(3, None)]);
         drop(writer);
         // Reopened after iteration 2 (a resumed checkpoint's), the row of iteration 3 goes.
-        let mut writer = MetricsWriter::open(&dir, 2).unwrap();
+        let mut writer = MetricsWriter::open(&path, 2).unwrap();
         writer.append(&row(3, Some(0.5))).unwrap();
         let rows = read_metrics(writer.path()).unwrap();
         assert_eq!(
@@ -269,7 +259,6 @@ mod tests {
             text.lines().filter(|l| l.starts_with("iteration")).count(),
             1
         );
-        fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -291,7 +280,7 @@ mod tests {
         assert_eq!(lines[0].split(',').count() + 2, full.split(',').count());
         fs::write(&path, format!("{}\n{}\n", lines[0], lines[1])).unwrap();
         assert_eq!(read_metrics(&path).unwrap(), vec![old.clone()]);
-        let mut writer = MetricsWriter::<MetricsRow>::open_file(&path, 1).unwrap();
+        let mut writer = MetricsWriter::<MetricsRow>::open(&path, 1).unwrap();
         let new = MetricsRow {
             iteration: 2,
             exact_keeps: Some(0.5),

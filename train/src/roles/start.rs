@@ -7,7 +7,8 @@ use std::path::Path;
 
 use burn::tensor::Device;
 
-use super::{RunConfig, RunConfigError, TrainError};
+use crate::config::{RunConfig, RunConfigError};
+use crate::error::TrainError;
 use crate::io::{LoadedPolicy, ShippedModel, load_policy_on};
 use crate::model::{NetworkConfig, PolicyValueNet};
 
@@ -37,7 +38,7 @@ pub(crate) fn start_network(
         STUDENT => ShippedModel::Student.load_on(device)?,
         _ => load_policy_on(label, device)?,
     };
-    loaded.meta.check_game(label, config.game.id()?)?;
+    loaded.meta.check_game(label, config.game)?;
     if loaded.net.config() != network {
         return Err(RunConfigError::Invalid(format!(
             "abnet.start = {start:?} holds a network of {} ({} inputs), the run's network is {} \

@@ -10,18 +10,19 @@ use fanorona_env::Game;
 use rand::SeedableRng;
 
 use super::start::start_network;
-use super::{METRICS_FILE, MetricsError, RunConfig, TrainError};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress, PolicyMeta};
 use crate::io::{export_policy, load_policy_on};
 use crate::model::{NetworkConfig, PolicyValueNet, Trainer};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
-use crate::roles::LEARNER_METRICS_FILE;
+use crate::run_dir::{MetricsError, RunDir};
 
 /// The state of a run being trained.
 pub(crate) struct RunState<G: Game> {
-    /// The learner with the network and optimiser.
-    pub learner: Trainer,
+    /// The trainer with the network and optimiser.
+    pub trainer: Trainer,
     /// The replay window.
     pub replay: ReplayBuffer<G>,
     /// The run's random generator (self-play and minibatches).
@@ -54,15 +55,15 @@ impl<G: Game> RunState<G> {
         config: &RunConfig,
         start: &G,
         network: &NetworkConfig,
-        dir: &Path,
+        dir: &RunDir,
     ) -> Result<RunState<G>, TrainError> {
         let device = config.run.device.device()?;
-        let learner_config = config.training.learner.clone();
-        let Some(path) = Checkpoint::list(dir)?.pop() else {
-            for file in [METRICS_FILE, LEARNER_METRICS_FILE] {
-                if has_rows(&dir.join(file))? {
+        let trainer_config = config.training.trainer.clone();
+        let Some(path) = dir.latest_checkpoint()? else {
+            for file in [dir.metrics(), dir.learner_metrics()] {
+                if has_rows(&file)? {
                     return Err(TrainError::MetricsWithoutCheckpoint {
-                        dir: dir.to_path_buf(),
+                        dir: dir.path().to_path_buf(),
                         file,
                     });
                 }
@@ -74,7 +75,7 @@ impl<G: Game> RunState<G> {
                 step: 0,
             });
             return Ok(RunState {
-                learner: Trainer::new(learner_config, net, &device),
+                trainer: Trainer::new(trainer_config, net, &device),
                 replay: ReplayBuffer::new(config.replay.clone(), start.clone()),
                 rng: TrainRng::seed_from_u64(config.run.seed),
                 iteration: 0,
@@ -83,10 +84,10 @@ impl<G: Game> RunState<G> {
                 best,
             });
         };
-        let checkpoint = Checkpoint::load_matching(&path, config.game.id()?, network, &device)?;
+        let checkpoint = Checkpoint::load_matching(&path, config.game, network, &device)?;
         let rng = checkpoint.meta.rng.restore()?;
         let iteration = checkpoint.meta.iteration;
-        let replay_path = dir.join(Checkpoint::replay_file_name(checkpoint.meta.step));
+        let replay_path = dir.replay(checkpoint.meta.step);
         let replay = ReplayBuffer::load(&replay_path, config.replay.clone(), start.clone())
             .map_err(|error| TrainError::CheckpointReplay {
                 checkpoint: path.clone(),
@@ -104,7 +105,7 @@ impl<G: Game> RunState<G> {
         let best = match config.abnet {
             None => None,
             Some(_) => {
-                let path = dir.join(Checkpoint::best_file_name(checkpoint.meta.step));
+                let path = dir.best_at(checkpoint.meta.step);
                 let loaded = load_policy_on(&path, &device)?;
                 Some(Best {
                     net: loaded.net,
@@ -114,7 +115,7 @@ impl<G: Game> RunState<G> {
             }
         };
         Ok(RunState {
-            learner: checkpoint.into_trainer(learner_config, &device),
+            trainer: checkpoint.into_trainer(trainer_config, &device),
             replay,
             rng,
             iteration,
@@ -126,17 +127,16 @@ impl<G: Game> RunState<G> {
 
     /// Writes the replay window (and the best network), then the checkpoint of the same step,
     /// then drops old checkpoints with their replay windows; returns the checkpoint's path.
-    pub fn save(&self, config: &RunConfig, dir: &Path) -> Result<PathBuf, TrainError> {
-        let step = self.learner.step();
-        self.replay
-            .save(&dir.join(Checkpoint::replay_file_name(step)))?;
+    pub fn save(&self, config: &RunConfig, dir: &RunDir) -> Result<PathBuf, TrainError> {
+        let step = self.trainer.step();
+        self.replay.save(&dir.replay(step))?;
         if let Some(best) = &self.best {
-            best.export(config, &dir.join(Checkpoint::best_file_name(step)))?;
+            best.export(config, &dir.best_at(step))?;
         }
         let meta = CheckpointMeta {
-            game: config.game.id()?.to_string(),
-            network: self.learner.network().config().clone(),
-            optimizer: config.training.learner.optimizer.clone(),
+            game: config.game.to_string(),
+            network: self.trainer.network().config().clone(),
+            optimizer: config.training.trainer.optimizer.clone(),
             step,
             iteration: self.iteration,
             replay_games_added: self.replay.games_added(),
@@ -144,8 +144,8 @@ impl<G: Game> RunState<G> {
             learner: self.progress.clone(),
             best_iteration: self.best.as_ref().map(|b| b.iteration),
         };
-        let path = Checkpoint::save(dir, &self.learner, meta)?;
-        Checkpoint::prune(dir, config.run.keep_checkpoints)?;
+        let path = Checkpoint::save(dir.path(), &self.trainer, meta)?;
+        Checkpoint::prune(dir.path(), config.run.keep_checkpoints)?;
         Ok(path)
     }
 }
@@ -153,7 +153,7 @@ impl<G: Game> RunState<G> {
 impl Best {
     /// Writes the network as a policy file at `path`, atomically.
     pub fn export(&self, config: &RunConfig, path: &Path) -> Result<(), TrainError> {
-        let meta = PolicyMeta::trained(config.game.id()?, self.net.config().clone(), self.step);
+        let meta = PolicyMeta::trained(config.game, self.net.config().clone(), self.step);
         Ok(export_policy(&self.net, &meta, path)?)
     }
 }

@@ -11,10 +11,12 @@ use fanorona_eval::{
 use fanorona_search::SearchConfig;
 use fanorona_util::progress::ProgressBar;
 
-use super::{MetricsRow, RunConfig, TrainError};
+use crate::config::RunConfig;
+use crate::error::TrainError;
 use crate::exam::{ExactScores, builtin_exact_exam};
 use crate::model::PolicyValueNet;
 use crate::players::{NetValue, network_agent};
+use crate::run_dir::MetricsRow;
 
 /// How a network is matched against an opponent.
 #[derive(Clone, Debug)]
