@@ -48,8 +48,9 @@ def run_config(
     preset: Optional[str] = None,
     path: Optional[Union[str, PathLike[str]]] = None,
     iterations: Optional[int] = None,
+    run: Optional[Union[str, PathLike[str]]] = None,
 ) -> Dict[str, Any]:
-    """A resolved run configuration (a preset or a file) as a dict of its sections."""
+    """A resolved run configuration (a preset, a file or a run directory's) as a dict of its sections."""
 
 @final
 class SelfPlayWorker:

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use fanorona_train::config::RunConfig;
 use fanorona_train::roles::{self, DEFAULT_REPLAY_RATIO};
+use fanorona_train::run_dir::RunDir;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 
@@ -16,20 +17,31 @@ use crate::json::{from_py, to_py};
 use crate::locks::lock;
 
 /// A resolved run configuration as a dict (the sections and keys of the TOML file): an
-/// embedded preset or a TOML file, with `iterations` (model versions) overriding the run's
-/// length when given.
+/// embedded preset, a TOML file, or the configuration a run directory `run` was started with,
+/// with `iterations` (model versions) overriding the run's length when given.
 #[pyfunction]
-#[pyo3(signature = (preset=None, path=None, iterations=None))]
+#[pyo3(signature = (preset=None, path=None, iterations=None, run=None))]
 pub fn run_config<'py>(
     py: Python<'py>,
     preset: Option<&str>,
     path: Option<PathBuf>,
     iterations: Option<Whole<u64>>,
+    run: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let mut config = match (preset, path) {
-        (Some(name), None) => RunConfig::preset(name).map_err(value_error)?,
-        (None, Some(path)) => RunConfig::load(&path).map_err(value_error)?,
-        _ => return Err(value_error("give exactly one of preset and path")),
+    let mut config = match (preset, path, run) {
+        (Some(name), None, None) => RunConfig::preset(name).map_err(value_error)?,
+        (None, Some(path), None) => RunConfig::load(&path).map_err(value_error)?,
+        (None, None, Some(run)) => {
+            let run = RunDir::new(run);
+            if !run.has_config() {
+                return Err(value_error(format!(
+                    "{} is not a run directory yet: it has no configuration",
+                    run.path().display()
+                )));
+            }
+            run.load_config().map_err(value_error)?
+        }
+        _ => return Err(value_error("give exactly one of preset, path and run")),
     };
     if let Some(Whole(iterations)) = iterations {
         config.run.iterations = iterations;

@@ -60,6 +60,9 @@ def test_a_run_configuration_is_a_dict_edited_and_given_back(tmp_path):
     # The run directory keeps it as TOML, which reads back the same.
     toml_text = (tmp_path / "run" / "config.toml").read_text(encoding="utf-8")
     assert "games_per_iteration = 4" in toml_text
+    assert run_config(run=tmp_path / "run") == config
+    with pytest.raises(ValueError, match="not a run directory yet"):
+        run_config(run=tmp_path / "elsewhere")
     assert SelfPlayWorker(toml_text, "w1") is not None
     bad = dict(config, selfplay=dict(config["selfplay"], games_per_iteration=0))
     with pytest.raises(ValueError, match="games_per_iteration"):

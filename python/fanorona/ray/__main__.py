@@ -50,19 +50,14 @@ def main(argv=None) -> int:
         parser.error(f"--actors: expected at least 1, got {args.actors}")
     if not args.stall_timeout > 0:
         parser.error(f"--stall-timeout: expected a positive number of seconds, got {args.stall_timeout}")
-    if (
-        args.preset is None
-        and args.config is None
-        and not os.path.exists(os.path.join(args.run, "config.toml"))
-    ):
-        parser.error(f"{args.run} is not a run directory yet: give --preset NAME or --config FILE")
     try:
-        config = run_config(preset=args.preset, path=args.config) if (args.preset or args.config) else None
+        if args.preset or args.config:
+            config = run_config(preset=args.preset, path=args.config)
+        else:
+            config = run_config(run=args.run)
     except ValueError as error:
-        parser.error(str(error))
-    if config is None:
-        with open(os.path.join(args.run, "config.toml"), encoding="utf-8") as f:
-            config = f.read()
+        hint = "" if (args.preset or args.config) else ": give --preset NAME or --config FILE"
+        parser.error(f"{error}{hint}")
     if args.address:
         ray.init(address=args.address)
     else:

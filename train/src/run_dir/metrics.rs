@@ -73,7 +73,7 @@ pub struct MetricsRow {
     #[serde(default)]
     pub exam_agreement: Option<f64>,
     /// At an evaluation: the score of the agent the run names against its strength opponent
-    /// (`fanorona_train::run::strength_opponent`).
+    /// (`fanorona_train::roles::strength_opponent`).
     #[serde(default)]
     pub strength_score: Option<f64>,
     /// The low end of that score's 95% interval.
