@@ -329,17 +329,9 @@ fn set_exam(
         report.value_head = Some(error);
         report.value_head_exact = exact;
     }
-    let secs = started.elapsed().as_secs_f64();
-    if args.json {
-        let mut json = report.to_json();
-        json["set"] = path.display().to_string().into();
-        json["seconds"] = secs.into();
-        outln!("{}", serde_json::to_string_pretty(&json)?)?;
-        return Ok(());
-    }
-    print_set_report(&report, path)?;
-    outln!("time: {secs:.1} s")?;
-    Ok(())
+    finish_set_exam(args, path, started, report.to_json(), || {
+        print_set_report(&report, path)
+    })
 }
 
 /// `--set FILE` of an exact set: the exam by piece count.
@@ -366,15 +358,28 @@ fn exact_exam(
         let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
         report.score_values(set, &values);
     }
+    finish_set_exam(args, path, started, report.to_json(), || {
+        print_exact_report(&report, path)
+    })
+}
+
+/// Prints a set exam's result: under --json its report `json` with the set and the seconds
+/// added, else the text `print` writes and the time.
+fn finish_set_exam(
+    args: &Args,
+    path: &Path,
+    started: Instant,
+    mut json: serde_json::Value,
+    print: impl FnOnce() -> Result<()>,
+) -> Result<()> {
     let secs = started.elapsed().as_secs_f64();
     if args.json {
-        let mut json = report.to_json();
         json["set"] = path.display().to_string().into();
         json["seconds"] = secs.into();
         outln!("{}", serde_json::to_string_pretty(&json)?)?;
         return Ok(());
     }
-    print_exact_report(&report, path)?;
+    print()?;
     outln!("time: {secs:.1} s")?;
     Ok(())
 }
