@@ -60,9 +60,9 @@ enum Command {
     /// Teach a smaller MLP a trained network's policy and value (a faster `abnet` value).
     Distill(commands::distill::Args),
     /// Self-play worker of a shared run directory: plays shards with the newest model.
-    Selfplay(commands::selfplay::Args),
+    Selfplay(commands::role_args::SelfplayArgs),
     /// Learner of a shared run directory: trains on the workers' shards, publishes models.
-    Learn(commands::learn::Args),
+    Learn(commands::role_args::LearnArgs),
 }
 
 fn main() {

@@ -4,9 +4,10 @@
 
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::AtomicBool;
 
 use fanorona_train::config::RunConfig;
-use fanorona_train::roles::{self, DEFAULT_REPLAY_RATIO};
+use fanorona_train::roles::{self, DEFAULT_REPLAY_RATIO, LearnLimits};
 use fanorona_train::run_dir::RunDir;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -123,7 +124,8 @@ impl SelfPlayWorker {
 /// The learner of a run directory: Learner(run_dir, config=None, replay_ratio=4.0) (config: a dict of `run_config`, or TOML text) opens a
 /// new run or resumes the latest checkpoint (holding the directory's lock) and publishes model
 /// version 0. `ingest(shard)` stores a shard in `games/` and adds it to the replay window;
-/// `train(limit)` takes the learner steps earned; `publish()` makes the next model version.
+/// `train(limit)` takes the learner steps earned; `publish()` makes the next model version;
+/// `advance(target)` does both until no step is earned (what the Ray learner calls).
 /// Any thread may call it; calls run one at a time, waiting without the GIL.
 #[pyclass(module = "fanorona", frozen)]
 pub struct Learner {
@@ -220,6 +222,32 @@ impl Learner {
         let mut actor = lock(py, &self.inner, "Learner")?;
         let actor = &mut *actor;
         py.detach(|| actor.train_earned(limit)).map_err(value_error)
+    }
+
+    /// Takes the steps earned, publishing each model version they complete, until no step is
+    /// earned, model version `target` or learner step `max_steps` (when given); returns the
+    /// `learner.csv` rows of the versions published, as dicts. The step of `fanorona learn`'s
+    /// loop, which the Ray learner takes after each shard.
+    #[pyo3(signature = (target=None, max_steps=None))]
+    fn advance<'py>(
+        &self,
+        py: Python<'py>,
+        target: Option<Whole<u64>>,
+        max_steps: Option<Whole<u64>>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        let limits = LearnLimits {
+            versions: target.map_or(u64::MAX, |Whole(v)| v),
+            steps: max_steps.map_or(u64::MAX, |Whole(s)| s),
+        };
+        let mut actor = lock(py, &self.inner, "Learner")?;
+        let actor = &mut *actor;
+        let never = AtomicBool::new(false);
+        let rows = py
+            .detach(|| actor.advance(limits, &never))
+            .map_err(value_error)?;
+        rows.iter()
+            .map(|row| to_py(py, &serde_json::to_value(row).map_err(value_error)?))
+            .collect()
     }
 
     /// Learner steps still to take before the next model version.

@@ -29,6 +29,22 @@ def test_a_version_published_gives_its_row_as_a_dict(tmp_path):
     assert set(row) == set(rows[-1]) and int(rows[-1]["version"]) == row["version"]
 
 
+def test_advance_publishes_the_versions_the_earned_steps_complete(tmp_path):
+    # Four shards of 8 games earn two versions' worth of steps (16 of 8 a version).
+    config = run_config(preset="tiny")
+    learner = Learner(tmp_path / "run", config, replay_ratio=8.0)
+    worker = SelfPlayWorker(config, "w1")
+    worker.set_model(learner.model()[1], 0)
+    for sequence in range(4):
+        learner.ingest(worker.play_shard(sequence))
+    assert learner.advance(max_steps=5) == [] and learner.step == 5
+    rows = learner.advance(target=1)
+    assert [row["version"] for row in rows] == [1] and learner.step == 8
+    rows = learner.advance()
+    assert [(row["version"], row["step"]) for row in rows] == [(2, 16)]
+    assert learner.advance() == [] and learner.model_version == 2
+
+
 def test_counts_out_of_range_are_value_errors(tmp_path):
     # A negative count is a ValueError, not an OverflowError; a run needs an iteration.
     with pytest.raises(ValueError, match="out of range"):

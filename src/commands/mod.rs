@@ -1,4 +1,6 @@
-//! One module per subcommand, each with its clap `Args` and a `run` function.
+//! One module per subcommand, each with its clap `Args` and a `run` function (the role
+//! commands `learn` and `selfplay` take theirs from `role_args`), and the arguments several
+//! share (`*_arg.rs`, `*_args.rs`).
 
 pub mod agent_arg;
 pub mod agent_help;
@@ -22,6 +24,7 @@ pub mod position_args;
 pub mod prove;
 pub mod rate;
 pub mod review;
+pub mod role_args;
 pub mod run_arg;
 pub mod selfplay;
 pub mod serve;

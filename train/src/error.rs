@@ -149,6 +149,26 @@ pub enum TrainError {
         /// The OS error (part of the message, not a separate source).
         error: std::io::Error,
     },
+    /// A self-play worker waited for the learner's first model in vain.
+    #[error(
+        "no model in {models} after {waited_s} s: start `fanorona learn --run {run} --preset \
+         NAME` first (or the Ray driver)",
+        run = run.display()
+    )]
+    NoModel {
+        /// The run directory.
+        run: PathBuf,
+        /// The run's folder of model versions.
+        models: PathBuf,
+        /// Seconds waited.
+        waited_s: u64,
+    },
+    /// The run's game has no evaluation opponents.
+    #[error("{game} has no evaluation opponents (they play Fanorona only)")]
+    NoEvaluation {
+        /// The run's game.
+        game: String,
+    },
     /// A file of the run directory (a model version) cannot be read or written.
     #[error(transparent)]
     File(#[from] crate::io::FileError),

@@ -102,20 +102,7 @@ class LearnerRole:
         self.learner = _open_learner(run_dir, config, replay_ratio)
         self.target = target if target is not None else self.learner.iterations
         self.learner.ingest_stored()
-        self.unreported = self._train()
-
-    def _train(self) -> List[Dict[str, Any]]:
-        """Takes the steps earned, publishing each version completed, up to the target
-        version; returns the new versions' rows."""
-        rows = []
-        while self.learner.model_version < self.target:
-            took = self.learner.train()
-            if self.learner.steps_to_next_version == 0:
-                self.learner.publish()
-                rows.append(self.learner.last_row())
-            elif took == 0:
-                break
-        return rows
+        self.unreported = self.learner.advance(self.target)
 
     def target_version(self) -> int:
         """The model version the run stops at."""
@@ -130,7 +117,7 @@ class LearnerRole:
         since the last answer and the newest model when it is newer than ``known_version``
         (else ``model`` is None)."""
         ingested = self.learner.ingest(shard)
-        rows = self.unreported + self._train()
+        rows = self.unreported + self.learner.advance(self.target)
         self.unreported = []
         version, model = self.learner.model()
         return {

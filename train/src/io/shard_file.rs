@@ -129,6 +129,17 @@ impl Shard {
         self.games.iter().map(Trajectory::len).sum()
     }
 
+    /// The shard as one log line: its games, positions, speed and model version.
+    pub fn summary(&self) -> String {
+        format!(
+            "{} games, {} positions, {:.0} positions/s, model version {}",
+            self.games.len(),
+            self.positions(),
+            self.positions() as f64 / self.header.seconds.max(1e-9),
+            self.header.model_version
+        )
+    }
+
     /// The shard's bytes (sealed, checksummed); `label` names it in errors.
     pub fn to_bytes(&self, label: &Path) -> Result<Vec<u8>, ShardError> {
         let file = FileRef::new(FileKind::Shard, label);

@@ -5,15 +5,18 @@
 //! [`train_earned`](Learner::train_earned) (the learner steps the new positions earned at the
 //! replay ratio), [`publish`](Learner::publish) (the next model version's bytes out, with a
 //! metrics row in `learner.csv`, the model in `models/` and a checkpoint when due),
-//! [`checkpoint`](Learner::checkpoint).
+//! [`checkpoint`](Learner::checkpoint), or [`advance`](Learner::advance) for the steps earned
+//! and the versions they complete at once. The loop of `fanorona learn` is
+//! [`run_learner`](super::run_learner).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::game_learner::{AnyGameLearner, OpenLearner};
-use super::{Ingested, LossMeans};
+use super::{Ingested, LearnLimits, LossMeans};
 use crate::config::{RunConfig, RunConfigError};
 use crate::error::TrainError;
 use crate::io::{Shard, list_shards};
@@ -63,6 +66,29 @@ pub struct LearnerRow {
     pub loss_value: f64,
     /// Mean entropy of the network's policy.
     pub policy_entropy: f64,
+}
+
+impl LearnerRow {
+    /// The row as one log line.
+    pub fn summary(&self) -> String {
+        format!(
+            "version {:>4} step {:>6} | {} shards, {} positions, {:.0} pos/s ingested, {:.0} \
+             pos/s per worker | staleness {:.2} (max {}) | loss {:.3} (policy {:.3} value \
+             {:.3}) | replay {}",
+            self.version,
+            self.step,
+            self.shards,
+            self.positions,
+            self.ingest_positions_per_s,
+            self.worker_positions_per_s,
+            self.staleness_mean,
+            self.staleness_max,
+            self.loss_total,
+            self.loss_policy,
+            self.loss_value,
+            self.replay_positions
+        )
+    }
 }
 
 impl Row for LearnerRow {
@@ -157,6 +183,28 @@ impl Learner {
     /// The run's configuration.
     pub fn config(&self) -> &RunConfig {
         &self.config
+    }
+
+    /// A line saying what the learner learns, where, from where and until which `limits`.
+    pub fn describe(&self, limits: &LearnLimits) -> String {
+        let steps = match limits.steps {
+            u64::MAX => String::new(),
+            steps => format!(" or step {steps}"),
+        };
+        format!(
+            "learning {} ({}) in {} from model version {}, step {}, until version {}{steps}",
+            self.config.game,
+            self.config.network.describe(),
+            self.dir.path().display(),
+            self.model_version(),
+            self.step(),
+            limits.versions,
+        )
+    }
+
+    /// The run directory.
+    pub fn dir(&self) -> &RunDir {
+        &self.dir
     }
 
     /// Learner steps taken.
@@ -293,6 +341,29 @@ impl Learner {
             self.add_losses(&losses);
         }
         Ok(steps)
+    }
+
+    /// Takes the steps earned, publishing each model version they complete, until no step is
+    /// earned, `limits` are reached or `stop` is set; returns the rows of the versions
+    /// published. Steps beyond the last version stay unpublished until the next call or a
+    /// [`checkpoint`](Self::checkpoint).
+    pub fn advance(
+        &mut self,
+        limits: LearnLimits,
+        stop: &AtomicBool,
+    ) -> Result<Vec<LearnerRow>, TrainError> {
+        let mut rows = Vec::new();
+        while !limits.reached(self) && !stop.load(Ordering::SeqCst) {
+            let limit = usize::try_from(limits.steps - self.step()).unwrap_or(usize::MAX);
+            let took = self.train_earned(limit)?;
+            if self.steps_to_next_version() == 0 {
+                self.publish()?;
+                rows.extend(self.last_row.clone());
+            } else if took == 0 {
+                break;
+            }
+        }
+        Ok(rows)
     }
 
     /// Adds the losses of a run of steps to the tally.
