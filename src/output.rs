@@ -1,6 +1,6 @@
 //! What the commands print. `out!` and `outln!` write to standard output and return an
 //! [`OutputError`] instead of panicking as `print!` does when the reader has gone (`fanorona
-//! replay G.pgn | head -1`); `main` ends quietly and successfully on a closed pipe. `logln!`
+//! review G.pgn | head -1`); `main` ends quietly and successfully on a closed pipe. `logln!`
 //! writes a line to standard error and ignores failures: a closed log never stops the work.
 
 use std::fmt;

@@ -177,7 +177,7 @@ fn game_records_are_read_or_refused_and_what_is_read_replays() {
             damage_text(&mut rng, &text)
         };
         if let Ok(read) = GameRecord::parse(&damaged) {
-            assert!(read.replay().is_ok(), "{damaged}");
+            assert!(read.history().is_ok(), "{damaged}");
             assert_eq!(
                 GameRecord::parse(&read.to_text()).as_ref(),
                 Ok(&read),

@@ -66,7 +66,7 @@ fn a_whole_game_against_random_over_http() {
     assert_eq!(record.result, result);
     assert_eq!(record.white, "random");
     assert_eq!(record.moves.len(), state["moves"].as_array().unwrap().len());
-    let history = record.replay().unwrap();
+    let history = record.history().unwrap();
     assert_eq!(history.position().to_fen(), state["fen"].as_str().unwrap());
     // A finished game refuses moves and agents, and stays as it was.
     server

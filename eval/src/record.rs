@@ -332,7 +332,7 @@ impl GameRecord {
             moves,
             extra: tags,
         };
-        let history = record.replay()?;
+        let history = record.history()?;
         record.check_result(&history)?;
         Ok(record)
     }
@@ -360,7 +360,7 @@ impl GameRecord {
     }
 
     /// Plays the moves from the start position.
-    pub fn replay(&self) -> Result<History, RecordError> {
+    pub fn history(&self) -> Result<History, RecordError> {
         let mut history = History::new(self.start);
         for (i, m) in self.moves.iter().enumerate() {
             history.play(m).map_err(|e| RecordError::Move {
@@ -414,7 +414,7 @@ mod tests {
         let back = GameRecord::parse(&text).unwrap();
         assert_eq!(back, record);
         assert_eq!(back.tag("Round"), Some("7"));
-        assert_eq!(back.replay().unwrap().turns().len(), record.moves.len());
+        assert_eq!(back.history().unwrap().turns().len(), record.moves.len());
     }
 
     #[test]

@@ -164,7 +164,7 @@ fn writes_summary_metrics_and_records() {
             .join(format!("game-{:04}.pgn", g.index + 1));
         let back = GameRecord::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert_eq!(back, g.record);
-        let history = back.replay().unwrap();
+        let history = back.history().unwrap();
         if g.termination.contains("wins") {
             assert_eq!(history.outcome(), Some(g.outcome));
         }

@@ -24,7 +24,7 @@ pub fn run(args: Args) -> Result<()> {
     for (name, value) in record.tags() {
         outln!("{name}: {value}")?;
     }
-    let history = record.replay()?;
+    let history = record.history()?;
     outln!("\nstart")?;
     out!("{}", history.start().render(None))?;
     for (i, (turn, pos)) in history

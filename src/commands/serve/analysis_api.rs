@@ -52,7 +52,7 @@ pub async fn start(
     query: Result<Query<AnalysisQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
     let Query(query) = query?;
-    let session = query.position.replay()?;
+    let session = query.position.session()?;
     let game = session.game().clone();
     if let Some(outcome) = game.outcome() {
         return Err(ApiError::new(

@@ -63,7 +63,7 @@ async fn position(
     query: Result<Query<PositionQuery>, QueryRejection>,
 ) -> Result<Json<GameView>, ApiError> {
     let Query(query) = query?;
-    Ok(Json(GameView::of("", &query.replay()?)))
+    Ok(Json(GameView::of("", &query.session()?)))
 }
 
 /// `POST /api/games`: a new game.

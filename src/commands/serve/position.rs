@@ -1,5 +1,5 @@
 //! A position a request names: a start (a FEN, or a board's start position) with rule
-//! settings, and whole turns played from it, replayed into a game between two people. The
+//! settings, and whole turns played from it into a game between two people. The
 //! page reads a game's earlier positions this way, and analysis starts from one.
 
 use std::collections::BTreeMap;
@@ -33,7 +33,7 @@ pub struct PositionQuery {
 impl PositionQuery {
     /// The game from the start through the turns, or what is wrong (the turn that cannot
     /// be played named by its number).
-    pub fn replay(&self) -> Result<Session, ApiError> {
+    pub fn session(&self) -> Result<Session, ApiError> {
         if let Some(name) = self.unknown.keys().next() {
             return Err(ApiError::bad_request(format!(
                 "unknown parameter {name:?}; a position takes fen, board, rules and moves"
@@ -59,25 +59,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn turns_are_replayed_from_the_start_and_a_bad_one_is_named() {
+    fn turns_are_played_from_the_start_and_a_bad_one_is_named() {
         let query = |moves: &str| PositionQuery {
             fen: Some("2B2/B4/BW1BB w 0 1".into()),
             moves: moves.into(),
             ..PositionQuery::default()
         };
-        let session = query("b1c1Ac2Ab2Ac3W").replay().unwrap();
+        let session = query("b1c1Ac2Ab2Ac3W").session().unwrap();
         assert_eq!(session.moves(), ["b1c1Ac2Ab2Ac3W"]);
         assert!(session.game().outcome().is_some());
-        let e = query("b1c1A a1a2").replay().err().unwrap();
+        let e = query("b1c1A a1a2").session().err().unwrap();
         assert!(format!("{e:?}").contains("move 2 (\\\"a1a2\\\")"), "{e:?}");
         let e = PositionQuery {
             board: Some("abc".into()),
             ..PositionQuery::default()
         };
-        assert!(e.replay().is_err());
+        assert!(e.session().is_err());
         let mut e = PositionQuery::default();
         e.unknown.insert("colour".into(), "w".into());
-        let e = e.replay().err().unwrap();
+        let e = e.session().err().unwrap();
         assert!(
             format!("{e:?}").contains("unknown parameter \\\"colour\\\""),
             "{e:?}"

@@ -11,15 +11,15 @@ use burn::tensor::{Device, Tensor};
 
 /// One pre-norm residual block.
 #[derive(Module, Debug)]
-pub struct ResidualBlock {
+pub struct DenseResidualBlock {
     norm: LayerNorm,
     expand: Linear,
     project: Linear,
 }
 
-impl ResidualBlock {
-    fn new(width: usize, device: &Device) -> ResidualBlock {
-        ResidualBlock {
+impl DenseResidualBlock {
+    fn new(width: usize, device: &Device) -> DenseResidualBlock {
+        DenseResidualBlock {
             norm: LayerNormConfig::new(width).init(device),
             expand: LinearConfig::new(width, width).init(device),
             project: LinearConfig::new(width, width).init(device),
@@ -38,7 +38,7 @@ impl ResidualBlock {
 #[derive(Module, Debug)]
 pub struct ResidualMlp {
     input: Linear,
-    blocks: Vec<ResidualBlock>,
+    blocks: Vec<DenseResidualBlock>,
     norm: LayerNorm,
     policy_out: Linear,
     value_out: Linear,
@@ -57,7 +57,7 @@ impl ResidualMlp {
         ResidualMlp {
             input: LinearConfig::new(inputs, width).init(device),
             blocks: (0..blocks)
-                .map(|_| ResidualBlock::new(width, device))
+                .map(|_| DenseResidualBlock::new(width, device))
                 .collect(),
             norm: LayerNormConfig::new(width).init(device),
             policy_out: LinearConfig::new(width, num_actions).init(device),

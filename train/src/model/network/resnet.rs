@@ -40,12 +40,12 @@ impl ConvBn {
 
 /// One residual block: `relu(x + bn(conv(relu(bn(conv(x))))))`.
 #[derive(Module, Debug)]
-pub struct ResidualBlock {
+pub struct ConvResidualBlock {
     first: ConvBn,
     second: ConvBn,
 }
 
-impl ResidualBlock {
+impl ConvResidualBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let y = relu(self.first.forward(x.clone()));
         relu(self.second.forward(y) + x)
@@ -56,7 +56,7 @@ impl ResidualBlock {
 #[derive(Module, Debug)]
 pub struct ResNet {
     stem: ConvBn,
-    blocks: Vec<ResidualBlock>,
+    blocks: Vec<ConvResidualBlock>,
     policy_conv: ConvBn,
     policy_out: Linear,
     value_conv: ConvBn,
@@ -91,7 +91,7 @@ impl ResNet {
         ResNet {
             stem: ConvBn::new(shape.planes, c, 3, device),
             blocks: (0..shape.blocks)
-                .map(|_| ResidualBlock {
+                .map(|_| ConvResidualBlock {
                     first: ConvBn::new(c, c, 3, device),
                     second: ConvBn::new(c, c, 3, device),
                 })
@@ -114,7 +114,7 @@ impl ResNet {
         self.blocks = self
             .blocks
             .into_iter()
-            .map(|block| ResidualBlock {
+            .map(|block| ConvResidualBlock {
                 first: block.first.with_running_state_ids(next_id),
                 second: block.second.with_running_state_ids(next_id),
             })
