@@ -12,7 +12,6 @@ use crate::distill::DistillError;
 use crate::io::{CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::rng::RngStateError;
-use crate::run::PlotError;
 use crate::run_dir::{MetricsError, RunDirError};
 
 /// A run that cannot start or go on.
@@ -83,9 +82,6 @@ pub enum TrainError {
     /// Metrics cannot be written or read.
     #[error(transparent)]
     Metrics(#[from] MetricsError),
-    /// The plot cannot be drawn.
-    #[error(transparent)]
-    Plot(#[from] PlotError),
     /// An evaluation match failed.
     #[error("evaluation match: {0}")]
     Eval(#[from] ArenaError),
