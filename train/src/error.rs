@@ -12,7 +12,7 @@ use crate::distill::DistillError;
 use crate::io::{CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::rng::RngStateError;
-use crate::run_dir::{MetricsError, RunDirError};
+use crate::run_dir::{MetricsError, ResolveConfigError, RunDirError};
 
 /// A run that cannot start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -20,17 +20,9 @@ pub enum TrainError {
     /// The configuration is bad, or does not match the run directory's.
     #[error(transparent)]
     Config(#[from] RunConfigError),
-    /// The requested configuration differs from the one the run directory was started with.
-    #[error(
-        "run directory {dir} was started with another configuration ({what} differs); \
-         resume it without --config/--preset/--board/--game, or choose another --out"
-    )]
-    ConfigMismatch {
-        /// The run directory.
-        dir: PathBuf,
-        /// The first section that differs.
-        what: &'static str,
-    },
+    /// The configuration does not match the run directory's.
+    #[error(transparent)]
+    ResolveConfig(#[from] ResolveConfigError),
     /// The device is not compiled in.
     #[error(transparent)]
     Device(#[from] DeviceError),

@@ -11,11 +11,10 @@ use fanorona_env::{Agent, Board, Color, Fanorona, Game, GameId, Position};
 use fanorona_exact::solver::{Solution, Value};
 use fanorona_search::SearchConfig;
 use fanorona_train::config::RunConfig;
-use fanorona_train::error::TrainError;
 use fanorona_train::io::Checkpoint;
 use fanorona_train::players::network_agent;
 use fanorona_train::run::{RunEvent, TrainOptions, train};
-use fanorona_train::run_dir::{RunDir, read_metrics};
+use fanorona_train::run_dir::{ResolveConfigError, RunDir, read_metrics};
 
 /// Whether playing `action` first on `board` wins under perfect play.
 fn wins(solution: &Solution, board: &'static Board, action: usize) -> bool {
@@ -125,7 +124,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     other.game = GameId::Fanorona(Board::new(3, 3).unwrap());
     let err = RunDir::new(dir).resolve_config(Some(other)).unwrap_err();
     assert!(
-        matches!(err, TrainError::ConfigMismatch { what: "game", .. }),
+        matches!(err, ResolveConfigError::Mismatch { what: "game", .. }),
         "{err}"
     );
 }

@@ -16,19 +16,19 @@
 mod lock;
 mod metrics;
 mod models;
+mod resolve;
 
 use std::path::{Path, PathBuf};
 
 use fanorona_util::atomic_write::write_atomic;
 
 use crate::config::{RunConfig, RunConfigError};
-use crate::error::TrainError;
 use crate::io::{Checkpoint, CheckpointError};
-use crate::selfplay::SelfPlayConfig;
 
 pub(crate) use lock::RunLock;
 pub use metrics::{MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows};
 pub use models::KEEP_MODELS;
+pub use resolve::ResolveConfigError;
 
 /// The resolved configuration.
 const CONFIG: &str = "config.toml";
@@ -136,57 +136,6 @@ impl RunDir {
             path: path.display().to_string(),
             source,
         })
-    }
-
-    /// The configuration the run goes on with: its own `config.toml` if it has one (then
-    /// `requested`, if given, must agree with it apart from the run's length, device and
-    /// `[distill]` section, which are taken from `requested`), else `requested` or the
-    /// default preset.
-    pub fn resolve_config(&self, requested: Option<RunConfig>) -> Result<RunConfig, TrainError> {
-        if !self.has_config() {
-            return match requested {
-                Some(config) => Ok(config),
-                None => Ok(RunConfig::preset("default")?),
-            };
-        }
-        let mut stored = self.load_config()?;
-        if let Some(requested) = requested {
-            let mismatch = |what| TrainError::ConfigMismatch {
-                dir: self.path.clone(),
-                what,
-            };
-            if requested.game != stored.game {
-                return Err(mismatch("game"));
-            }
-            if requested.network != stored.network {
-                return Err(mismatch("network"));
-            }
-            // The tables' directory is a path on this machine, as the device is a part of it:
-            // a resumed run may take them from another place (or take them up).
-            let games = |c: &RunConfig| SelfPlayConfig {
-                tables: None,
-                ..c.selfplay.clone()
-            };
-            if (&requested.mcts, games(&requested), &requested.replay)
-                != (&stored.mcts, games(&stored), &stored.replay)
-            {
-                return Err(mismatch("search, self-play or replay"));
-            }
-            if requested.training != stored.training {
-                return Err(mismatch("training"));
-            }
-            if requested.abnet != stored.abnet {
-                return Err(mismatch("abnet"));
-            }
-            stored.run.iterations = requested.run.iterations;
-            stored.run.device = requested.run.device;
-            // The student is taught at the run's end: a finished run may take one up.
-            stored.distill = requested.distill;
-            if requested.selfplay.tables.is_some() {
-                stored.selfplay.tables = requested.selfplay.tables;
-            }
-        }
-        Ok(stored)
     }
 
     /// The checkpoint at learner step `step`.
