@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use fanorona_train::config::RunConfig;
-use fanorona_train::io::{check_worker, next_sequence};
+use fanorona_train::io::check_worker;
 use fanorona_train::roles::SelfPlayWorker;
 use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::check_writable_dir;
@@ -75,8 +75,8 @@ pub fn run(args: Args) -> Result<()> {
     let run = RunDir::new(&args.run);
     let config = wait_for_run(&run, Duration::from_secs(args.wait))?;
     let mut actor = SelfPlayWorker::new(config, &name)?;
-    let games_dir = run.create_shards()?;
-    let mut sequence = next_sequence(&games_dir, &name)?;
+    run.create_shards()?;
+    let mut sequence = run.next_sequence(&name)?;
     let stop = Arc::new(AtomicBool::new(false));
     stop_on_ctrl_c(Arc::clone(&stop), "finishing the shard under way")?;
     let started = Instant::now();
@@ -95,7 +95,7 @@ pub fn run(args: Args) -> Result<()> {
             }
         }
         let shard = actor.play_shard(sequence)?;
-        let written = shard.write(&games_dir)?;
+        let written = run.write_shard(&shard)?;
         let header = &shard.header;
         if !args.quiet {
             logln!(

@@ -13,10 +13,10 @@ use common::position_outputs;
 use fanorona_env::{Fanorona, GameId, Position};
 use fanorona_train::config::RunConfig;
 use fanorona_train::error::TrainError;
-use fanorona_train::io::{Checkpoint, ShippedModel, load_policy};
+use fanorona_train::io::{ShippedModel, load_policy};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{TrainOptions, train};
-use fanorona_train::run_dir::{MetricsRow, RunDir, read_metrics};
+use fanorona_train::run_dir::{MetricsRow, RunDir, find_checkpoint, read_metrics};
 use fanorona_train::selfplay::AlphaBetaConfig;
 
 /// The tiny preset (5x3) as an `abnet` run from fresh weights: 8 games an iteration of 50
@@ -122,7 +122,7 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
         position_outputs(&student, &game)
     );
     // The learner did train: its network is no longer the student.
-    let trained = load_policy(&Checkpoint::latest(dir.path()).unwrap())
+    let trained = load_policy(&find_checkpoint(dir.path()).unwrap())
         .unwrap()
         .net;
     assert_ne!(
