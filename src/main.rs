@@ -4,6 +4,8 @@
 mod cli_reference;
 mod commands;
 mod output;
+mod plot;
+mod run_progress;
 
 use clap::{CommandFactory, Parser, Subcommand};
 use fanorona_util::denormals;

@@ -13,10 +13,10 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Run, fanorona};
-use fanorona_train::io::{Checkpoint, CheckpointMeta, Shard, list_shards};
+use fanorona_train::io::{Checkpoint, CheckpointMeta, Shard};
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::roles::LearnerRow;
-use fanorona_train::run_dir::{RunDir, read_rows};
+use fanorona_train::run_dir::{RunDir, find_checkpoint, read_rows, shard_name};
 
 /// A process of the binary, killed if still running when dropped.
 struct Process {
@@ -110,7 +110,7 @@ fn worker(run: &Path, worker: &str, more: &[&str]) -> Process {
 
 /// The shard files of the run.
 fn shards(run: &Path) -> Vec<PathBuf> {
-    list_shards(&run.join("games")).unwrap()
+    RunDir::new(run).list_shards().unwrap()
 }
 
 /// The file names of `paths`.
@@ -123,7 +123,7 @@ fn names(paths: &[PathBuf]) -> BTreeSet<String> {
 
 /// The metadata of the latest checkpoint of the run.
 fn latest_checkpoint(run: &Path) -> CheckpointMeta {
-    let path = Checkpoint::latest(run).unwrap();
+    let path = find_checkpoint(run).unwrap();
     Checkpoint::load(&path, &ComputeDevice::Flex.device().unwrap())
         .unwrap()
         .meta
@@ -144,7 +144,7 @@ fn assert_counted_once(run: &Path, meta: &CheckpointMeta) {
     let on_disk = read_all(run);
     let recorded: u64 = on_disk
         .iter()
-        .filter(|s| progress.consumed.contains(&s.file_name()))
+        .filter(|s| progress.consumed.contains(&shard_name(&s.header)))
         .map(|s| s.positions() as u64)
         .sum();
     assert_eq!(progress.positions_ingested, recorded);
@@ -267,7 +267,7 @@ fn a_learner_killed_resumes_from_its_checkpoint_with_the_shards_written_meanwhil
     let learn = learner(&run, &["--iterations", "100000"]);
     let a = worker(&run, "a", &[]);
     wait_until("a checkpoint at step 16", || {
-        Checkpoint::list(&run).unwrap().len() >= 2
+        RunDir::new(&run).checkpoints().unwrap().len() >= 2
     });
     learn.kill();
     let meta = latest_checkpoint(&run);
@@ -313,7 +313,7 @@ fn a_learner_killed_resumes_from_its_checkpoint_with_the_shards_written_meanwhil
     // With every checkpoint gone, the learner refuses to start again from version 0 over
     // the run's rows.
     let csv = std::fs::read(run.join("learner.csv")).unwrap();
-    for checkpoint in Checkpoint::list(&run).unwrap() {
+    for checkpoint in RunDir::new(&run).checkpoints().unwrap() {
         std::fs::remove_file(checkpoint).unwrap();
     }
     learner(&run, &["--iterations", &until])

@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 
 use common::{fanorona, fanorona_with_stdin};
 use fanorona_env::{Fanorona, GameId};
-use fanorona_train::io::{Checkpoint, CheckpointMeta};
+use fanorona_train::io::CheckpointMeta;
 use fanorona_train::model::{
     Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
 use fanorona_train::rng::{RngState, TrainRng};
+use fanorona_train::run_dir::RunDir;
 use rand::SeedableRng;
 
 /// A checkpoint of a tiny untrained MLP for the standard board in `dir`.
@@ -37,7 +38,7 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
         learner: None,
         best_iteration: None,
     };
-    Checkpoint::save(dir, &learner, meta).unwrap()
+    RunDir::new(dir).save_checkpoint(&learner, meta).unwrap()
 }
 
 #[test]

@@ -19,6 +19,7 @@ use fanorona_train::model::{
 };
 use fanorona_train::replay::{ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder};
 use fanorona_train::rng::{RngState, TrainRng};
+use fanorona_train::run_dir::RunDir;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -412,7 +413,9 @@ fn damaged_training_files_are_refused() {
         learner: None,
         best_iteration: None,
     };
-    let checkpoint = Checkpoint::save(dir.path(), &learner, meta).unwrap();
+    let checkpoint = RunDir::new(dir.path())
+        .save_checkpoint(&learner, meta)
+        .unwrap();
     let policy = dir.path().join("policy.safetensors");
     export_checkpoint(&checkpoint, &policy).unwrap();
     let replay = dir.path().join("replay.safetensors");

@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, GameId};
 use fanorona_search::SearchConfig;
-use fanorona_train::io::{Checkpoint, FileKind, load_policy_on};
+use fanorona_train::io::{FileKind, load_policy_on};
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::roles::NetworkMatch;
+use fanorona_train::run_dir::find_checkpoint;
 
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
@@ -73,7 +74,7 @@ pub fn run(args: Args) -> Result<()> {
             network.display()
         );
     }
-    let path = Checkpoint::find(&network)?;
+    let path = find_checkpoint(&network)?;
     let loaded = load_policy_on(&path, &device)?;
     let Some(trained) = loaded.meta.game.fanorona_board() else {
         bail!(

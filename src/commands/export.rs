@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
-use fanorona_train::io::{Checkpoint, export_checkpoint};
-use fanorona_train::run_dir::is_run_file;
+use fanorona_train::io::export_checkpoint;
+use fanorona_train::run_dir::{find_checkpoint, is_run_file};
 
 use super::outputs::check_outputs;
 use super::run_arg::run_or_deprecated;
@@ -34,7 +34,7 @@ pub struct Args {
 pub fn run(args: Args) -> Result<()> {
     let run = run_or_deprecated(args.run, args.checkpoint, "export", "--checkpoint")
         .context("give --run")?;
-    let checkpoint = Checkpoint::find(&run)?;
+    let checkpoint = find_checkpoint(&run)?;
     check_outputs(&[("--out", Some(&args.out))], &[&checkpoint])?;
     if is_run_file(&args.out) {
         bail!(

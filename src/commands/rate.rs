@@ -7,14 +7,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use fanorona_eval::rating::{RatingSettings, Ratings, collect_games, rate};
-use fanorona_train::run::{
-    CurvePoint, curve_csv, curve_table, learning_curve, plot_learning_curves,
-};
+use fanorona_train::run::{CurvePoint, curve_csv, curve_table, learning_curve};
 use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::write_atomic;
 
 use super::outputs::check_outputs;
 use crate::output::{out, outln};
+use crate::plot::plot_learning_curves;
 
 /// Arguments of `fanorona rate`.
 #[derive(clap::Args, Debug)]

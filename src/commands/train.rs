@@ -10,11 +10,13 @@ use fanorona_env::GameId;
 use fanorona_train::config::RunConfig;
 use fanorona_train::model::ComputeDevice;
 use fanorona_train::run::{TrainOptions, train};
-use fanorona_train::run_dir::RunDir;
+use fanorona_train::run_dir::{RunDir, read_metrics};
 use fanorona_util::atomic_write::check_writable_dir;
 
 use super::run_arg::run_or_deprecated;
 use crate::output::{logln, outln};
+use crate::plot::plot_metrics;
+use crate::run_progress::RunProgress;
 
 /// Arguments of `fanorona train`.
 #[derive(clap::Args, Debug)]
@@ -136,14 +138,16 @@ pub fn run(args: Args) -> Result<()> {
         Arc::clone(&stop),
         "finishing the current iteration, then writing a checkpoint",
     )?;
+    let mut progress = RunProgress::new(!args.quiet, &out);
     let summary = train(
         &config,
         &out,
         TrainOptions {
-            progress: !args.quiet,
+            events: Box::new(|event| progress.show(event)),
             stop: Some(stop),
         },
     )?;
+    draw_curves(&RunDir::new(&out))?;
     outln!(
         "{} iterations, {} learner steps, {} positions in replay",
         summary.iterations,
@@ -178,6 +182,15 @@ pub fn run(args: Args) -> Result<()> {
             summary.checkpoint.display()
         );
         std::process::exit(INTERRUPTED);
+    }
+    Ok(())
+}
+
+/// Draws the run's metrics rows, if it has any, as its `curves.png`.
+fn draw_curves(run: &RunDir) -> Result<()> {
+    let rows = read_metrics(&run.metrics())?;
+    if !rows.is_empty() {
+        plot_metrics(&rows, &run.curves())?;
     }
     Ok(())
 }

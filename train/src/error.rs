@@ -12,8 +12,7 @@ use crate::distill::DistillError;
 use crate::io::{CheckpointError, ReplayFileError};
 use crate::model::DeviceError;
 use crate::rng::RngStateError;
-use crate::run::PlotError;
-use crate::run_dir::{MetricsError, RunDirError};
+use crate::run_dir::{MetricsError, ResolveConfigError, RunDirError};
 
 /// A run that cannot start or go on.
 #[derive(Debug, thiserror::Error)]
@@ -21,17 +20,9 @@ pub enum TrainError {
     /// The configuration is bad, or does not match the run directory's.
     #[error(transparent)]
     Config(#[from] RunConfigError),
-    /// The requested configuration differs from the one the run directory was started with.
-    #[error(
-        "run directory {dir} was started with another configuration ({what} differs); \
-         resume it without --config/--preset/--board/--game, or choose another --out"
-    )]
-    ConfigMismatch {
-        /// The run directory.
-        dir: PathBuf,
-        /// The first section that differs.
-        what: &'static str,
-    },
+    /// The configuration does not match the run directory's.
+    #[error(transparent)]
+    ResolveConfig(#[from] ResolveConfigError),
     /// The device is not compiled in.
     #[error(transparent)]
     Device(#[from] DeviceError),
@@ -83,9 +74,6 @@ pub enum TrainError {
     /// Metrics cannot be written or read.
     #[error(transparent)]
     Metrics(#[from] MetricsError),
-    /// The plot cannot be drawn.
-    #[error(transparent)]
-    Plot(#[from] PlotError),
     /// An evaluation match failed.
     #[error("evaluation match: {0}")]
     Eval(#[from] ArenaError),

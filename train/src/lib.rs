@@ -5,8 +5,8 @@
 //! minibatches), `selfplay` (games played by tree search with the network, or by `abnet`),
 //! `table_labels` (exact value targets from endgame tables), `players` (the network as an
 //! evaluator and as an agent), `roles` (self-play worker, learner and gauntlet with its
-//! evaluation, in one process or many), `run` (the training run in one process: the loop,
-//! gate, student, plot and learning curve), `distill` (a smaller network taught by a trained
+//! evaluation, in one process or many), `run` (the training run in one process: the loop
+//! and the events it reports, gate, student and learning curve), `distill` (a smaller network taught by a trained
 //! one), `exam` (a network agent's value head for the exams) and `rng` (the seeded generator
 //! every role draws from). The tree search itself is `fanorona-search`.
 

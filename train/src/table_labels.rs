@@ -61,7 +61,6 @@ impl TableLabels {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::selfplay::SelfPlayOutput;
     use fanorona_env::{Board, Telo};
     use fanorona_exact::tables::{BuildOptions, build};
 
@@ -74,33 +73,6 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let (tables, _) = build(board, pieces, dir.path(), &BuildOptions::default()).unwrap();
         (TableLabels::new(Arc::new(tables)), dir)
-    }
-
-    /// Checks that `labelled` is the self-play `plain` with positions labelled by tables: the
-    /// same games, and where a position's value target changed, its result and root value are
-    /// one exact value (+1, 0 or -1); some changed, no more than the labelled count.
-    pub(crate) fn assert_labelled(plain: &SelfPlayOutput, labelled: &SelfPlayOutput) {
-        let exact = labelled.stats.exact_positions;
-        assert_eq!(plain.stats.exact_positions, 0);
-        assert_eq!(plain.games.len(), labelled.games.len());
-        let mut changed = 0;
-        for (p, l) in plain.games.iter().zip(&labelled.games) {
-            assert_eq!(
-                (&p.meta, &p.obs_values, &p.actions, &p.targets),
-                (&l.meta, &l.obs_values, &l.actions, &l.targets)
-            );
-            for ply in 0..p.len() {
-                if (p.values[ply], p.root_values[ply]) != (l.values[ply], l.root_values[ply]) {
-                    assert_eq!(l.values[ply], l.root_values[ply]);
-                    assert!([-1.0, 0.0, 1.0].contains(&l.values[ply]));
-                    changed += 1;
-                }
-            }
-        }
-        assert!(
-            changed > 0 && changed <= exact,
-            "{changed} changed, {exact} exact"
-        );
     }
 
     #[test]

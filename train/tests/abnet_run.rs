@@ -13,16 +13,11 @@ use common::position_outputs;
 use fanorona_env::{Fanorona, GameId, Position};
 use fanorona_train::config::RunConfig;
 use fanorona_train::error::TrainError;
-use fanorona_train::io::{Checkpoint, ShippedModel, load_policy};
+use fanorona_train::io::{ShippedModel, load_policy};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{TrainOptions, train};
-use fanorona_train::run_dir::{MetricsRow, RunDir, read_metrics};
+use fanorona_train::run_dir::{MetricsRow, RunDir, find_checkpoint, read_metrics};
 use fanorona_train::selfplay::AlphaBetaConfig;
-
-const QUIET: TrainOptions = TrainOptions {
-    progress: false,
-    stop: None,
-};
 
 /// The tiny preset (5x3) as an `abnet` run from fresh weights: 8 games an iteration of 50
 /// nodes a turn, a gate of 8 games, a checkpoint every iteration.
@@ -56,10 +51,10 @@ fn rows(dir: &Path) -> Vec<MetricsRow> {
 fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
     let dir = tempfile::tempdir().unwrap();
     let [whole, resumed, reseeded] = ["whole", "resumed", "reseeded"].map(|n| dir.path().join(n));
-    let summary = train(&config(4), &whole, QUIET).unwrap();
+    let summary = train(&config(4), &whole, TrainOptions::default()).unwrap();
     assert_eq!(summary.iterations, 4);
-    train(&config(2), &resumed, QUIET).unwrap();
-    let again = train(&config(4), &resumed, QUIET).unwrap();
+    train(&config(2), &resumed, TrainOptions::default()).unwrap();
+    let again = train(&config(4), &resumed, TrainOptions::default()).unwrap();
     assert!(again.resumed);
     assert_eq!(rows(&whole), rows(&resumed));
     let files = |run: &Path| {
@@ -76,7 +71,7 @@ fn an_abnet_run_repeats_for_a_seed_resumes_exactly_and_gates_by_its_scores() {
     }
     let mut other = config(4);
     other.run.seed = 2;
-    train(&other, &reseeded, QUIET).unwrap();
+    train(&other, &reseeded, TrainOptions::default()).unwrap();
     assert_ne!(rows(&whole), rows(&reseeded));
 
     // Every iteration is gated; the best is the last iteration that scored above 0.5.
@@ -116,7 +111,7 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
     // No score is above 1.
     abnet.gate_threshold = 1.0;
     let dir = tempfile::tempdir().unwrap();
-    train(&config, dir.path(), QUIET).unwrap();
+    train(&config, dir.path(), TrainOptions::default()).unwrap();
     let row = &rows(dir.path())[0];
     assert_eq!(row.best_iteration, Some(0));
     let student = ShippedModel::Student.load_on(&Device::flex()).unwrap().net;
@@ -127,7 +122,7 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
         position_outputs(&student, &game)
     );
     // The learner did train: its network is no longer the student.
-    let trained = load_policy(&Checkpoint::latest(dir.path()).unwrap())
+    let trained = load_policy(&find_checkpoint(dir.path()).unwrap())
         .unwrap()
         .net;
     assert_ne!(
@@ -140,7 +135,7 @@ fn a_run_that_never_passes_its_gate_keeps_the_shipped_student_it_started_from() 
 fn bad_abnet_settings_are_refused_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let refused = |config: RunConfig, name: &str| {
-        let err = train(&config, &dir.path().join(name), QUIET).unwrap_err();
+        let err = train(&config, &dir.path().join(name), TrainOptions::default()).unwrap_err();
         err.to_string()
     };
     let mut student_on_5x3 = config(1);
@@ -176,7 +171,7 @@ fn bad_abnet_settings_are_refused_with_the_reason() {
         "run configuration: abnet.gate_threshold = 1.5: expected a number in [0, 1]"
     );
     assert!(matches!(
-        train(&bad, &dir.path().join("bad"), QUIET),
+        train(&bad, &dir.path().join("bad"), TrainOptions::default()),
         Err(TrainError::Config(_))
     ));
 

@@ -15,6 +15,7 @@ use fanorona_train::io::{
 };
 use fanorona_train::model::{Architecture, NetworkConfig, Trainer};
 use fanorona_train::rng::{RngState, TrainRng};
+use fanorona_train::run_dir::{RunDir, find_checkpoint};
 use rand::SeedableRng;
 
 fn meta(learner: &Trainer) -> CheckpointMeta {
@@ -36,9 +37,11 @@ fn round_trip(architecture: Architecture) {
     let dir = dir.path();
     let batch = fixed_batch();
     let mut original = trained(architecture, 1e-3, 3);
-    let path = Checkpoint::save(dir, &original, meta(&original)).unwrap();
+    let path = RunDir::new(dir)
+        .save_checkpoint(&original, meta(&original))
+        .unwrap();
     assert_eq!(path, dir.join("checkpoint-0000000003.ckpt"));
-    assert_eq!(Checkpoint::latest(dir).unwrap(), path);
+    assert_eq!(find_checkpoint(dir).unwrap(), path);
 
     let device = Device::flex();
     let loaded = Checkpoint::load_matching(
@@ -90,7 +93,9 @@ fn averaged_weights_are_saved_resumed_and_played() {
         outputs(&averaged, &batch),
         outputs(original.network(), &batch)
     );
-    let path = Checkpoint::save(dir, &original, meta(&original)).unwrap();
+    let path = RunDir::new(dir)
+        .save_checkpoint(&original, meta(&original))
+        .unwrap();
     let device = Device::flex();
     let loaded = Checkpoint::load(&path, &device).unwrap();
     assert_eq!(
@@ -126,7 +131,9 @@ fn averaged_weights_are_saved_resumed_and_played() {
 fn a_checkpoint_of_format_version_1_still_loads() {
     let dir = tempfile::tempdir().unwrap();
     let learner = trained(Architecture::mlp(&[16]), 1e-3, 2);
-    let path = Checkpoint::save(dir.path(), &learner, meta(&learner)).unwrap();
+    let path = RunDir::new(dir.path())
+        .save_checkpoint(&learner, meta(&learner))
+        .unwrap();
     let data = fs::read(&path).unwrap();
     // Version 2 ends with an empty averaged-network section (its length, 0) and the CRC.
     let body_end = data.len() - 4 - 8;
@@ -153,33 +160,30 @@ fn the_latest_checkpoints_are_listed_and_older_ones_pruned_with_their_replay_win
     let dir = dir.path();
     let mut learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
     let batch = fixed_batch();
+    let run = RunDir::new(dir);
     for _ in 0..3 {
         learner.train_step(&batch);
-        Checkpoint::save(dir, &learner, meta(&learner)).unwrap();
+        run.save_checkpoint(&learner, meta(&learner)).unwrap();
     }
     fs::write(dir.join("notes.txt"), "not a checkpoint").unwrap();
     // Replay windows beside the checkpoints, and one whose checkpoint was never written.
     for step in 1..=4 {
-        fs::write(dir.join(Checkpoint::replay_file_name(step)), "window").unwrap();
-    }
-    let steps = |dir| -> Vec<String> {
-        Checkpoint::list(dir)
-            .unwrap()
-            .iter()
-            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
-            .collect()
-    };
-    assert_eq!(steps(dir), [1, 2, 3].map(Checkpoint::file_name));
-    Checkpoint::prune(dir, 2).unwrap();
-    assert_eq!(steps(dir), [2, 3].map(Checkpoint::file_name));
-    for step in 1..=4 {
-        let kept = dir.join(Checkpoint::replay_file_name(step)).exists();
-        assert_eq!(kept, step == 2 || step == 3, "replay of step {step}");
+        fs::write(run.replay(step), "window").unwrap();
     }
     assert_eq!(
-        Checkpoint::latest(dir).unwrap(),
-        dir.join(Checkpoint::file_name(3))
+        run.checkpoints().unwrap(),
+        [1, 2, 3].map(|s| run.checkpoint(s))
     );
+    run.prune_checkpoints(2).unwrap();
+    assert_eq!(
+        run.checkpoints().unwrap(),
+        [2, 3].map(|s| run.checkpoint(s))
+    );
+    for step in 1..=4 {
+        let kept = run.replay(step).exists();
+        assert_eq!(kept, step == 2 || step == 3, "replay of step {step}");
+    }
+    assert_eq!(run.latest_checkpoint().unwrap(), Some(run.checkpoint(3)));
 }
 
 /// The file-level error of `result`, which must have failed.
@@ -196,7 +200,7 @@ fn missing_damaged_and_foreign_files_give_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
     let device = Device::flex();
-    let e = file_error(Checkpoint::latest(dir));
+    let e = file_error(find_checkpoint(dir));
     assert!(
         matches!(
             e,
@@ -217,7 +221,9 @@ fn missing_damaged_and_foreign_files_give_clear_errors() {
     assert!(matches!(e, FileError::Io { action: "read", .. }), "{e}");
 
     let learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
-    let path = Checkpoint::save(dir, &learner, meta(&learner)).unwrap();
+    let path = RunDir::new(dir)
+        .save_checkpoint(&learner, meta(&learner))
+        .unwrap();
     let data = fs::read(&path).unwrap();
     let load = |bytes: &[u8]| {
         let bad = dir.join("bad.ckpt");
@@ -268,7 +274,9 @@ fn a_checkpoint_for_another_network_board_or_game_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let device = Device::flex();
     let learner = trained(Architecture::mlp(&[8]), 1e-3, 0);
-    let path = Checkpoint::save(dir.path(), &learner, meta(&learner)).unwrap();
+    let path = RunDir::new(dir.path())
+        .save_checkpoint(&learner, meta(&learner))
+        .unwrap();
     let other_arch = NetworkConfig {
         architecture: Architecture::mlp(&[16]),
         ..learner.network().config().clone()

@@ -12,11 +12,12 @@ use fanorona_env::action::ENCODING_VERSION;
 use fanorona_env::{GameId, Rules};
 use fanorona_train::io::POLICY_FORMAT;
 use fanorona_train::io::{
-    Checkpoint, CheckpointMeta, FileError, FileKind, PolicyFileError, PolicyMeta,
-    export_checkpoint, export_policy, load_policy,
+    CheckpointMeta, FileError, FileKind, PolicyFileError, PolicyMeta, export_checkpoint,
+    export_policy, load_policy,
 };
 use fanorona_train::model::{Architecture, NetworkConfig, PolicyValueNet};
 use fanorona_train::rng::{RngState, TrainRng};
+use fanorona_train::run_dir::RunDir;
 use rand::SeedableRng;
 use safetensors::SafeTensors;
 use safetensors::tensor::TensorView;
@@ -83,7 +84,9 @@ fn a_checkpoint_is_exported_and_also_loads_directly() {
         learner: None,
         best_iteration: None,
     };
-    let checkpoint = Checkpoint::save(dir.path(), &learner, checkpoint_meta).unwrap();
+    let checkpoint = RunDir::new(dir.path())
+        .save_checkpoint(&learner, checkpoint_meta)
+        .unwrap();
     let out = dir.path().join("agent.safetensors");
     let written = export_checkpoint(&checkpoint, &out).unwrap();
     assert_eq!(written, meta(learner.network()));

@@ -101,7 +101,7 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
     let mut worker = SelfPlayWorker::new(tiny(), "w").unwrap();
     worker.set_model(&learner.model_bytes(), 0).unwrap();
     let shard = worker.play_shard(0).unwrap();
-    let path = shard.write(dir.path()).unwrap();
+    let path = RunDir::new(dir.path()).write_shard(&shard).unwrap();
     assert!(path.ends_with("w-00000000.shard"));
     let mut bytes = std::fs::read(&path).unwrap();
     assert!(learner.read_shard_file(&path).unwrap() == shard);

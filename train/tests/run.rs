@@ -11,16 +11,10 @@ use fanorona_env::{Agent, Board, Color, Fanorona, Game, GameId, Position};
 use fanorona_exact::solver::{Solution, Value};
 use fanorona_search::SearchConfig;
 use fanorona_train::config::RunConfig;
-use fanorona_train::error::TrainError;
 use fanorona_train::io::Checkpoint;
 use fanorona_train::players::network_agent;
-use fanorona_train::run::{TrainOptions, train};
-use fanorona_train::run_dir::{RunDir, read_metrics};
-
-const QUIET: TrainOptions = TrainOptions {
-    progress: false,
-    stop: None,
-};
+use fanorona_train::run::{RunEvent, TrainOptions, train};
+use fanorona_train::run_dir::{ResolveConfigError, RunDir, read_metrics};
 
 /// Whether playing `action` first on `board` wins under perfect play.
 fn wins(solution: &Solution, board: &'static Board, action: usize) -> bool {
@@ -61,9 +55,9 @@ fn a_tiny_run_on_3x3_learns_a_winning_opening() {
     config.replay.window_games = 200;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let summary = train(&config, dir, QUIET).unwrap();
+    let summary = train(&config, dir, TrainOptions::default()).unwrap();
     assert_eq!(summary.iterations, config.run.iterations);
-    assert!(RunDir::new(dir).curves().exists() && RunDir::new(dir).has_config());
+    assert!(RunDir::new(dir).has_config());
     let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
     assert_eq!(checkpoint.meta.step, summary.step);
 
@@ -105,7 +99,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let first = train(&config, dir, QUIET).unwrap();
+    let first = train(&config, dir, TrainOptions::default()).unwrap();
     assert!(!first.resumed);
     let steps = config.training.steps_per_iteration as u64;
     assert_eq!((first.iterations, first.step), (1, steps));
@@ -115,7 +109,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     let mut again = RunDir::new(dir).resolve_config(None).unwrap();
     assert_eq!(again, config);
     again.run.iterations = 2;
-    let second = train(&again, dir, QUIET).unwrap();
+    let second = train(&again, dir, TrainOptions::default()).unwrap();
     assert!(second.resumed);
     assert_eq!((second.iterations, second.step), (2, 2 * steps));
     assert_eq!(second.replay_games_added, 2 * games);
@@ -130,7 +124,7 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
     other.game = GameId::Fanorona(Board::new(3, 3).unwrap());
     let err = RunDir::new(dir).resolve_config(Some(other)).unwrap_err();
     assert!(
-        matches!(err, TrainError::ConfigMismatch { what: "game", .. }),
+        matches!(err, ResolveConfigError::Mismatch { what: "game", .. }),
         "{err}"
     );
 }
@@ -167,7 +161,7 @@ fn a_run_with_the_old_name_of_the_trainer_section_resumes() {
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let run = RunDir::new(dir.path());
-    train(&config, run.path(), QUIET).unwrap();
+    train(&config, run.path(), TrainOptions::default()).unwrap();
     let text = std::fs::read_to_string(run.config()).unwrap();
     let old = text.replace("[training.trainer", "[training.learner");
     assert_ne!(old, text);
@@ -175,7 +169,7 @@ fn a_run_with_the_old_name_of_the_trainer_section_resumes() {
     let mut again = run.resolve_config(None).unwrap();
     assert_eq!(again, config);
     again.run.iterations = 2;
-    let resumed = train(&again, run.path(), QUIET).unwrap();
+    let resumed = train(&again, run.path(), TrainOptions::default()).unwrap();
     assert!(resumed.resumed && resumed.iterations == 2);
     assert_eq!(
         std::fs::read_to_string(run.config()).unwrap(),
@@ -192,12 +186,12 @@ fn runs_are_deterministic_and_a_resumed_run_ends_as_a_straight_one() {
     let straight = tempfile::tempdir().unwrap();
     let again = tempfile::tempdir().unwrap();
     let resumed = tempfile::tempdir().unwrap();
-    let a = train(&config, straight.path(), QUIET).unwrap();
-    let b = train(&config, again.path(), QUIET).unwrap();
+    let a = train(&config, straight.path(), TrainOptions::default()).unwrap();
+    let b = train(&config, again.path(), TrainOptions::default()).unwrap();
     let mut half = config.clone();
     half.run.iterations = 2;
-    train(&half, resumed.path(), QUIET).unwrap();
-    let c = train(&config, resumed.path(), QUIET).unwrap();
+    train(&half, resumed.path(), TrainOptions::default()).unwrap();
+    let c = train(&config, resumed.path(), TrainOptions::default()).unwrap();
     assert!(c.resumed);
     let first = outcome(straight.path(), &a.checkpoint);
     assert_eq!(first.0.len(), 4);
@@ -212,7 +206,7 @@ fn telo_trains_too() {
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    let summary = train(&config, dir, QUIET).unwrap();
+    let summary = train(&config, dir, TrainOptions::default()).unwrap();
     assert_eq!(summary.step, config.training.steps_per_iteration as u64);
     let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
     assert_eq!(checkpoint.meta.game, "telo 3x3");
@@ -249,13 +243,13 @@ fn metrics_rows_after_the_checkpoint_are_cut_on_resume() {
     config.run.checkpoint_every_steps = 2 * config.training.steps_per_iteration as u64;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    train(&config, dir, QUIET).unwrap();
+    train(&config, dir, TrainOptions::default()).unwrap();
     // As if killed after the third row but before its checkpoint.
     let last = files_starting(dir, "checkpoint-").pop().unwrap();
     std::fs::remove_file(&last).unwrap();
     assert_eq!(metrics_iterations(dir), [1, 2, 3]);
 
-    let resumed = train(&config, dir, QUIET).unwrap();
+    let resumed = train(&config, dir, TrainOptions::default()).unwrap();
     assert_eq!(resumed.iterations, 3);
     assert_eq!(metrics_iterations(dir), [1, 2, 3]);
     let rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
@@ -268,12 +262,12 @@ fn without_checkpoints_old_metrics_are_refused() {
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    train(&config, dir, QUIET).unwrap();
+    train(&config, dir, TrainOptions::default()).unwrap();
     for path in files_starting(dir, "checkpoint-") {
         std::fs::remove_file(path).unwrap();
     }
     config.run.iterations = 2;
-    let err = train(&config, dir, QUIET).unwrap_err();
+    let err = train(&config, dir, TrainOptions::default()).unwrap_err();
     let message = err.to_string();
     assert!(
         message.contains("no checkpoint") && message.contains("choose another run directory"),
@@ -288,12 +282,12 @@ fn a_checkpoint_whose_replay_file_is_missing_is_refused() {
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    train(&config, dir, QUIET).unwrap();
+    train(&config, dir, TrainOptions::default()).unwrap();
     for path in files_starting(dir, "replay") {
         std::fs::remove_file(path).unwrap();
     }
     config.run.iterations = 2;
-    let err = train(&config, dir, QUIET).unwrap_err();
+    let err = train(&config, dir, TrainOptions::default()).unwrap_err();
     assert!(err.to_string().contains("no replay file found"), "{err}");
 }
 
@@ -303,17 +297,17 @@ fn a_replay_file_newer_than_the_checkpoint_is_not_used() {
     config.run.iterations = 1;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
-    train(&config, dir, QUIET).unwrap();
+    train(&config, dir, TrainOptions::default()).unwrap();
     // The replay window of the second iteration, as left by a kill after it was written but
     // before its checkpoint.
     let ahead = tempfile::tempdir().unwrap();
     let mut two = config.clone();
     two.run.iterations = 2;
-    train(&two, ahead.path(), QUIET).unwrap();
+    train(&two, ahead.path(), TrainOptions::default()).unwrap();
     let newer = files_starting(ahead.path(), "replay").pop().unwrap();
     std::fs::copy(&newer, dir.join(newer.file_name().unwrap())).unwrap();
 
-    let resumed = train(&two, dir, QUIET).unwrap();
+    let resumed = train(&two, dir, TrainOptions::default()).unwrap();
     let games = config.selfplay.games_per_iteration as u64;
     assert_eq!(resumed.replay_games_added, 2 * games);
 }
@@ -326,8 +320,9 @@ fn a_stopped_run_ends_its_iteration_with_a_checkpoint() {
     config.run.checkpoint_every_steps = 1_000_000;
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path();
+    let mut events = Vec::new();
     let options = TrainOptions {
-        progress: false,
+        events: Box::new(|event| events.push(event)),
         stop: Some(Arc::new(AtomicBool::new(true))),
     };
     let summary = train(&config, dir, options).unwrap();
@@ -336,4 +331,21 @@ fn a_stopped_run_ends_its_iteration_with_a_checkpoint() {
     let checkpoint = Checkpoint::load(&summary.checkpoint, &Device::flex()).unwrap();
     assert_eq!(checkpoint.meta.iteration, 1);
     assert_eq!(metrics_iterations(dir), [1]);
+
+    // The run reported its start, each game, the iteration's row and its end, in order.
+    let games = config.selfplay.games_per_iteration;
+    assert!(matches!(
+        events[..2],
+        [
+            RunEvent::Started { done: 0, total: 1000, games: g },
+            RunEvent::IterationStarted { iteration: 1 },
+        ] if g == games
+    ));
+    let played = &events[2..2 + games];
+    assert!(played.iter().all(|e| matches!(e, RunEvent::GamePlayed)));
+    let rows = read_metrics(&RunDir::new(dir).metrics()).unwrap();
+    match &events[2 + games..] {
+        [RunEvent::IterationDone(row), RunEvent::Finished] => assert_eq!(**row, rows[0]),
+        rest => panic!("{rest:?}"),
+    }
 }

@@ -37,8 +37,8 @@ fn config(iterations: u64) -> RunConfig {
 /// Trains `config` in `dir`, with `stop` as the run's stop flag.
 fn run(config: &RunConfig, dir: &Path, stop: Option<Arc<AtomicBool>>) -> RunSummary {
     let options = TrainOptions {
-        progress: false,
         stop,
+        ..TrainOptions::default()
     };
     train(config, dir, options).unwrap()
 }

@@ -1,8 +1,7 @@
 //! Checkpoints: the network, the optimiser state, the learner step, the run's RNG state and the
-//! replay window's position, in one file written atomically (temporary file + rename) into a
-//! run directory as `checkpoint-STEP.ckpt`, with the replay window of the same step beside it
-//! (`replay-STEP.safetensors`, written first and pruned with it). Resuming loads the latest
-//! one.
+//! replay window's position, in one file written atomically (temporary file + rename); a run
+//! directory names, lists and prunes them with the replay window of the same step beside each
+//! (`RunDir::checkpoint`). Resuming loads the latest one.
 //!
 //! File layout: the magic `FNRCKPT\0`, a little-endian u32 format version, then
 //! length-prefixed (u64) sections: the JSON header ([`CheckpointMeta`]), the network's burnpack
@@ -10,8 +9,7 @@
 //! average of the weights, empty when the run keeps none; then a CRC-32 of everything before
 //! it. Version 1 files (three sections) are still read.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use burn::module::Module;
 use burn::optim::{ModuleOptimizer, OptimizerRecord};
@@ -24,18 +22,13 @@ use crate::model::{NetworkConfig, PolicyValueNet, flush_denormals};
 use crate::model::{OptimizerConfig, Trainer, TrainerConfig};
 use crate::rng::RngState;
 
-use super::envelope::{FileError, FileKind, FileRef, number_in_name, numbered_files};
+use super::envelope::{FileError, FileKind, FileRef};
 
 /// The first bytes of every checkpoint file.
 pub(crate) const MAGIC: &[u8; 8] = b"FNRCKPT\0";
 const FORMAT_VERSION: u32 = 2;
 /// The first version, without the averaged weights.
 const FIRST_VERSION: u32 = 1;
-const PREFIX: &str = "checkpoint-";
-const EXTENSION: &str = "ckpt";
-const REPLAY_PREFIX: &str = "replay-";
-const REPLAY_EXTENSION: &str = "safetensors";
-const BEST_PREFIX: &str = "best-";
 
 /// A checkpoint that cannot be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -49,7 +42,7 @@ pub enum CheckpointError {
     )]
     Mismatch {
         /// The file.
-        path: PathBuf,
+        path: std::path::PathBuf,
         /// What differs.
         field: &'static str,
         /// The run's value.
@@ -80,7 +73,7 @@ pub struct CheckpointMeta {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub learner: Option<LearnerProgress>,
     /// Of an `abnet` run, the iteration whose network is the best so far (0: the network the
-    /// run started from), saved beside the checkpoint as [`Checkpoint::best_file_name`].
+    /// run started from), saved beside the checkpoint (`RunDir::best_at`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_iteration: Option<u64>,
 }
@@ -119,28 +112,17 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    /// The file name of the checkpoint at `step`.
-    pub fn file_name(step: u64) -> String {
-        format!("{PREFIX}{step:010}.{EXTENSION}")
-    }
-
-    /// The step in a checkpoint's file name (`checkpoint-STEP.ckpt`), if it is one.
-    pub fn step_in_name(file_name: &str) -> Option<u64> {
-        number_in_name(file_name, PREFIX, EXTENSION)
-    }
-
     /// Writes the trainer's network and optimiser with `meta` (whose `step`, `network` and
-    /// `optimizer` are taken from the trainer) into `dir`, atomically; returns the file's path.
+    /// `optimizer` are taken from the trainer) to `path`, atomically.
     pub fn save(
-        dir: &Path,
+        path: &Path,
         trainer: &Trainer,
         mut meta: CheckpointMeta,
-    ) -> Result<PathBuf, CheckpointError> {
+    ) -> Result<(), CheckpointError> {
         meta.step = trainer.step();
         meta.network = trainer.network().config().clone();
         meta.optimizer = trainer.config().optimizer.clone();
-        let path = dir.join(Checkpoint::file_name(meta.step));
-        let file = FileRef::new(FileKind::Checkpoint, &path);
+        let file = FileRef::new(FileKind::Checkpoint, path);
         let header = serde_json::to_vec_pretty(&meta).map_err(|e| file.encode(e.to_string()))?;
         let record = |net: PolicyValueNet, what: &str| {
             net.into_record()
@@ -173,7 +155,7 @@ impl Checkpoint {
         let crc = crc32fast::hash(&data);
         data.extend_from_slice(&crc.to_le_bytes());
         file.write(&data)?;
-        Ok(path)
+        Ok(())
     }
 
     /// Reads the checkpoint at `path` onto `device`.
@@ -303,76 +285,6 @@ impl Checkpoint {
             None => (self.network, None),
         }
     }
-
-    /// The checkpoint files in `dir`, oldest (lowest step) first.
-    pub fn list(dir: &Path) -> Result<Vec<PathBuf>, CheckpointError> {
-        let found = numbered_files(dir, PREFIX, EXTENSION)?;
-        Ok(found.into_iter().map(|(_, path)| path).collect())
-    }
-
-    /// The checkpoint `path` names: the file `path`, or the latest checkpoint of the run
-    /// directory `path`.
-    pub fn find(path: &Path) -> Result<PathBuf, CheckpointError> {
-        if path.is_dir() {
-            Checkpoint::latest(path)
-        } else {
-            Ok(path.to_path_buf())
-        }
-    }
-
-    /// The latest checkpoint in the run directory `dir`.
-    pub fn latest(dir: &Path) -> Result<PathBuf, CheckpointError> {
-        Checkpoint::list(dir)?
-            .pop()
-            .ok_or_else(|| FileRef::new(FileKind::Checkpoint, dir).missing().into())
-    }
-
-    /// The file name of the replay window saved with the checkpoint at `step`: a checkpoint
-    /// and its replay window are one unit, the replay file written first and pruned with it.
-    pub fn replay_file_name(step: u64) -> String {
-        format!("{REPLAY_PREFIX}{step:010}.{REPLAY_EXTENSION}")
-    }
-
-    /// The file name of the best network (a policy file) saved with the checkpoint at `step`
-    /// of an `abnet` run: like the replay window, written first and pruned with it.
-    pub fn best_file_name(step: u64) -> String {
-        format!("{BEST_PREFIX}{step:010}.{REPLAY_EXTENSION}")
-    }
-
-    /// Whether `file_name` begins as the checkpoints and their replay windows do
-    /// (`checkpoint-`, `replay-`): a name a run directory keeps for them.
-    pub(crate) fn is_numbered_name(file_name: &str) -> bool {
-        [PREFIX, REPLAY_PREFIX]
-            .iter()
-            .any(|prefix| file_name.starts_with(prefix))
-    }
-
-    /// Deletes all but the `keep` latest checkpoints in `dir`, and every replay file
-    /// ([`replay_file_name`](Self::replay_file_name)) and best network
-    /// ([`best_file_name`](Self::best_file_name)) without its checkpoint: those of the
-    /// deleted ones, and any written just before a checkpoint that never was.
-    pub fn prune(dir: &Path, keep: usize) -> Result<(), CheckpointError> {
-        let files = numbered_files(dir, PREFIX, EXTENSION)?;
-        let excess = files.len().saturating_sub(keep.max(1));
-        let delete = |kind, path: &Path| {
-            fs::remove_file(path).map_err(|error| FileRef::new(kind, path).io("delete", error))
-        };
-        for (_, path) in &files[..excess] {
-            delete(FileKind::Checkpoint, path)?;
-        }
-        let kept: Vec<u64> = files[excess..].iter().map(|&(step, _)| step).collect();
-        for (prefix, kind) in [
-            (REPLAY_PREFIX, FileKind::Replay),
-            (BEST_PREFIX, FileKind::Policy),
-        ] {
-            for (step, path) in numbered_files(dir, prefix, REPLAY_EXTENSION)? {
-                if !kept.contains(&step) {
-                    delete(kind, &path)?;
-                }
-            }
-        }
-        Ok(())
-    }
 }
 
 /// The header, network, optimiser and averaged-network sections of the checkpoint file `data`
@@ -413,27 +325,4 @@ fn sections<'a>(file: FileRef, data: &'a [u8]) -> Result<[&'a [u8]; 4], FileErro
         u32::from_le_bytes(crc.try_into().expect("4 bytes")),
     )?;
     Ok(sections)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_step_is_read_back_from_a_checkpoint_file_name() {
-        assert_eq!(
-            Checkpoint::step_in_name(&Checkpoint::file_name(31_440)),
-            Some(31_440)
-        );
-        assert_eq!(Checkpoint::step_in_name("checkpoint-7.ckpt"), Some(7));
-        for other in [
-            "checkpoint-.ckpt",
-            "checkpoint-12.bpk",
-            "checkpoint-1x2.ckpt",
-            "replay-0000000012.safetensors",
-            "checkpoint-12ckpt",
-        ] {
-            assert_eq!(Checkpoint::step_in_name(other), None, "{other}");
-        }
-    }
 }

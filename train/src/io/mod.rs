@@ -20,15 +20,12 @@ mod shard_file;
 mod shipped;
 
 pub use checkpoint::{Checkpoint, CheckpointError, CheckpointMeta, LearnerProgress};
-pub(crate) use envelope::numbered_files;
 pub use envelope::{FileError, FileKind};
+pub(crate) use envelope::{FileRef, number_in_name, numbered_files};
 pub use policy::{
     LoadedPolicy, POLICY_FORMAT, POLICY_FORMAT_VERSION, PolicyFileError, PolicyMeta,
     export_checkpoint, export_policy, load_policy, load_policy_on, policy_bytes, policy_from_bytes,
 };
 pub use replay_file::ReplayFileError;
-pub use shard_file::{
-    SHARD_EXTENSION, Shard, ShardError, ShardHeader, check_worker, list_shards, next_sequence,
-    shard_file_name,
-};
+pub use shard_file::{Shard, ShardError, ShardHeader, check_worker};
 pub use shipped::ShippedModel;

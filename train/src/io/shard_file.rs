@@ -1,5 +1,5 @@
 //! Shards: the finished games of one batch of self-play, as a self-play worker hands them to
-//! the learner (`DIR/games/WORKER-SEQUENCE.shard` in a run directory, or bytes through Ray's
+//! the learner (a file of the run directory's `games/`, named there, or bytes through Ray's
 //! object store), with who played them and with which model version.
 //!
 //! Layout: the encoding of replay files (safetensors, one array per field, lossless compact
@@ -27,8 +27,6 @@ const SEAL: SafetensorsFormat = SafetensorsFormat {
 };
 /// The metadata entry holding the JSON header.
 const HEADER_KEY: &str = "fanorona_shard";
-/// The extension of shard files.
-pub const SHARD_EXTENSION: &str = "shard";
 
 /// A shard that cannot be written or read.
 #[derive(Debug, thiserror::Error)]
@@ -119,11 +117,6 @@ impl Shard {
         })
     }
 
-    /// The shard's file name: `WORKER-SEQUENCE.shard`.
-    pub fn file_name(&self) -> String {
-        shard_file_name(&self.header.worker, self.header.sequence)
-    }
-
     /// Positions in the shard's games.
     pub fn positions(&self) -> usize {
         self.games.iter().map(Trajectory::len).sum()
@@ -152,12 +145,10 @@ impl Shard {
         )?)
     }
 
-    /// Writes the shard into the directory `dir` atomically; returns its path.
-    pub fn write(&self, dir: &Path) -> Result<PathBuf, ShardError> {
-        let path = dir.join(self.file_name());
-        let bytes = self.to_bytes(&path)?;
-        FileRef::new(FileKind::Shard, &path).write(&bytes)?;
-        Ok(path)
+    /// Writes the shard to `path` atomically.
+    pub fn write(&self, path: &Path) -> Result<(), ShardError> {
+        let bytes = self.to_bytes(path)?;
+        Ok(FileRef::new(FileKind::Shard, path).write(&bytes)?)
     }
 
     /// Reads the shard file at `path`, checking its seal and that its games have
@@ -206,12 +197,6 @@ impl Shard {
     }
 }
 
-/// The file name of shard `sequence` of `worker`: `WORKER-SEQUENCE.shard` (sequence with 8
-/// digits, so names sort in order).
-pub fn shard_file_name(worker: &str, sequence: u64) -> String {
-    format!("{worker}-{sequence:08}.{SHARD_EXTENSION}")
-}
-
 /// An error unless `worker` is 1 to 64 letters, digits, `-` or `_`.
 pub fn check_worker(worker: &str) -> Result<(), ShardError> {
     let ok = (1..=64).contains(&worker.len())
@@ -223,36 +208,4 @@ pub fn check_worker(worker: &str) -> Result<(), ShardError> {
     } else {
         Err(ShardError::BadWorker(worker.to_string()))
     }
-}
-
-/// The shard files in `dir` (names ending in `.shard`; temporary files of writes under way
-/// never do), sorted by name; none if `dir` does not exist.
-pub fn list_shards(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
-    let entries = match std::fs::read_dir(dir) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => return Err(FileRef::new(FileKind::Shard, dir).io("list", error).into()),
-    };
-    let mut found: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == SHARD_EXTENSION))
-        .collect();
-    found.sort();
-    Ok(found)
-}
-
-/// The next sequence number of `worker` in `dir`: one past its highest shard there (0 if it
-/// has none), so a restarted worker never overwrites a shard.
-pub fn next_sequence(dir: &Path, worker: &str) -> Result<u64, ShardError> {
-    let prefix = format!("{worker}-");
-    let last = list_shards(dir)?
-        .iter()
-        .filter_map(|path| {
-            let name = path.file_stem()?.to_str()?;
-            let digits = name.strip_prefix(&prefix)?;
-            (digits.len() == 8).then(|| digits.parse::<u64>().ok())?
-        })
-        .max();
-    Ok(last.map_or(0, |n| n + 1))
 }

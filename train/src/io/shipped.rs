@@ -58,6 +58,7 @@ impl ShippedModel {
 mod tests {
     use super::*;
     use crate::model::Architecture;
+    use crate::model::mlp_value_tests::{largest_error, positions};
 
     #[test]
     fn each_model_is_found_by_its_name_and_loads_from_memory() {
@@ -72,5 +73,12 @@ mod tests {
             assert_eq!(loaded.net.config().architecture, Architecture::mlp(&hidden));
         }
         assert_eq!(ShippedModel::named("fanorona-9x5"), None);
+    }
+
+    #[test]
+    fn the_teacher_s_quantized_value_stays_close_to_its_float_value() {
+        let teacher = ShippedModel::Teacher.load_on(&Device::flex()).unwrap().net;
+        let error = largest_error(&teacher, &positions(300));
+        assert!(error < 0.02, "{error}");
     }
 }

@@ -9,6 +9,8 @@ mod trainer;
 
 pub use averaging::WeightAverage;
 pub use device::{ComputeDevice, DeviceError};
+#[cfg(test)]
+pub(crate) use network::mlp_value_tests;
 pub use network::{
     Architecture, MlpInference, MlpScratch, MlpValue, MlpValueScratch, NetworkConfig,
     NetworkConfigError, PolicyValueNet, count_denormals, flush_denormals,

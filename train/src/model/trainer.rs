@@ -132,7 +132,7 @@ impl Trainer {
     }
 
     /// A learner resuming at `step` with a saved optimiser state and moving average of the
-    /// weights, if any (see [`crate::io::checkpoint`]); with `ema_decay` > 0 and no saved
+    /// weights, if any (as a checkpoint keeps them); with `ema_decay` > 0 and no saved
     /// average, the average starts from `net`.
     pub fn resume(
         config: TrainerConfig,

@@ -19,8 +19,8 @@ use super::game_learner::{AnyGameLearner, OpenLearner};
 use super::{Ingested, LearnLimits, LossMeans};
 use crate::config::{RunConfig, RunConfigError};
 use crate::error::TrainError;
-use crate::io::{Shard, list_shards};
-use crate::run_dir::{MetricsWriter, Row, RunDir, RunLock};
+use crate::io::Shard;
+use crate::run_dir::{MetricsWriter, Row, RunDir, RunLock, shard_name};
 
 /// The replay ratio the learner uses unless told otherwise: positions sampled for training
 /// per new self-play position. The default preset's one-process loop samples 60 x 256
@@ -260,7 +260,7 @@ impl Learner {
     /// for its positions at the replay ratio; `None` if it was consumed before (a shard is
     /// known by its worker and sequence number).
     pub fn ingest(&mut self, shard: Shard) -> Option<Ingested> {
-        let name = shard.file_name();
+        let name = shard_name(&shard.header);
         let ratio = self.replay_ratio;
         let ingested = self.learner.ingest(&name, shard, ratio)?;
         let tally = &mut self.tally;
@@ -278,10 +278,10 @@ impl Learner {
     /// before. For drivers that pass shards as values rather than files.
     pub fn ingest_and_store(&mut self, bytes: &[u8]) -> Result<Option<Ingested>, TrainError> {
         let shard = self.read_shard(Path::new("shard bytes"), bytes)?;
-        if self.consumed(&shard.file_name()) {
+        if self.consumed(&shard_name(&shard.header)) {
             return Ok(None);
         }
-        shard.write(&self.dir.create_shards()?)?;
+        self.dir.write_shard(&shard)?;
         Ok(self.ingest(shard))
     }
 
@@ -294,7 +294,7 @@ impl Learner {
         mut on_skip: impl FnMut(&TrainError),
     ) -> Result<usize, TrainError> {
         let mut shards: Vec<Shard> = Vec::new();
-        for path in list_shards(&self.dir.shards())? {
+        for path in self.dir.list_shards()? {
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
             if self.consumed(name) {
                 continue;
@@ -308,7 +308,8 @@ impl Learner {
             }
         }
         shards.sort_by(|a, b| {
-            (a.header.model_version, a.file_name()).cmp(&(b.header.model_version, b.file_name()))
+            (a.header.model_version, shard_name(&a.header))
+                .cmp(&(b.header.model_version, shard_name(&b.header)))
         });
         let count = shards.len();
         for shard in shards {

@@ -144,8 +144,8 @@ impl<G: Game> RunState<G> {
             learner: self.progress.clone(),
             best_iteration: self.best.as_ref().map(|b| b.iteration),
         };
-        let path = Checkpoint::save(dir.path(), &self.trainer, meta)?;
-        Checkpoint::prune(dir.path(), config.run.keep_checkpoints)?;
+        let path = dir.save_checkpoint(&self.trainer, meta)?;
+        dir.prune_checkpoints(config.run.keep_checkpoints)?;
         Ok(path)
     }
 }

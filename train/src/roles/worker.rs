@@ -13,6 +13,7 @@ use super::game_worker::{AnyGameWorker, NewWorker};
 use crate::config::RunConfig;
 use crate::error::TrainError;
 use crate::io::{LoadedPolicy, Shard, policy_from_bytes};
+use crate::run_dir::shard_name;
 
 /// Loads the policy-file `bytes` of model `version` onto the CPU, checking it is for the
 /// run's game.
@@ -86,6 +87,6 @@ impl SelfPlayWorker {
     /// If no model was set.
     pub fn play_shard_bytes(&mut self, sequence: u64) -> Result<Vec<u8>, TrainError> {
         let shard = self.play_shard(sequence)?;
-        Ok(shard.to_bytes(Path::new(&shard.file_name()))?)
+        Ok(shard.to_bytes(Path::new(&shard_name(&shard.header)))?)
     }
 }

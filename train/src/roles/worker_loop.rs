@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::SelfPlayWorker;
 use crate::error::TrainError;
-use crate::io::{Shard, check_worker, next_sequence};
+use crate::io::{Shard, check_worker};
 use crate::run_dir::RunDir;
 
 /// How often the run directory is looked at while waiting for a model.
@@ -82,8 +82,7 @@ pub fn run_worker(
     }
     let started = Instant::now();
     let mut worker = SelfPlayWorker::new(run.load_config()?, name)?;
-    let games_dir = run.create_shards()?;
-    let mut sequence = next_sequence(&games_dir, name)?;
+    let mut sequence = run.next_sequence(name)?;
     while !stop.load(Ordering::SeqCst)
         && !run.is_learner_done()
         && limits.games.is_none_or(|games| totals.games < games)
@@ -106,7 +105,7 @@ pub fn run_worker(
             }
         }
         let shard = worker.play_shard(sequence)?;
-        on_shard(&shard.write(&games_dir)?, &shard);
+        on_shard(&run.write_shard(&shard)?, &shard);
         sequence += 1;
         totals.shards += 1;
         totals.games += shard.games.len() as u64;

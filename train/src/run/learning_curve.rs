@@ -10,9 +10,8 @@ use fanorona_env::AgentSpec;
 use fanorona_eval::rating::Ratings;
 use serde::Serialize;
 
-use crate::io::Checkpoint;
 use crate::roles::LearnerRow;
-use crate::run_dir::{MetricsError, MetricsRow, RunDir, read_metrics, read_rows};
+use crate::run_dir::{MetricsError, MetricsRow, RunDir, checkpoint_step, read_metrics, read_rows};
 
 /// A learning curve that cannot be made.
 #[derive(Debug, thiserror::Error)]
@@ -153,7 +152,7 @@ fn checkpoint_of(spec: &str, run: &Path) -> Option<(u64, String)> {
         .map(|(key, value)| format!("{key}={value}"))
         .collect();
     let path = Path::new(spec.option("path")?);
-    let step = Checkpoint::step_in_name(path.file_name()?.to_str()?)?;
+    let step = checkpoint_step(path)?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

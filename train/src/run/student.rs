@@ -9,10 +9,9 @@ use fanorona_env::Position;
 use fanorona_util::atomic_write::write_atomic;
 use serde_json::json;
 
-use super::progress::ProgressBars;
+use super::event::RunEvent;
 use crate::config::{FanoronaPart, RunConfig};
-use crate::distill::DistillEvent;
-use crate::distill::{DistillError, DistillSettings, EpochReport, distill};
+use crate::distill::{DistillError, DistillEvent, DistillSettings, EpochReport, distill};
 use crate::error::TrainError;
 use crate::io::{PolicyMeta, export_policy};
 use crate::model::PolicyValueNet;
@@ -21,8 +20,8 @@ use crate::run_dir::RunDir;
 /// Teaches `teacher` (the run's network after `step` learner steps) to the student of
 /// `settings`, seeded by the run's seed, and writes it atomically as the run's student (its
 /// step: `step`; `abnet:path=RUN/student.safetensors` plays it) and the epochs' reports (one
-/// JSON line per epoch, its errors against the network on held-out positions) beside it, showing a bar
-/// of its steps and a line per epoch in `progress`. Returns the student's path, or `None` if
+/// JSON line per epoch, its errors against the network on held-out positions) beside it,
+/// reporting its start, steps, epochs and end to `events`. Returns the student's path, or `None` if
 /// `stop` was set before it was taught (then nothing is written).
 pub(super) fn teach_student(
     config: &RunConfig,
@@ -30,15 +29,11 @@ pub(super) fn teach_student(
     teacher: &PolicyValueNet,
     step: u64,
     dir: &RunDir,
-    progress: &ProgressBars,
+    events: &mut dyn FnMut(RunEvent),
     stop: Option<&AtomicBool>,
 ) -> Result<Option<PathBuf>, TrainError> {
     let board = config.fanorona_board(FanoronaPart::Distill)?;
-    progress.log(format!(
-        "teaching the network to the student MLP {:?} for abnet: {} positions, {} epochs",
-        settings.hidden, settings.positions, settings.epochs
-    ));
-    let bar = progress.bar("distillation steps");
+    events(RunEvent::StudentStarted(settings.clone()));
     let mut reports = Vec::new();
     let taught = distill(
         teacher,
@@ -46,20 +41,15 @@ pub(super) fn teach_student(
         &Position::initial(board),
         settings,
         config.run.seed,
-        &mut |event| match event {
-            DistillEvent::Sampled { .. } => {}
-            DistillEvent::Step { total, .. } => {
-                bar.set_length(total);
-                bar.inc(1);
+        &mut |event| {
+            if let DistillEvent::Epoch(report) = &event {
+                reports.push(*report);
             }
-            DistillEvent::Epoch(report) => {
-                progress.log(epoch_line(&report));
-                reports.push(report);
-            }
+            events(RunEvent::Student(event));
         },
         stop,
     );
-    bar.finish_and_clear();
+    events(RunEvent::StudentEnded);
     let student = match taught {
         Ok(student) => student,
         Err(DistillError::Stopped) => return Ok(None),
@@ -70,15 +60,6 @@ pub(super) fn teach_student(
     let meta = PolicyMeta::trained(config.game, student.config().clone(), step);
     export_policy(&student, &meta, &path)?;
     Ok(Some(path))
-}
-
-/// The log line of an epoch: the student against the network on held-out positions.
-fn epoch_line(report: &EpochReport) -> String {
-    format!(
-        "student epoch {}: value error against the network on held-out positions: mean {:.4}, \
-         max {:.4}; policy cross-entropy {:.4}",
-        report.epoch, report.value_mae, report.value_max, report.policy_loss
-    )
 }
 
 /// Writes `reports` as JSON lines to `path`, atomically.

@@ -1,9 +1,10 @@
 //! The training run: a run directory, then iterations of self-play -> replay -> learner steps
-//! -> metrics, with periodic evaluation matches, checkpoints and a plot of the curves.
+//! -> metrics, with periodic evaluation matches and checkpoints, each step reported to the
+//! caller as a [`RunEvent`].
 //!
 //! The run directory's files ([`RunDir`]): its resolved configuration, checkpoints (the latest
 //! `keep_checkpoints`, each with the replay window and, of an `abnet` run, the best network of
-//! its step), `metrics.csv` (one row per iteration), `curves.png` (drawn at the end), an
+//! its step), `metrics.csv` (one row per iteration), an
 //! `abnet` run's `best.safetensors` and, of an MCTS run with a `[distill]` section once it has
 //! all its iterations, `student.safetensors`: the run's agent.
 //!
@@ -23,18 +24,16 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use indicatif::ProgressBar;
 use rand::{Rng, SeedableRng};
 
 use fanorona_env::{Board, Game, GameVisitor, Position};
 
+use super::event::{Phase, RunEvent};
 use super::gate::gate_score;
-use super::progress::ProgressBars;
-
-use super::plot_metrics;
 use super::student::teach_student;
 use crate::config::{FanoronaPart, RunConfig};
 use crate::distill::DistillSettings;
@@ -44,18 +43,27 @@ use crate::replay::TrajectoryMeta;
 use crate::rng::TrainRng;
 use crate::roles::state::Best;
 use crate::roles::{GameLearner, GameWorker, Gauntlet, run_labels};
-use crate::run_dir::{MetricsRow, MetricsWriter, RunDir, RunLock, read_metrics};
+use crate::run_dir::{MetricsRow, MetricsWriter, RunDir, RunLock};
 use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
 
-/// How a run reports progress and is stopped early.
-#[derive(Clone, Debug, Default)]
-pub struct TrainOptions {
-    /// Show progress bars and a log line per iteration (on standard error).
-    pub progress: bool,
+/// Where a run reports what it does, and how it is stopped early.
+pub struct TrainOptions<'a> {
+    /// Called with each [`RunEvent`] of the run, one at a time (from the run's threads).
+    pub events: Box<dyn FnMut(RunEvent) + Send + 'a>,
     /// Set (e.g. by a Ctrl-C handler) to stop the run early: the iteration under way is
     /// finished, a checkpoint written, and [`train`] returns with
     /// [`RunSummary::interrupted`].
     pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Default for TrainOptions<'_> {
+    /// No observer, no stop flag.
+    fn default() -> Self {
+        TrainOptions {
+            events: Box::new(|_| {}),
+            stop: None,
+        }
+    }
 }
 
 /// Where a run stands when [`train`] returns.
@@ -89,7 +97,7 @@ pub struct RunSummary {
 pub fn train(
     config: &RunConfig,
     dir: &Path,
-    options: TrainOptions,
+    options: TrainOptions<'_>,
 ) -> Result<RunSummary, TrainError> {
     config.validate()?;
     config.run.device.device()?;
@@ -105,7 +113,7 @@ pub fn train(
 struct RunGame<'a> {
     config: &'a RunConfig,
     dir: RunDir,
-    options: TrainOptions,
+    options: TrainOptions<'a>,
 }
 
 impl GameVisitor for RunGame<'_> {
@@ -126,7 +134,8 @@ struct Run<'a, G: Game> {
     players: Players<G>,
     evaluator: Option<Gauntlet>,
     metrics: MetricsWriter,
-    progress: ProgressBars,
+    /// Where the run's events go.
+    events: Box<dyn FnMut(RunEvent) + Send + 'a>,
     started: Instant,
     /// The learner step of the last checkpoint written or resumed from.
     last_saved: Option<u64>,
@@ -154,19 +163,19 @@ enum Players<G: Game> {
 
 impl<G: Game> Players<G> {
     /// Plays an iteration's games with `net` (trained for `step` learner steps), drawing
-    /// from `rng`; counts each finished game on `games`.
+    /// from `rng`; reports each finished game to `events`.
     fn play(
         &mut self,
         net: &PolicyValueNet,
         step: u64,
         iteration: u64,
         rng: &mut TrainRng,
-        games: &ProgressBar,
+        events: &mut (dyn FnMut(RunEvent) + Send),
     ) -> SelfPlayOutput {
         match self {
             Players::Mcts(worker) => {
                 worker.set_model(net, iteration, step);
-                worker.play(rng, iteration, |_| games.inc(1))
+                worker.play(rng, iteration, |_| events(RunEvent::GamePlayed))
             }
             Players::AlphaBeta { selfplay, .. } => {
                 let meta = TrajectoryMeta {
@@ -174,7 +183,12 @@ impl<G: Game> Players<G> {
                     network_step: step,
                     ..TrajectoryMeta::default()
                 };
-                selfplay.play(net, rng, &meta, |_| games.inc(1))
+                // The games end on several threads: one report at a time.
+                let events = Mutex::new(events);
+                selfplay.play(net, rng, &meta, |_| {
+                    let mut events = events.lock().unwrap_or_else(|e| e.into_inner());
+                    events(RunEvent::GamePlayed)
+                })
             }
         }
     }
@@ -195,11 +209,11 @@ fn selfplay_row(iteration: u64, played: &SelfPlayOutput) -> MetricsRow {
     }
 }
 
-fn run_game<G: Game>(
-    config: &RunConfig,
+fn run_game<'a, G: Game>(
+    config: &'a RunConfig,
     start: G,
     dir: RunDir,
-    options: TrainOptions,
+    options: TrainOptions<'a>,
 ) -> Result<RunSummary, TrainError> {
     let mut run = Run::open(config, start, dir, options)?;
     let mut last_metrics = None;
@@ -228,7 +242,7 @@ impl<'a, G: Game> Run<'a, G> {
         config: &'a RunConfig,
         start: G,
         dir: RunDir,
-        options: TrainOptions,
+        options: TrainOptions<'a>,
     ) -> Result<Run<'a, G>, TrainError> {
         let lock = dir.lock()?;
         let learner = GameLearner::open(config, &start, &dir)?;
@@ -260,20 +274,18 @@ impl<'a, G: Game> Run<'a, G> {
         if let Some(best) = &learner.state.best {
             best.export(config, &dir.best())?;
         }
-        let progress = ProgressBars::new(
-            options.progress,
-            iteration,
-            config.run.iterations,
-            config.selfplay.games_per_iteration,
-        );
+        let mut events = options.events;
+        events(RunEvent::Started {
+            done: iteration,
+            total: config.run.iterations,
+            games: config.selfplay.games_per_iteration,
+        });
         if learner.resumed() {
-            progress.log(format!(
-                "resumed {} at iteration {}, step {}, {} positions in replay",
-                dir.path().display(),
+            events(RunEvent::Resumed {
                 iteration,
-                learner.step(),
-                learner.replay_positions()
-            ));
+                step: learner.step(),
+                replay_positions: learner.replay_positions(),
+            });
         }
         Ok(Run {
             config,
@@ -281,7 +293,7 @@ impl<'a, G: Game> Run<'a, G> {
             evaluator: Gauntlet::for_run(config),
             players,
             metrics,
-            progress,
+            events,
             started: Instant::now(),
             last_saved: learner.resumed().then(|| learner.step()),
             checkpoint: None,
@@ -306,10 +318,10 @@ impl<'a, G: Game> Run<'a, G> {
         let mut rng = TrainRng::seed_from_u64(self.learner.state.rng.random());
         let (net, step) = self.selfplay_network();
         let steps = self.config.training.steps_per_iteration;
-        self.progress.games.reset();
-        let games = &self.progress.games;
+        (self.events)(RunEvent::IterationStarted { iteration });
+        let events = &mut *self.events;
         let players = &mut self.players;
-        let mut play = || players.play(&net, step, iteration, &mut rng, games);
+        let mut play = || players.play(&net, step, iteration, &mut rng, events);
         let (played, losses) = if self.learner.ready() {
             let learner = &mut self.learner;
             let (played, losses) = rayon::join(play, || learner.train(steps));
@@ -337,8 +349,7 @@ impl<'a, G: Game> Run<'a, G> {
         row.replay_positions = self.learner.replay_positions() as u64;
         row.elapsed_s = self.started.elapsed().as_secs_f64();
         self.metrics.append(&row)?;
-        self.progress.iterations.inc(1);
-        self.progress.log(self.progress.iteration_line(&row));
+        (self.events)(RunEvent::IterationDone(Box::new(row.clone())));
         self.stopping = self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst));
         if self.checkpoint_due() {
             self.checkpoint = Some(self.learner.save(self.config, &self.dir)?);
@@ -378,7 +389,7 @@ impl<'a, G: Game> Run<'a, G> {
             .best
             .as_mut()
             .expect("an abnet run has a best network");
-        self.progress.games.set_message("gate match");
+        (self.events)(RunEvent::PhaseStarted(Phase::Gate));
         let score = gate_score(
             &candidate,
             &best.net,
@@ -387,7 +398,7 @@ impl<'a, G: Game> Run<'a, G> {
             board,
             row.iteration,
         )?;
-        self.progress.games.set_message("");
+        (self.events)(RunEvent::PhaseEnded);
         if score > config.gate_threshold {
             *best = Best {
                 net: candidate,
@@ -410,10 +421,10 @@ impl<'a, G: Game> Run<'a, G> {
         if every == 0 || !row.iteration.is_multiple_of(every) {
             return Ok(());
         }
-        self.progress.games.set_message("evaluating");
+        (self.events)(RunEvent::PhaseStarted(Phase::Evaluation));
         let network = self.learner.network();
         evaluator.evaluate(&network, row.iteration)?.fill(row);
-        self.progress.games.set_message("");
+        (self.events)(RunEvent::PhaseEnded);
         Ok(())
     }
 
@@ -433,7 +444,7 @@ impl<'a, G: Game> Run<'a, G> {
     /// network (its average, if it keeps one) when this session `trained` or there is none
     /// yet; `None` if the run was stopped before it was taught.
     fn student(
-        &self,
+        &mut self,
         settings: &DistillSettings,
         trained: bool,
     ) -> Result<Option<PathBuf>, TrainError> {
@@ -454,15 +465,14 @@ impl<'a, G: Game> Run<'a, G> {
             &teacher,
             step,
             &self.dir,
-            &self.progress,
+            &mut *self.events,
             stop,
         )
     }
 
-    /// Closes the progress bars, draws the curves and sums the run up.
-    fn finish(self, last_metrics: Option<MetricsRow>) -> Result<RunSummary, TrainError> {
-        self.progress.games.finish_and_clear();
-        self.progress.iterations.finish();
+    /// Reports the end and sums the run up.
+    fn finish(mut self, last_metrics: Option<MetricsRow>) -> Result<RunSummary, TrainError> {
+        (self.events)(RunEvent::Finished);
         let checkpoint = match self.checkpoint {
             Some(path) => path,
             // Nothing left to do: the run was already complete.
@@ -471,10 +481,6 @@ impl<'a, G: Game> Run<'a, G> {
                 None => self.learner.save(self.config, &self.dir)?,
             },
         };
-        let rows = read_metrics(&self.dir.metrics())?;
-        if !rows.is_empty() {
-            plot_metrics(&rows, &self.dir.curves())?;
-        }
         let state = &self.learner.state;
         Ok(RunSummary {
             resumed: state.resumed,

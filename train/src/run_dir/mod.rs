@@ -3,8 +3,8 @@
 //! model versions, its lock). Every run keeps
 //! - `config.toml`: the resolved configuration (a resumed run reads it back);
 //! - `checkpoint-STEP.ckpt` with `replay-STEP.safetensors` (its replay window) and, of an
-//!   `abnet` run, `best-STEP.safetensors` beside it: one resume point, named by the checkpoint
-//!   format ([`Checkpoint`]) that writes and prunes them as a unit;
+//!   `abnet` run, `best-STEP.safetensors` beside it: one resume point, written and pruned as
+//!   a unit (`checkpoints.rs`);
 //! - `metrics.csv` (one row per iteration of `fanorona train`), `curves.png` (its plot);
 //! - `best.safetensors` (an `abnet` run's best network) and `student.safetensors` with
 //!   `student.jsonl` (the student a finished run teaches and its metrics): the run's agent;
@@ -13,22 +13,25 @@
 //!   versions the learner publishes), `learner.csv` (the learner's rows), `gauntlet.csv` (the
 //!   evaluator's) and `learner.done` (the learner's end, which stops the others).
 
+mod checkpoints;
 mod lock;
 mod metrics;
 mod models;
+mod resolve;
+mod shards;
 
 use std::path::{Path, PathBuf};
 
 use fanorona_util::atomic_write::write_atomic;
 
 use crate::config::{RunConfig, RunConfigError};
-use crate::error::TrainError;
-use crate::io::{Checkpoint, CheckpointError};
-use crate::selfplay::SelfPlayConfig;
 
+pub use checkpoints::{checkpoint_step, find_checkpoint};
 pub(crate) use lock::RunLock;
 pub use metrics::{MetricsError, MetricsRow, MetricsWriter, Row, read_metrics, read_rows};
 pub use models::KEEP_MODELS;
+pub use resolve::ResolveConfigError;
+pub use shards::shard_name;
 
 /// The resolved configuration.
 const CONFIG: &str = "config.toml";
@@ -138,82 +141,6 @@ impl RunDir {
         })
     }
 
-    /// The configuration the run goes on with: its own `config.toml` if it has one (then
-    /// `requested`, if given, must agree with it apart from the run's length, device and
-    /// `[distill]` section, which are taken from `requested`), else `requested` or the
-    /// default preset.
-    pub fn resolve_config(&self, requested: Option<RunConfig>) -> Result<RunConfig, TrainError> {
-        if !self.has_config() {
-            return match requested {
-                Some(config) => Ok(config),
-                None => Ok(RunConfig::preset("default")?),
-            };
-        }
-        let mut stored = self.load_config()?;
-        if let Some(requested) = requested {
-            let mismatch = |what| TrainError::ConfigMismatch {
-                dir: self.path.clone(),
-                what,
-            };
-            if requested.game != stored.game {
-                return Err(mismatch("game"));
-            }
-            if requested.network != stored.network {
-                return Err(mismatch("network"));
-            }
-            // The tables' directory is a path on this machine, as the device is a part of it:
-            // a resumed run may take them from another place (or take them up).
-            let games = |c: &RunConfig| SelfPlayConfig {
-                tables: None,
-                ..c.selfplay.clone()
-            };
-            if (&requested.mcts, games(&requested), &requested.replay)
-                != (&stored.mcts, games(&stored), &stored.replay)
-            {
-                return Err(mismatch("search, self-play or replay"));
-            }
-            if requested.training != stored.training {
-                return Err(mismatch("training"));
-            }
-            if requested.abnet != stored.abnet {
-                return Err(mismatch("abnet"));
-            }
-            stored.run.iterations = requested.run.iterations;
-            stored.run.device = requested.run.device;
-            // The student is taught at the run's end: a finished run may take one up.
-            stored.distill = requested.distill;
-            if requested.selfplay.tables.is_some() {
-                stored.selfplay.tables = requested.selfplay.tables;
-            }
-        }
-        Ok(stored)
-    }
-
-    /// The checkpoint at learner step `step`.
-    pub fn checkpoint(&self, step: u64) -> PathBuf {
-        self.path.join(Checkpoint::file_name(step))
-    }
-
-    /// The replay window saved with the checkpoint at `step`.
-    pub fn replay(&self, step: u64) -> PathBuf {
-        self.path.join(Checkpoint::replay_file_name(step))
-    }
-
-    /// The best network saved with the checkpoint at `step` (an `abnet` run's).
-    pub fn best_at(&self, step: u64) -> PathBuf {
-        self.path.join(Checkpoint::best_file_name(step))
-    }
-
-    /// The run's checkpoints, oldest first.
-    pub fn checkpoints(&self) -> Result<Vec<PathBuf>, CheckpointError> {
-        Checkpoint::list(&self.path)
-    }
-
-    /// The latest checkpoint, if any.
-    pub fn latest_checkpoint(&self) -> Result<Option<PathBuf>, CheckpointError> {
-        Ok(self.checkpoints()?.pop())
-    }
-
     /// The rows of `fanorona train`'s iterations, `metrics.csv`.
     pub fn metrics(&self) -> PathBuf {
         self.path.join(METRICS)
@@ -257,13 +184,6 @@ impl RunDir {
     /// The folder of the self-play workers' shards.
     pub fn shards(&self) -> PathBuf {
         self.path.join(SHARDS)
-    }
-
-    /// Creates the folder of shards if needed; returns it.
-    pub fn create_shards(&self) -> Result<PathBuf, RunDirError> {
-        let shards = self.shards();
-        create_dir(&shards, "create shard folder")?;
-        Ok(shards)
     }
 
     /// The folder of model versions.
@@ -338,7 +258,7 @@ pub fn is_run_file(path: &Path) -> bool {
     };
     let dir = folder_of(path);
     if RunDir::new(&dir).is_run() {
-        return FIXED.contains(&name) || Checkpoint::is_numbered_name(name);
+        return FIXED.contains(&name) || checkpoints::is_checkpoint_name(name);
     }
     let inner = dir.file_name().and_then(|n| n.to_str());
     inner.is_some_and(|inner| inner == SHARDS || inner == MODELS)

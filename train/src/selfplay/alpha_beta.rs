@@ -216,6 +216,6 @@ mod tests {
         let run = |play: &AlphaBetaSelfPlay| {
             play.play(&net, &mut TrainRng::seed_from_u64(5), &meta, |_| {})
         };
-        crate::table_labels::tests::assert_labelled(&run(&plain), &run(&labelled));
+        crate::selfplay::tests::assert_labelled(&run(&plain), &run(&labelled));
     }
 }

@@ -317,14 +317,47 @@ impl<'a, G: Game> Session<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::RunConfig;
+    use crate::table_labels::tests::built_tables;
     use fanorona_env::{Board, Fanorona, Position};
     use fanorona_search::UniformEvaluator;
     use rand::SeedableRng;
 
+    /// The `[mcts]` and `[selfplay]` sections of the tiny preset.
     fn settings() -> (MctsConfig, SelfPlayConfig) {
-        let config = RunConfig::preset("tiny").unwrap();
-        (config.mcts, config.selfplay)
+        #[derive(serde::Deserialize)]
+        struct Sections {
+            mcts: MctsConfig,
+            selfplay: SelfPlayConfig,
+        }
+        let tiny: Sections = toml::from_str(include_str!("../../presets/tiny.toml")).unwrap();
+        (tiny.mcts, tiny.selfplay)
+    }
+
+    /// Checks that `labelled` is the self-play `plain` with positions labelled by tables: the
+    /// same games, and where a position's value target changed, its result and root value are
+    /// one exact value (+1, 0 or -1); some changed, no more than the labelled count.
+    pub(super) fn assert_labelled(plain: &SelfPlayOutput, labelled: &SelfPlayOutput) {
+        let exact = labelled.stats.exact_positions;
+        assert_eq!(plain.stats.exact_positions, 0);
+        assert_eq!(plain.games.len(), labelled.games.len());
+        let mut changed = 0;
+        for (p, l) in plain.games.iter().zip(&labelled.games) {
+            assert_eq!(
+                (&p.meta, &p.obs_values, &p.actions, &p.targets),
+                (&l.meta, &l.obs_values, &l.actions, &l.targets)
+            );
+            for ply in 0..p.len() {
+                if (p.values[ply], p.root_values[ply]) != (l.values[ply], l.root_values[ply]) {
+                    assert_eq!(l.values[ply], l.root_values[ply]);
+                    assert!([-1.0, 0.0, 1.0].contains(&l.values[ply]));
+                    changed += 1;
+                }
+            }
+        }
+        assert!(
+            changed > 0 && changed <= exact,
+            "{changed} changed, {exact} exact"
+        );
     }
 
     /// The games of `play` with a uniform evaluator, drawn from `seed`.
@@ -390,14 +423,11 @@ mod tests {
         let (mcts, mut selfplay) = settings();
         selfplay.games_per_iteration = 8;
         let board = Board::new(5, 3).unwrap();
-        let (labels, _dir) = crate::table_labels::tests::built_tables(board, 4);
+        let (labels, _dir) = built_tables(board, 4);
         let start = Fanorona::new(Position::initial(board));
         let plain = SelfPlay::new(start.clone(), mcts, selfplay);
         let labelled = plain.clone().with_labels(Some(labels));
-        crate::table_labels::tests::assert_labelled(
-            &play_seeded(&plain, 3),
-            &play_seeded(&labelled, 3),
-        );
+        assert_labelled(&play_seeded(&plain, 3), &play_seeded(&labelled, 3));
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
 pub use mlp_inference::{MlpInference, MlpScratch};
+#[cfg(test)]
+pub(crate) use mlp_value::tests as mlp_value_tests;
 pub use mlp_value::{MlpValue, MlpValueScratch};
 pub use residual_mlp::ResidualMlp;
 pub use resnet::{ResNet, ResNetShape};
