@@ -12,8 +12,8 @@ use fanorona_train::io::CheckpointMeta;
 use fanorona_train::model::{
     Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
-use fanorona_train::rng::{RngState, TrainRng};
 use fanorona_train::run_dir::RunDir;
+use fanorona_train::{RngState, TrainRng};
 use rand::SeedableRng;
 
 /// A checkpoint of a tiny untrained MLP for the standard board in `dir`.

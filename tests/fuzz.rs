@@ -18,8 +18,8 @@ use fanorona_train::model::{
     Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
 use fanorona_train::replay::{ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder};
-use fanorona_train::rng::{RngState, TrainRng};
 use fanorona_train::run_dir::RunDir;
+use fanorona_train::{RngState, TrainRng};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -9,6 +9,7 @@ use burn::tensor::Device;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use fanorona_env::{Fanorona, Game};
 use fanorona_search::Evaluator;
+use fanorona_train::TrainRng;
 use fanorona_train::model::{
     Architecture, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
 };
@@ -16,7 +17,6 @@ use fanorona_train::players::NetworkEvaluator;
 use fanorona_train::replay::{
     Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
 };
-use fanorona_train::rng::TrainRng;
 use rand::{Rng, SeedableRng};
 
 fn architectures() -> [(&'static str, Architecture); 3] {

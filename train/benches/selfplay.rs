@@ -7,11 +7,11 @@
 use burn::tensor::Device;
 use criterion::{Criterion, Throughput, criterion_main};
 use fanorona_env::Fanorona;
+use fanorona_train::TrainRng;
 use fanorona_train::config::RunConfig;
 use fanorona_train::model::NetworkConfig;
 use fanorona_train::players::NetworkEvaluator;
 use fanorona_train::replay::TrajectoryMeta;
-use fanorona_train::rng::TrainRng;
 use fanorona_train::selfplay::SelfPlay;
 use rand::SeedableRng;
 

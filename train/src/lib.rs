@@ -1,26 +1,31 @@
-//! Learning to play Fanorona by self-play, by layer: `model` (the policy/value network, its
-//! trainer and device), `io` (checkpoints, policy files, replay files, shards), `config` (a
-//! run's configuration), `error` (what stops training), `run_dir` (a run directory's files
-//! and metrics rows: [`run_dir::RunDir`]), `replay` (the window of recent games and
-//! minibatches), `selfplay` (games played by tree search with the network, or by `abnet`),
-//! `table_labels` (exact value targets from endgame tables), `players` (the network as an
-//! evaluator and as an agent), `roles` (self-play worker, learner and gauntlet with its
-//! evaluation, in one process or many), `run` (the training run in one process: the loop
-//! and the events it reports, gate, student and learning curve), `distill` (a smaller network taught by a trained
-//! one), `exam` (a network agent's value head for the exams) and `rng` (the seeded generator
-//! every role draws from). The tree search itself is `fanorona-search`.
+//! Learning to play Fanorona by self-play. Its public modules are its layers, each type at one
+//! path: `model` (the policy/value network, its trainer and device), `io` (checkpoints, policy
+//! files, replay files, shards), `replay` (the window of recent games and minibatches),
+//! `players` (the network as an evaluator and as an agent), `selfplay` (games played by tree
+//! search with the network, or by `abnet`), `distill` (a smaller network taught by a trained
+//! one), `exam` (a network agent's value head for the exams), `config` (a run's
+//! configuration), `run_dir` (a run directory's files and metrics rows:
+//! [`run_dir::RunDir`]), `roles` (self-play worker, learner and gauntlet, and their loops over
+//! a shared run directory) and `run` (the training run in one process: the loop and the events
+//! it reports, gate, student and learning curve). At the root: [`TrainError`] (what stops
+//! training) and the seeded generator every role draws from ([`TrainRng`], [`RngState`]).
+//! Exact value targets from endgame tables (`table_labels`) stay inside. The tree search itself
+//! is `fanorona-search`; the layers' order is checked by `tests/layers.rs`.
 
 pub mod config;
 pub mod distill;
-pub mod error;
+mod error;
 pub mod exam;
 pub mod io;
 pub mod model;
 pub mod players;
 pub mod replay;
-pub mod rng;
+mod rng;
 pub mod roles;
 pub mod run;
 pub mod run_dir;
 pub mod selfplay;
-pub mod table_labels;
+mod table_labels;
+
+pub use error::TrainError;
+pub use rng::{RngState, RngStateError, TrainRng};

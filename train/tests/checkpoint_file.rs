@@ -14,8 +14,8 @@ use fanorona_train::io::{
     Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind, load_policy,
 };
 use fanorona_train::model::{Architecture, NetworkConfig, Trainer};
-use fanorona_train::rng::{RngState, TrainRng};
 use fanorona_train::run_dir::{RunDir, find_checkpoint};
+use fanorona_train::{RngState, TrainRng};
 use rand::SeedableRng;
 
 fn meta(learner: &Trainer) -> CheckpointMeta {

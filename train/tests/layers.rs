@@ -263,3 +263,27 @@ fn the_files_of_serve_import_each_other_without_a_cycle() {
         }
     }
 }
+
+#[test]
+fn each_public_type_has_one_path_its_layer_or_the_root() {
+    // Only the crate root declares public modules (the layers); inside a layer the files are
+    // private and the layer re-exports what it offers, so no type has a second public path.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut nested = Vec::new();
+    for file in rust_files(&src) {
+        if file == src.join("lib.rs") {
+            continue;
+        }
+        let text = fs::read_to_string(&file).unwrap();
+        for (number, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("pub mod ") {
+                nested.push(format!("{}:{}: {line}", file.display(), number + 1));
+            }
+        }
+    }
+    assert!(
+        nested.is_empty(),
+        "public modules inside a layer (make them private and re-export their items):\n{}",
+        nested.join("\n")
+    );
+}

@@ -16,8 +16,8 @@ use fanorona_train::io::{
     export_policy, load_policy,
 };
 use fanorona_train::model::{Architecture, NetworkConfig, PolicyValueNet};
-use fanorona_train::rng::{RngState, TrainRng};
 use fanorona_train::run_dir::RunDir;
+use fanorona_train::{RngState, TrainRng};
 use rand::SeedableRng;
 use safetensors::SafeTensors;
 use safetensors::tensor::TensorView;

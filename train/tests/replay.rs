@@ -11,9 +11,9 @@ use std::path::Path;
 
 use common::games::random_games;
 use fanorona_env::{Board, Fanorona, Game, Position};
+use fanorona_train::TrainRng;
 use fanorona_train::io::{FileError, FileKind, ReplayFileError};
 use fanorona_train::replay::{Batch, ReplayBuffer, ReplayConfig, Trajectory};
-use fanorona_train::rng::TrainRng;
 use rand::SeedableRng;
 use safetensors::SafeTensors;
 

@@ -6,8 +6,8 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use fanorona_train::TrainError;
 use fanorona_train::config::RunConfig;
-use fanorona_train::error::TrainError;
 use fanorona_train::roles::{
     GauntletSchedule, LearnLimits, Learner, LearnerEvent, SelfPlayWorker, WorkerLimits,
     run_gauntlet, run_learner, run_worker,

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 use fanorona_env::{Board, GameId};
+use fanorona_train::TrainError;
 use fanorona_train::config::RunConfig;
-use fanorona_train::error::TrainError;
 use fanorona_train::io::{Checkpoint, FileError, ShardError};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run_dir::RunDir;

@@ -1,10 +1,10 @@
 //! Seeded random Fanorona games in a replay buffer, and a fixed batch drawn from them.
 
 use fanorona_env::{Fanorona, Game};
+use fanorona_train::TrainRng;
 use fanorona_train::replay::{
     Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
 };
-use fanorona_train::rng::TrainRng;
 use rand::{Rng, SeedableRng};
 
 /// Plays seeded random games, recording every position with a random target; returns the
