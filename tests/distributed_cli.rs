@@ -13,8 +13,8 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Run, fanorona};
+use fanorona_train::config::ComputeDevice;
 use fanorona_train::io::{Checkpoint, CheckpointMeta, Shard};
-use fanorona_train::model::ComputeDevice;
 use fanorona_train::roles::LearnerRow;
 use fanorona_train::run_dir::{RunDir, find_checkpoint, read_rows, shard_name};
 

@@ -8,10 +8,11 @@ use std::path::{Path, PathBuf};
 
 use common::{fanorona, fanorona_with_stdin};
 use fanorona_env::{Fanorona, GameId};
-use fanorona_train::io::CheckpointMeta;
-use fanorona_train::model::{
-    Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
+use fanorona_train::config::{
+    Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, TrainerConfig,
 };
+use fanorona_train::io::CheckpointMeta;
+use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::run_dir::RunDir;
 use fanorona_train::{RngState, TrainRng};
 use rand::SeedableRng;
@@ -26,7 +27,11 @@ fn tiny_checkpoint(dir: &Path) -> PathBuf {
         value_weight: 1.0,
         ema_decay: 0.0,
     };
-    let learner = Trainer::new(config, network.init_seeded(&device, 1).unwrap(), &device);
+    let learner = Trainer::new(
+        config,
+        PolicyValueNet::init_seeded(&network, &device, 1).unwrap(),
+        &device,
+    );
     let meta = CheckpointMeta {
         game: GameId::standard().to_string(),
         network: network.clone(),

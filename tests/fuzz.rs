@@ -13,11 +13,13 @@ use std::sync::{Arc, Mutex};
 use fanorona_env::{AgentSpec, Board, Fanorona, Game, GameId, History, Position, Rules};
 use fanorona_eval::GameRecord;
 use fanorona_eval::protocol::Server;
-use fanorona_train::io::{Checkpoint, CheckpointMeta, export_checkpoint, load_policy};
-use fanorona_train::model::{
-    Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
+use fanorona_train::config::{
+    Architecture, ComputeDevice, LrSchedule, NetworkConfig, OptimizerConfig, ReplayConfig,
+    TrainerConfig,
 };
-use fanorona_train::replay::{ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder};
+use fanorona_train::io::{Checkpoint, CheckpointMeta, export_checkpoint, load_policy};
+use fanorona_train::model::{PolicyValueNet, Trainer};
+use fanorona_train::replay::{ReplayBuffer, TrajectoryMeta, TrajectoryRecorder};
 use fanorona_train::run_dir::RunDir;
 use fanorona_train::{RngState, TrainRng};
 use rand::rngs::StdRng;
@@ -399,7 +401,7 @@ fn damaged_training_files_are_refused() {
     };
     let learner = Trainer::new(
         learner_config,
-        config.init_seeded(&device, 1).unwrap(),
+        PolicyValueNet::init_seeded(&config, &device, 1).unwrap(),
         &device,
     );
     let meta = CheckpointMeta {

@@ -12,8 +12,8 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::{Run, Stream, command, fanorona, fanorona_closed};
+use fanorona_train::config::ComputeDevice;
 use fanorona_train::io::Checkpoint;
-use fanorona_train::model::ComputeDevice;
 use fanorona_train::run_dir::read_metrics;
 
 /// `fanorona train` of the tiny preset into `out`, up to `iterations`.

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, GameId};
 use fanorona_search::SearchConfig;
+use fanorona_train::config::ComputeDevice;
 use fanorona_train::io::{FileKind, load_policy_on};
-use fanorona_train::model::ComputeDevice;
 use fanorona_train::roles::NetworkMatch;
 use fanorona_train::run_dir::find_checkpoint;
 

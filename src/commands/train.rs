@@ -7,8 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{Context, Result};
 use fanorona_env::GameId;
-use fanorona_train::config::RunConfig;
-use fanorona_train::model::ComputeDevice;
+use fanorona_train::config::{ComputeDevice, RunConfig};
 use fanorona_train::run::{TrainOptions, train};
 use fanorona_train::run_dir::{RunDir, read_metrics};
 use fanorona_util::atomic_write::check_writable_dir;

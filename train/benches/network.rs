@@ -10,13 +10,12 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_main};
 use fanorona_env::{Fanorona, Game};
 use fanorona_search::Evaluator;
 use fanorona_train::TrainRng;
-use fanorona_train::model::{
-    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
+use fanorona_train::config::{
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, ReplayConfig, TrainerConfig,
 };
+use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::players::NetworkEvaluator;
-use fanorona_train::replay::{
-    Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
-};
+use fanorona_train::replay::{Batch, ReplayBuffer, TrajectoryMeta, TrajectoryRecorder};
 use rand::{Rng, SeedableRng};
 
 fn architectures() -> [(&'static str, Architecture); 3] {
@@ -62,7 +61,7 @@ fn inference(c: &mut Criterion) {
     let game = Fanorona::standard();
     for (name, arch) in architectures() {
         let config = NetworkConfig::for_game(&game, arch);
-        let net = config.init(&device).unwrap().valid();
+        let net = PolicyValueNet::init(&config, &device).unwrap().valid();
         for batch in [64, 256] {
             let obs = observations(batch);
             let mut policy = vec![0.0; batch * config.num_actions];
@@ -83,7 +82,9 @@ fn search_evaluation(c: &mut Criterion) {
     let mut group = c.benchmark_group("search_evaluation");
     let game = Fanorona::standard();
     let config = NetworkConfig::for_game(&game, Architecture::mlp(&[256, 256]));
-    let net = config.init(&Device::flex()).unwrap().valid();
+    let net = PolicyValueNet::init(&config, &Device::flex())
+        .unwrap()
+        .valid();
     let states = positions(8);
     let obs = observations(8);
     let mut policy = vec![0.0; 8 * config.num_actions];
@@ -142,7 +143,11 @@ fn training(c: &mut Criterion) {
             value_weight: 1.0,
             ema_decay: 0.0,
         };
-        let mut learner = Trainer::new(learner_config, config.init(&device).unwrap(), &device);
+        let mut learner = Trainer::new(
+            learner_config,
+            PolicyValueNet::init(&config, &device).unwrap(),
+            &device,
+        );
         group.throughput(Throughput::Elements(batch.size as u64));
         group.bench_function(BenchmarkId::new(name, batch.size), |b| {
             b.iter(|| learner.train_step(&batch))

@@ -8,8 +8,8 @@ use burn::tensor::Device;
 use criterion::{Criterion, Throughput, criterion_main};
 use fanorona_env::Fanorona;
 use fanorona_train::TrainRng;
-use fanorona_train::config::RunConfig;
-use fanorona_train::model::NetworkConfig;
+use fanorona_train::config::{NetworkConfig, RunConfig};
+use fanorona_train::model::PolicyValueNet;
 use fanorona_train::players::NetworkEvaluator;
 use fanorona_train::replay::TrajectoryMeta;
 use fanorona_train::selfplay::SelfPlay;
@@ -23,9 +23,8 @@ fn selfplay(c: &mut Criterion) {
     config.selfplay.parallel_games = 32;
     config.selfplay.max_actions = 40;
     let start = Fanorona::standard();
-    let net = NetworkConfig::for_game(&start, config.network.clone())
-        .init(&Device::flex())
-        .unwrap();
+    let network = NetworkConfig::for_game(&start, config.network.clone());
+    let net = PolicyValueNet::init(&network, &Device::flex()).unwrap();
     let mut evaluator = NetworkEvaluator::<Fanorona>::new(&net);
     let play = SelfPlay::new(start, config.mcts.clone(), config.selfplay.clone());
     let mut rng = TrainRng::seed_from_u64(1);

@@ -7,10 +7,9 @@ use fanorona_eval::ArenaError;
 use fanorona_exact::solver::SolverError;
 use fanorona_exact::tables::TablesError;
 
-use crate::config::RunConfigError;
+use crate::config::{DeviceError, RunConfigError};
 use crate::distill::DistillError;
 use crate::io::{CheckpointError, ReplayFileError};
-use crate::model::DeviceError;
 use crate::rng::RngStateError;
 use crate::run_dir::{MetricsError, ResolveConfigError, RunDirError};
 

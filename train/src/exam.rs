@@ -127,7 +127,7 @@ pub fn value_head(net: &PolicyValueNet, positions: &[Position]) -> Result<Vec<f3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
     use crate::players::registry;
     use burn::tensor::Device;
     use fanorona_env::Board;
@@ -137,7 +137,7 @@ mod tests {
         let board = Board::new(5, 3).unwrap();
         let game = Fanorona::new(Position::initial(board));
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[16]));
-        let net = config.init_seeded(&Device::flex(), 3).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 3).unwrap();
         let start = Position::initial(board);
         let mut after = start;
         after.play_turn_unchecked(&start.legal_turns()[0]);
@@ -157,7 +157,7 @@ mod tests {
     fn the_builtin_exact_exam_scores_a_9x5_network_and_skips_others() {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[8]));
-        let net = config.init_seeded(&Device::flex(), 3).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 3).unwrap();
         let scores = builtin_exact_exam(&net).unwrap().unwrap();
         for share in [scores.keeps, scores.value_accuracy]
             .into_iter()
@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(builtin_exact_exam(&net).unwrap(), Some(scores));
         let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
         let other = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
-        let net = other.init_seeded(&Device::flex(), 3).unwrap();
+        let net = PolicyValueNet::init_seeded(&other, &Device::flex(), 3).unwrap();
         assert_eq!(builtin_exact_exam(&net).unwrap(), None);
     }
 

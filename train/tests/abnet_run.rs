@@ -12,12 +12,11 @@ use burn::tensor::Device;
 use common::position_outputs;
 use fanorona_env::{Fanorona, GameId, Position};
 use fanorona_train::TrainError;
-use fanorona_train::config::RunConfig;
+use fanorona_train::config::{AlphaBetaConfig, RunConfig};
 use fanorona_train::io::{ShippedModel, load_policy};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run::{TrainOptions, train};
 use fanorona_train::run_dir::{MetricsRow, RunDir, find_checkpoint, read_metrics};
-use fanorona_train::selfplay::AlphaBetaConfig;
 
 /// The tiny preset (5x3) as an `abnet` run from fresh weights: 8 games an iteration of 50
 /// nodes a turn, a gate of 8 games, a checkpoint every iteration.

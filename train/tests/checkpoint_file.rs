@@ -10,10 +10,11 @@ use burn::tensor::Device;
 use common::games::fixed_batch;
 use common::{outputs, trained, trained_with_average};
 use fanorona_env::{Board, Fanorona, Game, GameId, Position};
+use fanorona_train::config::{Architecture, NetworkConfig};
 use fanorona_train::io::{
     Checkpoint, CheckpointError, CheckpointMeta, FileError, FileKind, load_policy,
 };
-use fanorona_train::model::{Architecture, NetworkConfig, Trainer};
+use fanorona_train::model::Trainer;
 use fanorona_train::run_dir::{RunDir, find_checkpoint};
 use fanorona_train::{RngState, TrainRng};
 use rand::SeedableRng;

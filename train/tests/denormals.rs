@@ -7,12 +7,12 @@ use std::fs;
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::tensor::{Device, Tensor};
 use fanorona_env::{Fanorona, Game};
+use fanorona_train::config::{
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, TrainerConfig,
+};
 use fanorona_train::io::{PolicyMeta, export_policy, load_policy};
 use fanorona_train::model::count_denormals;
-use fanorona_train::model::{
-    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, PolicyValueNet, Trainer,
-    TrainerConfig,
-};
+use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::replay::Batch;
 use rand::{Rng, SeedableRng};
 use safetensors::SafeTensors;
@@ -74,7 +74,7 @@ fn trained() -> Trainer {
     };
     let mut learner = Trainer::new(
         learner_config,
-        config.init_seeded(&device, 1).unwrap(),
+        PolicyValueNet::init_seeded(&config, &device, 1).unwrap(),
         &device,
     );
     let batch = random_positions(64);
@@ -135,7 +135,7 @@ fn a_policy_file_with_denormal_weights_loads_without_them() {
     let dir = tempfile::tempdir().unwrap();
     let device = Device::flex();
     let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[8]));
-    let net = config.init_seeded(&device, 1).unwrap();
+    let net = PolicyValueNet::init_seeded(&config, &device, 1).unwrap();
     let meta = PolicyMeta {
         game: fanorona_env::GameId::standard(),
         rules: fanorona_env::Rules::default().to_string(),

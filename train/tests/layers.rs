@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of `train/src`, bottom layer first: a module may use the modules of
 /// the layers before its own, never those of its own layer or above.
 const LAYERS: [&[&str]; 11] = [
+    // Every settings type of a run: pure data with its serde form, defaults and checks.
+    &["config"],
     // The seeded generator; exact value targets from endgame tables.
     &["rng", "table_labels"],
     // Trajectories, the replay window, minibatches.
@@ -23,11 +25,10 @@ const LAYERS: [&[&str]; 11] = [
     &["players"],
     // Self-play games, the student taught by distillation, the network's exams.
     &["selfplay", "distill", "exam"],
-    // A run's configuration (it gathers the sections of the layers below).
-    &["config"],
     // A run directory's files.
     &["run_dir"],
-    // What stops training (it gathers the errors of the layers below).
+    // What stops training: it wraps the errors of the layers below (config, io, distill,
+    // run_dir, ...), so it sits above them all, and only the roles and the run return it.
     &["error"],
     // The self-play worker, the learner, the gauntlet.
     &["roles"],

@@ -6,9 +6,10 @@ mod common;
 use burn::tensor::Device;
 use common::games::fixed_batch;
 use fanorona_env::Fanorona;
-use fanorona_train::model::{
-    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, Trainer, TrainerConfig,
+use fanorona_train::config::{
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, TrainerConfig,
 };
+use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::replay::Batch;
 
 /// The mean entropy of the targets of positions with a policy target: the floor of the
@@ -39,7 +40,7 @@ fn overfits(architecture: Architecture, steps: usize) {
     };
     let mut learner = Trainer::new(
         learner_config,
-        config.init_seeded(&device, 1).unwrap(),
+        PolicyValueNet::init_seeded(&config, &device, 1).unwrap(),
         &device,
     );
     let first = learner.train_step(&batch);

@@ -10,12 +10,13 @@ use common::games::fixed_batch;
 use common::{outputs, trained};
 use fanorona_env::action::ENCODING_VERSION;
 use fanorona_env::{GameId, Rules};
+use fanorona_train::config::{Architecture, NetworkConfig};
 use fanorona_train::io::POLICY_FORMAT;
 use fanorona_train::io::{
     CheckpointMeta, FileError, FileKind, PolicyFileError, PolicyMeta, export_checkpoint,
     export_policy, load_policy,
 };
-use fanorona_train::model::{Architecture, NetworkConfig, PolicyValueNet};
+use fanorona_train::model::PolicyValueNet;
 use fanorona_train::run_dir::RunDir;
 use fanorona_train::{RngState, TrainRng};
 use rand::SeedableRng;

@@ -12,8 +12,9 @@ use std::path::Path;
 use common::games::random_games;
 use fanorona_env::{Board, Fanorona, Game, Position};
 use fanorona_train::TrainRng;
+use fanorona_train::config::ReplayConfig;
 use fanorona_train::io::{FileError, FileKind, ReplayFileError};
-use fanorona_train::replay::{Batch, ReplayBuffer, ReplayConfig, Trajectory};
+use fanorona_train::replay::{Batch, ReplayBuffer, Trajectory};
 use rand::SeedableRng;
 use safetensors::SafeTensors;
 

@@ -11,10 +11,10 @@ use std::sync::atomic::AtomicBool;
 
 use common::position_outputs;
 use fanorona_env::{Board, Fanorona, GameId, Position};
-use fanorona_train::config::RunConfig;
-use fanorona_train::distill::{DistillSettings, distill};
+use fanorona_train::config::{Architecture, DistillSettings, RunConfig};
+use fanorona_train::distill::distill;
 use fanorona_train::io::load_policy;
-use fanorona_train::model::{Architecture, PolicyValueNet};
+use fanorona_train::model::PolicyValueNet;
 use fanorona_train::run::{RunSummary, TrainOptions, train};
 use fanorona_train::run_dir::RunDir;
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use fanorona_env::{Agent, AgentSpec, Board, Excerpt, Fanorona, Position, Registry};
 use fanorona_exact::tables::shared_tables;
-use fanorona_train::model::NetworkConfig;
+use fanorona_train::config::NetworkConfig;
 use fanorona_train::players::{MODEL, PATH, load_fanorona_net};
 use serde::Serialize;
 

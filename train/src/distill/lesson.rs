@@ -51,7 +51,7 @@ pub fn lesson(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
     use burn::module::Module;
     use burn::tensor::Device;
     use fanorona_env::Board;
@@ -61,7 +61,9 @@ mod tests {
     fn targets_are_the_teachers_outputs_on_the_legal_actions() {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[16]));
-        let teacher = config.init_seeded(&Device::flex(), 5).unwrap().valid();
+        let teacher = PolicyValueNet::init_seeded(&config, &Device::flex(), 5)
+            .unwrap()
+            .valid();
         let mut pos = Position::standard();
         let first = pos.legal_turns()[0];
         let positions = [pos, {
@@ -104,7 +106,9 @@ mod tests {
             build(Board::standard(), 3, dir.path(), &BuildOptions::default()).unwrap();
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[16]));
-        let teacher = config.init_seeded(&Device::flex(), 5).unwrap().valid();
+        let teacher = PolicyValueNet::init_seeded(&config, &Device::flex(), 5)
+            .unwrap()
+            .valid();
         // White to move wins, black to move loses, two lone pieces draw, the opening is the
         // teacher's.
         let positions = ["9/9/3B5/9/2W1B4 w", "9/9/9/1W7/WB7 b", "W8/9/9/9/8B b"]

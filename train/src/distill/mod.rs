@@ -14,11 +14,9 @@
 
 mod leaves;
 mod lesson;
-mod settings;
 
 pub use leaves::{LeafSampling, sample_leaves};
 pub use lesson::lesson;
-pub use settings::DistillSettings;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -30,46 +28,21 @@ use rand::SeedableRng;
 use rand::seq::SliceRandom;
 use serde::Serialize;
 
-use crate::model::{
-    Architecture, LossReport, LrSchedule, NetworkConfig, NetworkConfigError, OptimizerConfig,
-    PolicyValueNet, Trainer, TrainerConfig,
+use crate::config::{
+    Architecture, DistillSettings, DistillSettingsError, LrSchedule, NetworkConfig,
+    OptimizerConfig, TrainerConfig,
 };
+use crate::model::{LossReport, PolicyValueNet, Trainer};
 use crate::replay::Batch;
 use crate::rng::TrainRng;
 use crate::table_labels::exact_value;
 
-/// The most positions (training and held-out together) a student may be taught on, about a
-/// gigabyte of positions.
-pub const MAX_POSITIONS: usize = 20_000_000;
-
-/// The most positions a step may take.
-pub const MAX_BATCH: usize = 65_536;
-
 /// Why a student cannot be taught.
 #[derive(Debug, thiserror::Error)]
 pub enum DistillError {
-    /// The student's shape is not a valid network.
-    #[error("the student's shape is not valid: {0}")]
-    Student(#[from] NetworkConfigError),
-    /// A count that must be positive is not.
-    #[error("{what} must be at least 1 (got 0)")]
-    Zero {
-        /// Which count.
-        what: &'static str,
-    },
-    /// The chance of keeping a leaf is not a chance.
-    #[error("the chance of keeping a leaf must be in (0, 1], got {0}")]
-    Keep(f64),
-    /// A setting is outside its range.
-    #[error("{what} must be {expected} (got {found})")]
-    OutOfRange {
-        /// Which setting.
-        what: &'static str,
-        /// What it may be.
-        expected: &'static str,
-        /// The value given.
-        found: String,
-    },
+    /// The settings are out of their ranges, or the student's shape is not a valid network.
+    #[error(transparent)]
+    Settings(#[from] DistillSettingsError),
     /// A step's loss is not a finite number: the student diverged, and is not returned.
     #[error(
         "step {step}: the {loss} loss is {value}; the student diverged (nothing written: \
@@ -159,7 +132,8 @@ pub fn distill(
         ..teacher.config().clone()
     };
     let device = Device::flex();
-    let mut student = student_config.init_seeded(&device, seed)?;
+    let mut student = PolicyValueNet::init_seeded(&student_config, &device, seed)
+        .map_err(DistillSettingsError::from)?;
     student.adopt_first_layer(teacher);
 
     let mut positions = sample_leaves(start, settings.positions + settings.held_out, sampling);
@@ -314,7 +288,9 @@ mod tests {
     /// A seeded teacher MLP 32-32.
     fn teacher() -> PolicyValueNet {
         let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[32, 32]));
-        config.init_seeded(&Device::flex(), 8).unwrap().valid()
+        PolicyValueNet::init_seeded(&config, &Device::flex(), 8)
+            .unwrap()
+            .valid()
     }
 
     #[test]
@@ -369,7 +345,10 @@ mod tests {
         bad = config(1);
         bad.keep = 1.5;
         let error = refused(&bad);
-        assert!(matches!(error, DistillError::Keep(_)), "{error}");
+        assert!(
+            matches!(error, DistillError::Settings(DistillSettingsError::Keep(_))),
+            "{error}"
+        );
         bad = DistillSettings {
             hidden: vec![],
             ..config(1)

@@ -18,8 +18,9 @@ use burn::tensor::{Bytes, Device};
 use fanorona_env::{GameId, GameIdError};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{NetworkConfig, PolicyValueNet, flush_denormals};
-use crate::model::{OptimizerConfig, Trainer, TrainerConfig};
+use crate::config::{NetworkConfig, OptimizerConfig, TrainerConfig};
+use crate::model::{PolicyValueNet, flush_denormals};
+use crate::model::{Trainer, init_optimizer};
 use crate::rng::RngState;
 
 use super::envelope::{FileError, FileKind, FileRef};
@@ -178,9 +179,7 @@ impl Checkpoint {
         let read_network = |bytes: &[u8], what: &str| {
             let record = ModuleRecord::from_bytes(Bytes::from_bytes_vec(bytes.to_vec()))
                 .map_err(|e| file.corrupt(format!("{what} record: {e}")))?;
-            let network = meta
-                .network
-                .init(device)
+            let network = PolicyValueNet::init(&meta.network, device)
                 .map_err(|e| file.corrupt(format!("header: {e}")))?
                 .try_load_record(record)
                 .map_err(|e| file.corrupt(format!("{what} record does not fit its header: {e}")))?;
@@ -193,9 +192,7 @@ impl Checkpoint {
         } else {
             Some(read_network(averaged, "averaged network")?)
         };
-        let optimizer = meta
-            .optimizer
-            .init()
+        let optimizer = init_optimizer(&meta.optimizer)
             .from_bytes(Bytes::from_bytes_vec(optimizer.to_vec()))
             .map_err(|e| file.corrupt(format!("optimiser record: {e}")))?;
         Ok(Checkpoint {

@@ -16,7 +16,8 @@ use serde::{Deserialize, Serialize};
 
 use super::envelope::{FileError, FileKind, FileRef};
 use super::safetensors_seal::{SafetensorsFormat, is_sealed, read_metadata};
-use crate::replay::{ReplayBuffer, ReplayConfig, Trajectory, TrajectoryMeta};
+use crate::config::ReplayConfig;
+use crate::replay::{ReplayBuffer, Trajectory, TrajectoryMeta};
 
 /// The version written.
 const FORMAT_VERSION: u32 = 2;

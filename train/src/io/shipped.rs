@@ -57,7 +57,7 @@ impl ShippedModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Architecture;
+    use crate::config::Architecture;
     use crate::model::mlp_value_tests::{largest_error, positions};
 
     #[test]

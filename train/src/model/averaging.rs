@@ -96,7 +96,7 @@ impl ModuleMapper for Mix {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
     use burn::tensor::Device;
     use fanorona_env::Fanorona;
 
@@ -114,8 +114,8 @@ mod tests {
     fn two_networks() -> (PolicyValueNet, PolicyValueNet) {
         let config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[8]));
         let device = Device::flex();
-        let a = config.init_seeded(&device, 1).unwrap();
-        let b = config.init_seeded(&device, 2).unwrap();
+        let a = PolicyValueNet::init_seeded(&config, &device, 1).unwrap();
+        let b = PolicyValueNet::init_seeded(&config, &device, 2).unwrap();
         (a, b)
     }
 

@@ -13,74 +13,34 @@ use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use crate::model::{LrSchedule, WeightAverage};
+use crate::config::{OptimizerConfig, TrainerConfig};
+use crate::model::WeightAverage;
 use crate::model::{PolicyValueNet, flush_denormals};
 use crate::replay::Batch;
 
 /// A logit added to illegal actions: far below any real logit, yet finite (no NaN in `0 * x`).
 const ILLEGAL_LOGIT: f64 = -1.0e9;
 
-/// The optimiser.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum OptimizerConfig {
-    /// Adam with L2 weight decay.
-    Adam {
-        /// L2 penalty added to the gradients.
-        weight_decay: f32,
-    },
-    /// SGD with (Nesterov) momentum and L2 weight decay.
-    Sgd {
-        /// Momentum factor.
-        momentum: f64,
-        /// L2 penalty added to the gradients.
-        weight_decay: f32,
-    },
-}
-
-impl OptimizerConfig {
-    /// The burn optimiser.
-    pub fn init(&self) -> ModuleOptimizer {
-        let decay = |penalty: f32| (penalty > 0.0).then(|| WeightDecayConfig::new(penalty));
-        match *self {
-            OptimizerConfig::Adam { weight_decay } => AdamConfig::new()
-                .with_weight_decay(decay(weight_decay))
-                .init(),
-            OptimizerConfig::Sgd {
-                momentum,
-                weight_decay,
-            } => SgdConfig::new()
-                .with_weight_decay(decay(weight_decay))
-                .with_momentum(Some(
-                    MomentumConfig::new()
-                        .with_momentum(momentum)
-                        .with_dampening(0.0)
-                        .with_nesterov(true),
-                ))
-                .init(),
-        }
+/// The burn optimiser of `config`.
+pub fn init_optimizer(config: &OptimizerConfig) -> ModuleOptimizer {
+    let decay = |penalty: f32| (penalty > 0.0).then(|| WeightDecayConfig::new(penalty));
+    match *config {
+        OptimizerConfig::Adam { weight_decay } => AdamConfig::new()
+            .with_weight_decay(decay(weight_decay))
+            .init(),
+        OptimizerConfig::Sgd {
+            momentum,
+            weight_decay,
+        } => SgdConfig::new()
+            .with_weight_decay(decay(weight_decay))
+            .with_momentum(Some(
+                MomentumConfig::new()
+                    .with_momentum(momentum)
+                    .with_dampening(0.0)
+                    .with_nesterov(true),
+            ))
+            .init(),
     }
-}
-
-/// How the learner trains.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TrainerConfig {
-    /// The optimiser.
-    pub optimizer: OptimizerConfig,
-    /// The learning rate over steps.
-    pub schedule: LrSchedule,
-    /// Weight of the value loss against the policy loss.
-    #[serde(default = "default_value_weight")]
-    pub value_weight: f32,
-    /// The decay of the exponential moving average of the weights kept for play, in `[0, 1)`
-    /// (0: none; e.g. 0.999 averages over the last ~1,000 steps).
-    #[serde(default)]
-    pub ema_decay: f64,
-}
-
-fn default_value_weight() -> f32 {
-    1.0
 }
 
 /// The losses of one step (means over the batch).
@@ -127,7 +87,7 @@ pub struct Trainer {
 impl Trainer {
     /// A trainer for `net`, moved to the autodiff version of `device`, with a fresh optimiser.
     pub fn new(config: TrainerConfig, net: PolicyValueNet, device: &Device) -> Trainer {
-        let optimizer = config.optimizer.init();
+        let optimizer = init_optimizer(&config.optimizer);
         Trainer::resume(config, net, optimizer, None, 0, device)
     }
 

@@ -179,7 +179,8 @@ fn create_abnet_agent(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
+    use crate::model::PolicyValueNet;
     use crate::players::net_kind::tests::exported_with;
     use burn::tensor::Device;
     use fanorona_env::observation::write_observation;
@@ -203,7 +204,7 @@ mod tests {
     fn net_value_is_the_networks_value_on_the_minimax_scale_and_cached() {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[32, 16]));
-        let net = config.init_seeded(&Device::flex(), 9).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 9).unwrap();
         let mut net_value =
             NetValue::new(&net.mlp_inference().unwrap(), &Position::standard(), 0.0);
         let mut observation = vec![0.0; config.observation_len()];

@@ -23,8 +23,9 @@ use fanorona_eval::{AB_TABLES, tables_dir};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_search::{Evaluator, MctsAgent, SearchConfig};
 
+use crate::config::NetworkConfig;
 use crate::io::{LoadedPolicy, PolicyMeta, ShippedModel, load_policy};
-use crate::model::{NetworkConfig, PolicyValueNet};
+use crate::model::PolicyValueNet;
 use crate::players::alpha_beta_mix::{AlphaBetaMix, LeafProbe};
 use crate::players::{NetworkEvaluator, TableLeaves};
 use fanorona_search::options::{
@@ -417,8 +418,8 @@ impl MctsSettings {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::config::Architecture;
     use crate::io::{PolicyMeta, export_policy};
-    use crate::model::Architecture;
     use fanorona_env::GameId;
     use fanorona_env::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
@@ -443,7 +444,7 @@ pub(crate) mod tests {
         let dir = std::env::temp_dir().join(format!("fanorona-net-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
-        let net = config.init_seeded(&Device::flex(), 1).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 1).unwrap();
         let meta = PolicyMeta {
             game: GameId::standard(),
             rules: Rules::default().to_string(),

@@ -173,7 +173,7 @@ impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
     use burn::module::Module;
     use burn::tensor::Device;
     use fanorona_env::{Color, Fanorona};
@@ -207,8 +207,7 @@ mod tests {
         ];
         for (seed, architecture) in architectures.into_iter().enumerate() {
             let config = NetworkConfig::for_game(&states[0], architecture);
-            let net = config
-                .init_seeded(&Device::flex(), seed as u64)
+            let net = PolicyValueNet::init_seeded(&config, &Device::flex(), seed as u64)
                 .unwrap()
                 .valid();
             let mut evaluator = NetworkEvaluator::<Fanorona>::new(&net);

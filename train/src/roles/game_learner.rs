@@ -12,10 +12,10 @@ use std::path::PathBuf;
 use fanorona_env::{Game, GameVisitor};
 
 use super::state::RunState;
-use crate::config::{RunConfig, TrainingConfig};
+use crate::config::{NetworkConfig, RunConfig, TrainingConfig};
 use crate::error::TrainError;
 use crate::io::{LearnerProgress, PolicyFileError, PolicyMeta, Shard, policy_bytes};
-use crate::model::{NetworkConfig, PolicyValueNet};
+use crate::model::PolicyValueNet;
 use crate::replay::{Batch, Trajectory};
 use crate::run_dir::RunDir;
 

@@ -7,10 +7,10 @@ use std::path::Path;
 
 use burn::tensor::Device;
 
-use crate::config::{RunConfig, RunConfigError};
+use crate::config::{NetworkConfig, RunConfig, RunConfigError};
 use crate::error::TrainError;
 use crate::io::{LoadedPolicy, ShippedModel, load_policy_on};
-use crate::model::{NetworkConfig, PolicyValueNet};
+use crate::model::PolicyValueNet;
 
 /// The `abnet.start` value naming [`ShippedModel::Student`].
 const STUDENT: &str = "student";
@@ -31,8 +31,7 @@ pub(crate) fn start_network(
     });
     let loaded: LoadedPolicy = match start {
         FRESH => {
-            return network
-                .init_seeded(device, config.run.seed)
+            return PolicyValueNet::init_seeded(network, device, config.run.seed)
                 .map_err(|e| RunConfigError::Invalid(e.to_string()).into());
         }
         STUDENT => ShippedModel::Student.load_on(device)?,

@@ -10,11 +10,11 @@ use fanorona_env::Game;
 use rand::SeedableRng;
 
 use super::start::start_network;
-use crate::config::RunConfig;
+use crate::config::{NetworkConfig, RunConfig};
 use crate::error::TrainError;
 use crate::io::{Checkpoint, CheckpointMeta, LearnerProgress, PolicyMeta};
 use crate::io::{export_policy, load_policy_on};
-use crate::model::{NetworkConfig, PolicyValueNet, Trainer};
+use crate::model::{PolicyValueNet, Trainer};
 use crate::replay::ReplayBuffer;
 use crate::rng::{RngState, TrainRng};
 use crate::run_dir::{MetricsError, RunDir};

@@ -2,7 +2,8 @@
 //! caller gives in [`TrainOptions::events`](super::TrainOptions::events). The library draws
 //! nothing; the command line turns the events into its bars and log lines.
 
-use crate::distill::{DistillEvent, DistillSettings};
+use crate::config::DistillSettings;
+use crate::distill::DistillEvent;
 use crate::run_dir::MetricsRow;
 
 /// Something a run reports: where it stands, a game played, an iteration's row, the student's

@@ -9,11 +9,10 @@ use fanorona_eval::minimax::MinimaxChooser;
 use fanorona_eval::{Built, Match, MatchConfig, Openings, TurnAgent};
 use fanorona_util::progress::ProgressBar;
 
-use crate::config::RunConfig;
+use crate::config::{AlphaBetaConfig, RunConfig};
 use crate::error::TrainError;
 use crate::model::PolicyValueNet;
 use crate::players::NetValue;
-use crate::selfplay::AlphaBetaConfig;
 
 /// Transposition table of each gate player's search, in MiB.
 const HASH_MB: usize = 4;

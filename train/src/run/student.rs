@@ -10,8 +10,8 @@ use fanorona_util::atomic_write::write_atomic;
 use serde_json::json;
 
 use super::event::RunEvent;
-use crate::config::{FanoronaPart, RunConfig};
-use crate::distill::{DistillError, DistillEvent, DistillSettings, EpochReport, distill};
+use crate::config::{DistillSettings, FanoronaPart, RunConfig};
+use crate::distill::{DistillError, DistillEvent, EpochReport, distill};
 use crate::error::TrainError;
 use crate::io::{PolicyMeta, export_policy};
 use crate::model::PolicyValueNet;

@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use super::RunDir;
-use crate::config::{RunConfig, RunConfigError};
-use crate::selfplay::SelfPlayConfig;
+use crate::config::{RunConfig, RunConfigError, SelfPlayConfig};
 
 /// A configuration a run directory cannot go on with.
 #[derive(Debug, thiserror::Error)]

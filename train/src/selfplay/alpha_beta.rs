@@ -14,7 +14,8 @@ use rand::seq::IndexedRandom;
 use rand::{Rng, SeedableRng};
 use rayon::prelude::*;
 
-use super::{AlphaBetaConfig, SelfPlayOutput, SelfPlayStats};
+use super::{SelfPlayOutput, SelfPlayStats};
+use crate::config::AlphaBetaConfig;
 use crate::model::PolicyValueNet;
 use crate::players::NetValue;
 use crate::replay::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
@@ -149,7 +150,7 @@ impl AlphaBetaSelfPlay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
     use burn::module::Module;
     use burn::tensor::Device;
     use fanorona_env::Board;
@@ -170,7 +171,9 @@ mod tests {
     fn games_record_turn_starts_with_search_targets_and_results_and_repeat_for_a_seed() {
         let start = Position::initial(Board::new(5, 3).unwrap());
         let network = NetworkConfig::for_game(&Fanorona::new(start), Architecture::mlp(&[16]));
-        let net = network.init_seeded(&Device::flex(), 3).unwrap().valid();
+        let net = PolicyValueNet::init_seeded(&network, &Device::flex(), 3)
+            .unwrap()
+            .valid();
         let play = AlphaBetaSelfPlay::new(start, config(), 6, 200);
         let meta = TrajectoryMeta {
             iteration: 2,
@@ -209,7 +212,9 @@ mod tests {
         let (labels, _dir) = crate::table_labels::tests::built_tables(board, 6);
         let start = Position::initial(board);
         let network = NetworkConfig::for_game(&Fanorona::new(start), Architecture::mlp(&[16]));
-        let net = network.init_seeded(&Device::flex(), 3).unwrap().valid();
+        let net = PolicyValueNet::init_seeded(&network, &Device::flex(), 3)
+            .unwrap()
+            .valid();
         let plain = AlphaBetaSelfPlay::new(start, config(), 6, 200);
         let labelled = plain.clone().with_labels(Some(labels));
         let meta = TrajectoryMeta::default();

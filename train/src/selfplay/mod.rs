@@ -19,10 +19,8 @@
 //! An `abnet` run's self-play is the alpha-beta's instead ([`AlphaBetaSelfPlay`]).
 
 mod alpha_beta;
-mod config;
 
 pub use alpha_beta::AlphaBetaSelfPlay;
-pub use config::{AlphaBetaConfig, MctsConfig, PlayoutCap, SelfPlayConfig};
 
 use std::time::Instant;
 
@@ -30,6 +28,7 @@ use fanorona_env::Game;
 use fanorona_search::{Evaluator, SearchConfig, SearchDriver, sample_with_temperature};
 use rand::Rng;
 
+use crate::config::{MctsConfig, SelfPlayConfig};
 use crate::replay::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
 use crate::rng::TrainRng;
 use crate::table_labels::TableLabels;
@@ -317,6 +316,7 @@ impl<'a, G: Game> Session<'a, G> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::PlayoutCap;
     use crate::table_labels::tests::built_tables;
     use fanorona_env::{Board, Fanorona, Position};
     use fanorona_search::UniformEvaluator;

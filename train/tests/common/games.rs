@@ -2,9 +2,8 @@
 
 use fanorona_env::{Fanorona, Game};
 use fanorona_train::TrainRng;
-use fanorona_train::replay::{
-    Batch, ReplayBuffer, ReplayConfig, TrajectoryMeta, TrajectoryRecorder,
-};
+use fanorona_train::config::ReplayConfig;
+use fanorona_train::replay::{Batch, ReplayBuffer, TrajectoryMeta, TrajectoryRecorder};
 use rand::{Rng, SeedableRng};
 
 /// Plays seeded random games, recording every position with a random target; returns the

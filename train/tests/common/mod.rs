@@ -5,10 +5,10 @@
 use burn::module::Module;
 use burn::tensor::Device;
 use fanorona_env::{Fanorona, Game};
-use fanorona_train::model::{
-    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, PolicyValueNet, Trainer,
-    TrainerConfig,
+use fanorona_train::config::{
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, TrainerConfig,
 };
+use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::replay::Batch;
 
 pub mod games;
@@ -38,7 +38,7 @@ pub fn trained_with_average(
     };
     let mut learner = Trainer::new(
         learner_config,
-        config.init_seeded(&device, 1).unwrap(),
+        PolicyValueNet::init_seeded(&config, &device, 1).unwrap(),
         &device,
     );
     let batch = fixed_batch();

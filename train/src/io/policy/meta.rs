@@ -7,9 +7,9 @@ use fanorona_env::action::ENCODING_VERSION;
 use fanorona_env::{Excerpt, GameId, GameIdError, Rules};
 
 use super::PolicyFileError;
+use crate::config::NetworkConfig;
 use crate::io::checkpoint::{CheckpointError, CheckpointMeta};
 use crate::io::envelope::{FileKind, FileRef};
-use crate::model::NetworkConfig;
 
 /// What an exported policy is for, besides its tensors.
 #[derive(Clone, Debug, PartialEq)]

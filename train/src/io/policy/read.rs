@@ -61,10 +61,8 @@ pub fn policy_from_bytes(
     let entries = read_metadata(file, &bytes)?;
     SEAL.check(file, &bytes, &entries)?;
     let meta = PolicyMeta::from_entries(&entries, label)?;
-    let mut net = meta
-        .network
-        .init(device)
-        .map_err(|e| file.corrupt(e.to_string()))?;
+    let mut net =
+        PolicyValueNet::init(&meta.network, device).map_err(|e| file.corrupt(e.to_string()))?;
     let mut store = SafetensorsStore::from_bytes(Some(bytes))
         .allow_partial(true)
         .validate(false);

@@ -190,7 +190,8 @@ impl MlpInference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig};
+    use crate::model::PolicyValueNet;
     use burn::tensor::Device;
     use fanorona_env::{Fanorona, Game};
 
@@ -198,7 +199,7 @@ mod tests {
     fn every_processor_specific_build_gives_the_portable_results_bit_for_bit() {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[200, 72]));
-        let net = config.init_seeded(&Device::flex(), 5).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 5).unwrap();
         let mlp = net.mlp_inference().unwrap();
         let mut obs = vec![0.0; config.observation_len()];
         game.write_observation(&mut obs);

@@ -173,7 +173,8 @@ impl MlpValue {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::model::{Architecture, NetworkConfig, PolicyValueNet};
+    use crate::config::{Architecture, NetworkConfig};
+    use crate::model::PolicyValueNet;
     use burn::tensor::Device;
     use fanorona_env::observation::{observation_planes, write_observation};
     use fanorona_env::{History, Position};
@@ -219,7 +220,7 @@ pub(crate) mod tests {
         // Widths that are no multiple of a group or a block take the padding paths.
         let game = fanorona_env::Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[70, 37, 21]));
-        let net = config.init_seeded(&Device::flex(), 3).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 3).unwrap();
         let error = largest_error(&net, &positions(300));
         assert!(error < 0.01, "{error}");
         assert!(error > 0.0, "the hidden layers are approximated");
@@ -229,8 +230,7 @@ pub(crate) mod tests {
     fn ordering_the_units_by_activity_changes_no_value() {
         let game = fanorona_env::Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[256, 256]));
-        let mlp = config
-            .init_seeded(&Device::flex(), 5)
+        let mlp = PolicyValueNet::init_seeded(&config, &Device::flex(), 5)
             .unwrap()
             .mlp_inference()
             .unwrap();
@@ -261,7 +261,7 @@ pub(crate) mod tests {
     fn every_processor_specific_build_gives_the_portable_results_bit_for_bit() {
         let game = fanorona_env::Fanorona::standard();
         let config = NetworkConfig::for_game(&game, Architecture::mlp(&[232, 72, 19]));
-        let net = config.init_seeded(&Device::flex(), 8).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 8).unwrap();
         let detected = MlpValue::new(&net.mlp_inference().unwrap(), &[]);
         let portable = MlpValue {
             simd: Simd::Portable,

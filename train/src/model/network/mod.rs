@@ -3,7 +3,6 @@
 //! one serialisable [`NetworkConfig`]: a residual CNN, an MLP and a residual MLP with layer
 //! norm.
 
-mod config;
 mod denormals;
 mod mlp;
 mod mlp_inference;
@@ -16,7 +15,6 @@ mod rows;
 mod seeded;
 mod simd;
 
-pub use config::{Architecture, NetworkConfig, NetworkConfigError};
 pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
 pub use mlp_inference::{MlpInference, MlpScratch};
@@ -28,6 +26,8 @@ pub use resnet::{ResNet, ResNetShape};
 
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
+
+use crate::config::{Architecture, NetworkConfig, NetworkConfigError};
 
 /// The trunk and heads of one architecture.
 // One value per network, never moved in a hot loop; burn modules cannot be boxed.
@@ -51,9 +51,35 @@ pub struct PolicyValueNet {
 }
 
 impl PolicyValueNet {
-    /// A freshly initialised network (the configuration must be valid; see
-    /// [`NetworkConfig::init`]).
-    pub(crate) fn new(config: &NetworkConfig, device: &Device) -> PolicyValueNet {
+    /// Builds a freshly initialised network of `config` on `device` (use an autodiff device to
+    /// train it). Its weights are drawn lazily from burn's process-wide generator, its parameter
+    /// ids are random: for a network to load a record into, or where any start will do.
+    pub fn init(
+        config: &NetworkConfig,
+        device: &Device,
+    ) -> Result<PolicyValueNet, NetworkConfigError> {
+        config.validate()?;
+        Ok(PolicyValueNet::build(config, device))
+    }
+
+    /// Builds a network like [`PolicyValueNet::init`] whose weights and parameter ids depend on
+    /// `seed` alone: the same seed gives the same bytes in a checkpoint. `device` must be a
+    /// plain one, not an autodiff one (burn cannot track the re-drawn weights there; it
+    /// panics): [`crate::model::Trainer::new`] moves the network to its autodiff device.
+    pub fn init_seeded(
+        config: &NetworkConfig,
+        device: &Device,
+        seed: u64,
+    ) -> Result<PolicyValueNet, NetworkConfigError> {
+        Ok(seeded::seeded(
+            PolicyValueNet::init(config, device)?,
+            device,
+            seed,
+        ))
+    }
+
+    /// A freshly initialised network (the configuration must be valid).
+    fn build(config: &NetworkConfig, device: &Device) -> PolicyValueNet {
         let body = match &config.architecture {
             Architecture::ResNet {
                 blocks,
@@ -175,7 +201,7 @@ mod tests {
     fn check_shapes(arch: Architecture) {
         let game = Fanorona::standard();
         let config = NetworkConfig::for_game(&game, arch);
-        let net = config.init_seeded(&Device::flex(), 1).unwrap();
+        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 1).unwrap();
         let len = config.observation_len();
         let mut obs = vec![0.0; 3 * len];
         game.write_observation(&mut obs[..len]);
@@ -211,27 +237,22 @@ mod tests {
     #[test]
     fn an_mlp_adopts_a_first_layer_of_the_same_shape_only() {
         let game = Fanorona::standard();
-        let config = |arch| NetworkConfig::for_game(&game, arch);
         let device = Device::flex();
-        let teacher = config(Architecture::mlp(&[16, 16]))
-            .init_seeded(&device, 1)
-            .unwrap();
+        let net = |arch, seed| {
+            PolicyValueNet::init_seeded(&NetworkConfig::for_game(&game, arch), &device, seed)
+                .unwrap()
+        };
+        let teacher = net(Architecture::mlp(&[16, 16]), 1);
         let first_rows = |net: &PolicyValueNet| net.mlp_inference().unwrap().first.rows;
-        let mut student = config(Architecture::mlp(&[16, 4]))
-            .init_seeded(&device, 2)
-            .unwrap();
+        let mut student = net(Architecture::mlp(&[16, 4]), 2);
         assert_ne!(first_rows(&student), first_rows(&teacher));
         assert!(student.adopt_first_layer(&teacher));
         assert_eq!(first_rows(&student), first_rows(&teacher));
-        let mut wider = config(Architecture::mlp(&[8, 4]))
-            .init_seeded(&device, 2)
-            .unwrap();
+        let mut wider = net(Architecture::mlp(&[8, 4]), 2);
         let before = first_rows(&wider);
         assert!(!wider.adopt_first_layer(&teacher));
         assert_eq!(first_rows(&wider), before);
-        let mut resnet = config(Architecture::resnet(1, 8))
-            .init_seeded(&device, 2)
-            .unwrap();
+        let mut resnet = net(Architecture::resnet(1, 8), 2);
         assert!(!resnet.adopt_first_layer(&teacher));
     }
 

@@ -4,8 +4,38 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DistillError, MAX_BATCH, MAX_POSITIONS};
-use crate::model::{Architecture, NetworkConfig};
+use super::{Architecture, MAX_BATCH, NetworkConfig, NetworkConfigError};
+
+/// The most positions (training and held-out together) a student may be taught on, about a
+/// gigabyte of positions.
+pub const MAX_POSITIONS: usize = 20_000_000;
+
+/// Settings a student cannot be taught with.
+#[derive(Debug, thiserror::Error)]
+pub enum DistillSettingsError {
+    /// The student's shape is not a valid network.
+    #[error("the student's shape is not valid: {0}")]
+    Student(#[from] NetworkConfigError),
+    /// A count that must be positive is not.
+    #[error("{what} must be at least 1 (got 0)")]
+    Zero {
+        /// Which count.
+        what: &'static str,
+    },
+    /// The chance of keeping a leaf is not a chance.
+    #[error("the chance of keeping a leaf must be in (0, 1], got {0}")]
+    Keep(f64),
+    /// A setting is outside its range.
+    #[error("{what} must be {expected} (got {found})")]
+    OutOfRange {
+        /// Which setting.
+        what: &'static str,
+        /// What it may be.
+        expected: &'static str,
+        /// The value given.
+        found: String,
+    },
+}
 
 /// How a student is taught, everything but the seed (`fanorona distill --seed`; a run uses its
 /// own).
@@ -52,7 +82,7 @@ impl Default for DistillSettings {
 impl DistillSettings {
     /// An error if the student is no network, a count is 0, the chance of keeping a leaf is
     /// not in `(0, 1]` or another setting is out of its range.
-    pub fn validate(&self) -> Result<(), DistillError> {
+    pub fn validate(&self) -> Result<(), DistillSettingsError> {
         let student = NetworkConfig {
             planes: 1,
             height: 1,
@@ -69,15 +99,15 @@ impl DistillSettings {
             ("search depth", self.depth as usize),
         ] {
             if count == 0 {
-                return Err(DistillError::Zero { what });
+                return Err(DistillSettingsError::Zero { what });
             }
         }
         let keep = self.keep;
         if !(keep > 0.0 && keep <= 1.0) {
-            return Err(DistillError::Keep(keep));
+            return Err(DistillSettingsError::Keep(keep));
         }
         let out_of_range = |what, expected, found: String| {
-            Err(DistillError::OutOfRange {
+            Err(DistillSettingsError::OutOfRange {
                 what,
                 expected,
                 found,

@@ -1,7 +1,7 @@
 //! The configuration of a training run: game and board, network, search, self-play, replay,
-//! learner and the run's schedule (checkpoints, evaluation). Read from TOML, with embedded
-//! presets (`tiny`, `small`, `default`, `long`, `full`, `abnet`), and written resolved into
-//! the run directory as `config.toml`. A configuration with an `[abnet]` section trains the
+//! learner and the run's schedule (checkpoints, evaluation), each section a settings type of
+//! this layer. Read from TOML, with embedded presets (`tiny`, `small`, `default`, `long`,
+//! `full`, `abnet`), and written resolved into the run directory as `config.toml`. A configuration with an `[abnet]` section trains the
 //! network of the `abnet` agent by its own self-play (expert iteration); without one, the
 //! network of an MCTS (AlphaZero), which a `[distill]` section teaches at the end of the run
 //! to the smaller MLP `abnet` searches with (the run's agent).
@@ -11,12 +11,11 @@ use std::path::Path;
 use fanorona_env::{Board, Excerpt, GameId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::distill::DistillSettings;
-use crate::model::ComputeDevice;
-use crate::model::{Architecture, NetworkConfig, NetworkConfigError};
-use crate::model::{LrSchedule, OptimizerConfig, TrainerConfig};
-use crate::replay::ReplayConfig;
-use crate::selfplay::{AlphaBetaConfig, MctsConfig, SelfPlayConfig};
+use super::{
+    AlphaBetaConfig, Architecture, ComputeDevice, DistillSettings, LrSchedule, MctsConfig,
+    NetworkConfig, NetworkConfigError, OptimizerConfig, ReplayConfig, SelfPlayConfig,
+    TrainerConfig,
+};
 use fanorona_search::options::{FPU_MAX, FPU_MIN};
 use fanorona_util::input_file::read_text_limited;
 
@@ -202,12 +201,12 @@ impl RunConfig {
     /// The TOML text of an embedded preset.
     pub fn preset_text(name: &str) -> Result<&'static str, RunConfigError> {
         Ok(match name {
-            "tiny" => include_str!("../presets/tiny.toml"),
-            "small" => include_str!("../presets/small.toml"),
-            "default" => include_str!("../presets/default.toml"),
-            "long" => include_str!("../presets/long.toml"),
-            "full" => include_str!("../presets/full.toml"),
-            "abnet" => include_str!("../presets/abnet.toml"),
+            "tiny" => include_str!("../../presets/tiny.toml"),
+            "small" => include_str!("../../presets/small.toml"),
+            "default" => include_str!("../../presets/default.toml"),
+            "long" => include_str!("../../presets/long.toml"),
+            "full" => include_str!("../../presets/full.toml"),
+            "abnet" => include_str!("../../presets/abnet.toml"),
             other => return Err(RunConfigError::UnknownPreset(other.to_string())),
         })
     }
@@ -292,7 +291,7 @@ impl RunConfig {
         let mix = self.replay.root_value_weight.into();
         probability("replay.root_value_weight", mix)?;
         let t = &self.training;
-        count("training.batch_size", t.batch_size as u64, MAX_BATCH)?;
+        count("training.batch_size", t.batch_size as u64, MAX_BATCH as u64)?;
         count(
             "training.steps_per_iteration",
             t.steps_per_iteration as u64,
@@ -380,8 +379,8 @@ pub const MAX_PARALLEL_GAMES: u64 = 4_096;
 pub const MAX_ACTIONS: u64 = 100_000;
 /// The most games the replay window may hold.
 pub const MAX_WINDOW_GAMES: u64 = 10_000_000;
-/// The most positions a learner batch may hold.
-pub const MAX_BATCH: u64 = 65_536;
+/// The most positions a learner batch (or a distillation step) may hold.
+pub const MAX_BATCH: usize = 65_536;
 /// The most learner steps an iteration may take.
 pub const MAX_STEPS: u64 = 1_000_000;
 

@@ -1,12 +1,10 @@
 //! The network's configuration: the input and output sizes of a game and the architecture,
 //! serialisable (serde: TOML in run configs, JSON in checkpoints and exported files), so a saved
-//! network can be rebuilt exactly and a file for another board or architecture refused.
+//! network can be rebuilt exactly and a file for another board or architecture refused. The
+//! network itself is built from it in the model layer (`PolicyValueNet::init`).
 
-use burn::tensor::Device;
 use fanorona_env::Game;
 use serde::{Deserialize, Serialize};
-
-use super::PolicyValueNet;
 
 /// A network configuration that cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -254,26 +252,6 @@ impl NetworkConfig {
                     .saturating_add(heads(w))
             }
         }
-    }
-
-    /// Builds a freshly initialised network on `device` (use an autodiff device to train it).
-    /// Its weights are drawn lazily from burn's process-wide generator, its parameter ids are
-    /// random: for a network to load a record into, or where any start will do.
-    pub fn init(&self, device: &Device) -> Result<PolicyValueNet, NetworkConfigError> {
-        self.validate()?;
-        Ok(PolicyValueNet::new(self, device))
-    }
-
-    /// Builds a network like [`NetworkConfig::init`] whose weights and parameter ids depend on
-    /// `seed` alone: the same seed gives the same bytes in a checkpoint. `device` must be a
-    /// plain one, not an autodiff one (burn cannot track the re-drawn weights there; it
-    /// panics): [`crate::model::Trainer::new`] moves the network to its autodiff device.
-    pub fn init_seeded(
-        &self,
-        device: &Device,
-        seed: u64,
-    ) -> Result<PolicyValueNet, NetworkConfigError> {
-        Ok(super::seeded::seeded(self.init(device)?, device, seed))
     }
 }
 
