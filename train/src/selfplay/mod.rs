@@ -324,12 +324,7 @@ mod tests {
 
     /// The `[mcts]` and `[selfplay]` sections of the tiny preset.
     fn settings() -> (MctsConfig, SelfPlayConfig) {
-        #[derive(serde::Deserialize)]
-        struct Sections {
-            mcts: MctsConfig,
-            selfplay: SelfPlayConfig,
-        }
-        let tiny: Sections = toml::from_str(include_str!("../../presets/tiny.toml")).unwrap();
+        let tiny = crate::config::RunConfig::preset("tiny").unwrap();
         (tiny.mcts, tiny.selfplay)
     }
 
