@@ -1,5 +1,5 @@
-//! `SingleAgentEnv`: a single-agent view of a two-player game. The learner plays one colour;
-//! an embedded opponent [`Agent`] (random now, minimax or a network later) plays the other,
+//! `SingleAgentEnv`: a single-agent view of a two-player game. The agent (the policy being
+//! trained) plays one colour, its side; an embedded opponent [`Agent`] (random now, minimax or a network later) plays the other,
 //! its actions applied inside `reset` and `step`, so single-agent RL code sees only its own
 //! turns and its own reward.
 
@@ -9,13 +9,13 @@ use crate::env::{Env, EnvConfig, Observation, StepInfo};
 use crate::game::{ActionError, Game};
 
 /// Resets tried (with the following seeds) when the opponent ends the game before the
-/// learner could act.
+/// agent could act.
 const RESET_ATTEMPTS: u64 = 100;
 
 /// What can go wrong in a single-agent episode.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SingleAgentError {
-    /// The learner's action cannot be played; nothing changed.
+    /// The agent's action cannot be played; nothing changed.
     #[error(transparent)]
     Action(#[from] ActionError),
     /// The opponent could not choose an action.
@@ -29,19 +29,19 @@ pub enum SingleAgentError {
         /// Why the action was refused.
         error: ActionError,
     },
-    /// Every reset tried ended before the learner's first turn.
-    #[error("the game ended before the learner's first turn in {0} resets")]
+    /// Every reset tried ended before the agent's first turn.
+    #[error("the game ended before the agent's first turn in {0} resets")]
     NoLearnerTurn(u64),
 }
 
-/// The result of [`SingleAgentEnv::step`], from the learner's side.
+/// The result of [`SingleAgentEnv::step`], from the agent's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SingleAgentStep<'a> {
-    /// The observation when the learner acts next (or the final one).
+    /// The observation when the agent acts next (or the final one).
     pub obs: &'a [f32],
-    /// The learner's legal actions (all false once the episode is over).
+    /// The agent's legal actions (all false once the episode is over).
     pub mask: &'a [bool],
-    /// The learner's reward, summed over its action and the opponent's replies.
+    /// The agent's reward, summed over its action and the opponent's replies.
     pub reward: f32,
     /// The game is over.
     pub terminated: bool,
@@ -55,22 +55,22 @@ pub struct SingleAgentStep<'a> {
 pub struct SingleAgentEnv<G: Game, A: Agent<G>> {
     env: Env<G>,
     opponent: A,
-    learner: Color,
+    side: Color,
 }
 
 impl<G: Game, A: Agent<G>> SingleAgentEnv<G, A> {
-    /// A single-agent environment where the learner plays `learner` against `opponent`.
-    pub fn new(start: G, config: EnvConfig, opponent: A, learner: Color) -> SingleAgentEnv<G, A> {
+    /// A single-agent environment where the agent plays `side` against `opponent`.
+    pub fn new(start: G, config: EnvConfig, opponent: A, side: Color) -> SingleAgentEnv<G, A> {
         SingleAgentEnv {
             env: Env::with_config(start, config),
             opponent,
-            learner,
+            side,
         }
     }
 
-    /// The colour the learner plays.
-    pub fn learner(&self) -> Color {
-        self.learner
+    /// The colour the agent plays.
+    pub fn side(&self) -> Color {
+        self.side
     }
 
     /// The embedded opponent.
@@ -83,7 +83,7 @@ impl<G: Game, A: Agent<G>> SingleAgentEnv<G, A> {
         &self.env
     }
 
-    /// Starts an episode and lets the opponent act until it is the learner's turn. Should the
+    /// Starts an episode and lets the opponent act until it is the agent's turn. Should the
     /// game end first, the next seeds are tried.
     pub fn reset(&mut self, seed: u64) -> Result<Observation<'_>, SingleAgentError> {
         for attempt in 0..RESET_ATTEMPTS {
@@ -97,11 +97,11 @@ impl<G: Game, A: Agent<G>> SingleAgentEnv<G, A> {
         Err(SingleAgentError::NoLearnerTurn(RESET_ATTEMPTS))
     }
 
-    /// Plays the opponent's actions while it is to act; returns the learner's reward from
+    /// Plays the opponent's actions while it is to act; returns the agent's reward from
     /// them.
     fn play_opponent(&mut self) -> Result<f32, SingleAgentError> {
         let mut reward = 0.0;
-        while !self.env.is_done() && self.env.state().current_player() != self.learner {
+        while !self.env.is_done() && self.env.state().current_player() != self.side {
             let action = self.opponent.act(self.env.state())?;
             let action = if self.env.config().mover_frame {
                 self.env.state().to_mover_action(action)
@@ -115,17 +115,17 @@ impl<G: Game, A: Agent<G>> SingleAgentEnv<G, A> {
                     agent: self.opponent.name(),
                     error,
                 })?;
-            reward += step.transition.rewards[self.learner.index()];
+            reward += step.transition.rewards[self.side.index()];
         }
         Ok(reward)
     }
 
-    /// Plays the learner's action (absolute, or in its frame if the config says so), then the
-    /// opponent's replies. An unplayable learner action changes nothing; an opponent failure
-    /// leaves the learner's action played.
+    /// Plays the agent's action (absolute, or in its frame if the config says so), then the
+    /// opponent's replies. An unplayable agent action changes nothing; an opponent failure
+    /// leaves the agent's action played.
     pub fn step(&mut self, action: usize) -> Result<SingleAgentStep<'_>, SingleAgentError> {
         let transition = self.env.step(action)?.transition;
-        let mut reward = transition.rewards[self.learner.index()];
+        let mut reward = transition.rewards[self.side.index()];
         reward += self.play_opponent()?;
         let terminated = self.env.state().is_terminal();
         let observation = self.env.observation();
@@ -146,26 +146,26 @@ mod tests {
     use crate::{Fanorona, RandomAgent, Telo};
 
     #[test]
-    fn the_learner_only_sees_its_own_turns() {
-        for learner in Color::BOTH {
+    fn the_agent_only_sees_its_own_turns() {
+        for side in Color::BOTH {
             let config = EnvConfig {
                 turn_limit: Some(60),
                 ..EnvConfig::default()
             };
             let mut env =
-                SingleAgentEnv::new(Fanorona::standard(), config, RandomAgent::new(1), learner);
+                SingleAgentEnv::new(Fanorona::standard(), config, RandomAgent::new(1), side);
             let mut me = RandomAgent::new(2);
             for seed in 0..5 {
                 env.reset(seed).unwrap();
                 let mut total = 0.0;
                 loop {
-                    assert_eq!(env.env().state().current_player(), learner);
+                    assert_eq!(env.env().state().current_player(), side);
                     let action = me.act(env.env().state()).unwrap();
                     let step = env.step(action).unwrap();
                     total += step.reward;
                     if step.terminated || step.truncated {
                         let expected = if step.terminated {
-                            env.env().state().returns()[learner.index()]
+                            env.env().state().returns()[side.index()]
                         } else {
                             0.0
                         };
@@ -178,7 +178,7 @@ mod tests {
     }
 
     #[test]
-    fn illegal_learner_actions_change_nothing() {
+    fn illegal_agent_actions_change_nothing() {
         let mut env = SingleAgentEnv::new(
             Telo::new(),
             EnvConfig::default(),

@@ -64,8 +64,8 @@ def vec_env_actions(num_envs: int, seconds: float) -> float:
 
 
 def gymnasium_vector(num_envs: int, seconds: float) -> float:
-    """gymnasium.make_vec("fanorona/Fanorona-v0") against "random", the learner's actions
-    picked in numpy (the first legal action from infos["action_mask"]); counts learner steps."""
+    """gymnasium.make_vec("fanorona/Fanorona-v0") against "random", the agent's actions
+    picked in numpy (the first legal action from infos["action_mask"]); counts agent steps."""
     import gymnasium
 
     envs = gymnasium.make_vec("fanorona/Fanorona-v0", num_envs=num_envs, board="9x5")

@@ -5,8 +5,8 @@ in the toolkit's arena.
     python python/examples/sb3_maskable_ppo.py --board 5x5 --minutes 3 --out runs/sb3
 
 The Gymnasium env is used unchanged: MaskablePPO reads the legal actions from its
-``action_masks()`` method. Two envs train one policy, the learner white in one and black in the
-other (observations are from the learner's side). After training, the model is saved and played
+``action_masks()`` method. Two envs train one policy, the agent white in one and black in the
+other (observations are from the agent's side). After training, the model is saved and played
 against ``random`` by ``fanorona.match``: the arena starts this script as an engine
 (``python sb3_maskable_ppo.py engine POLICY.npz``, served by :mod:`fanorona.engine`), as it
 would any program speaking the engine protocol; the engine runs the policy's layers, exported
@@ -78,9 +78,9 @@ def train(args: argparse.Namespace) -> dict:
 
     torch.set_num_threads(1)  # small networks: one thread is fastest beside the env
 
-    def make(learner: str):
+    def make(side: str):
         return lambda: gymnasium.make(
-            "fanorona/Fanorona-v0", opponent=args.opponent, learner=learner, board=args.board
+            "fanorona/Fanorona-v0", opponent=args.opponent, side=side, board=args.board
         )
 
     env = DummyVecEnv([make("white"), make("black")])

@@ -174,18 +174,19 @@ class Env:
 
 @final
 class SingleAgentEnv:
-    """The learner's side of a game against an agent (behind fanorona/Fanorona-v0)."""
+    """The agent's side of a game against an opponent (behind fanorona/Fanorona-v0)."""
 
     def __new__(
         cls,
         opponent: str = "random",
-        learner: str = "white",
+        side: str = "white",
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
         turn_limit: Optional[int] = ...,  # DEFAULT_TURN_LIMIT (300)
         random_opening: int = ...,
         seed: int = ...,
+        learner: Optional[str] = None,
     ) -> SingleAgentEnv: ...
     def reset(self, seed: int = ...) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]: ...
     def step(
@@ -202,13 +203,13 @@ class SingleAgentEnv:
 
 @final
 class SingleAgentVecEnv:
-    """N learner-against-agent games stepped together (behind fanorona.vector)."""
+    """N agent-against-opponent games stepped together (behind fanorona.vector)."""
 
     def __new__(
         cls,
         num_envs: int,
         opponent: str = "random",
-        learner: str = "white",
+        side: str = "white",
         board: Optional[str] = None,
         rules: str = "",
         fen: Optional[str] = None,
@@ -216,6 +217,7 @@ class SingleAgentVecEnv:
         random_opening: int = ...,
         illegal_action: str = "lose",
         seed: int = ...,
+        learner: Optional[str] = None,
     ) -> SingleAgentVecEnv: ...
     def reset(self, seed: int = ...) -> _VecStep: ...
     def step(self, actions: npt.NDArray[np.integer[Any]]) -> _VecStep: ...

@@ -1,21 +1,21 @@
 """Fanorona as a single-agent Gymnasium environment, registered as ``fanorona/Fanorona-v0``.
 
-``gymnasium.make("fanorona/Fanorona-v0", opponent="minimax:depth=2", learner="white",
-board="9x5", rules="")``: the learner plays one colour, the opponent (any agent specification
+``gymnasium.make("fanorona/Fanorona-v0", opponent="minimax:depth=2", side="white",
+board="9x5", rules="")``: the agent plays one colour, its side,, the opponent (any agent specification
 of the toolkit) the other, its moves made inside ``reset`` and ``step``. Observations are
-float32 ``[18, H, W]`` from the learner's view; actions are the Rust env's ids; the legal
+float32 ``[18, H, W]`` from the agent's view; actions are the Rust env's ids; the legal
 actions are ``info["action_mask"]`` and ``action_masks()`` (int8; the method is what
 sb3-contrib's ``MaskablePPO`` calls). The reward is +1/-1 at the end (a draw 0);
 ``turn_limit`` complete turns (300 by default, :data:`fanorona.DEFAULT_TURN_LIMIT`; None: no
 limit) truncate the episode. A capture chain is several steps of the
-learner in a row. An episode is determined by its seed and the learner's actions (the
+agent in a row. An episode is determined by its seed and the agent's actions (the
 opponent's random choices are seeded by ``reset``).
 
 An illegal action ends the episode as a loss (reward -1, ``terminated``,
 ``info["illegal_action"]``) with ``illegal_action="lose"`` (the default, as Gymnasium's checker
 and unmasked algorithms need), or raises ValueError and changes nothing with
 ``illegal_action="raise"``. A start position that is already a finished game is refused
-with ValueError.
+with ValueError. ``learner`` is the former name of ``side``, still accepted.
 """
 
 from __future__ import annotations
@@ -31,14 +31,14 @@ from ._fanorona import DEFAULT_TURN_LIMIT, Position, SingleAgentEnv
 
 
 class FanoronaEnv(gymnasium.Env):
-    """The learner's side of a game against an agent, stepping in Rust."""
+    """The agent's side of a game against an opponent, stepping in Rust."""
 
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(
         self,
         opponent: str = "random",
-        learner: str = "white",
+        side: str = "white",
         board: str = "9x5",
         rules: str = "",
         fen: Optional[str] = None,
@@ -46,6 +46,7 @@ class FanoronaEnv(gymnasium.Env):
         random_opening: int = 0,
         illegal_action: str = "lose",
         render_mode: Optional[str] = None,
+        learner: Optional[str] = None,
     ) -> None:
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}: expected None or 'ansi'")
@@ -55,6 +56,7 @@ class FanoronaEnv(gymnasium.Env):
         self._illegal_action = illegal_action
         self._game = SingleAgentEnv(
             opponent=opponent,
+            side=side,
             learner=learner,
             board=None if fen else board,
             rules=rules,

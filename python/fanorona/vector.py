@@ -1,7 +1,7 @@
 """``fanorona/Fanorona-v0`` as a Gymnasium ``VectorEnv``:
 ``gymnasium.make_vec("fanorona/Fanorona-v0", num_envs=N, opponent="random", ...)``.
 
-N games of the learner against an agent (the arguments of :class:`fanorona.gymnasium.FanoronaEnv`)
+N games of the agent against an opponent (the arguments of :class:`fanorona.gymnasium.FanoronaEnv`)
 stepped together in Rust with the GIL released. Actions are an integer array [N]; ``step``
 returns observations float32 [N, 18, H, W], rewards float32 [N], terminations and truncations
 bool [N], and infos ``{"action_mask": int8 [N, A]}`` (also ``action_masks()``). Autoreset is
@@ -25,7 +25,7 @@ from ._fanorona import DEFAULT_TURN_LIMIT, SingleAgentVecEnv
 
 
 class FanoronaVectorEnv(VectorEnv):
-    """N learner-against-agent games stepped together in Rust."""
+    """N agent-against-opponent games stepped together in Rust."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
 
@@ -33,7 +33,7 @@ class FanoronaVectorEnv(VectorEnv):
         self,
         num_envs: int = 1,
         opponent: str = "random",
-        learner: str = "white",
+        side: str = "white",
         board: str = "9x5",
         rules: str = "",
         fen: Optional[str] = None,
@@ -41,12 +41,14 @@ class FanoronaVectorEnv(VectorEnv):
         random_opening: int = 0,
         illegal_action: str = "lose",
         render_mode: Optional[str] = None,
+        learner: Optional[str] = None,
     ) -> None:
         if render_mode is not None:
             raise ValueError(f"render_mode {render_mode!r}: the vector env does not render")
         self._games = SingleAgentVecEnv(
             num_envs,
             opponent=opponent,
+            side=side,
             learner=learner,
             board=None if fen else board,
             rules=rules,

@@ -1,4 +1,4 @@
-//! `fanorona._fanorona.SingleAgentEnv`: the learner's side of a game against an agent of the
+//! `fanorona._fanorona.SingleAgentEnv`: the agent's side of a game against an agent of the
 //! registry, behind the Gymnasium environment `fanorona/Fanorona-v0`.
 
 use std::sync::Mutex;
@@ -43,7 +43,7 @@ pub struct SingleAgentEnv {
     /// What a reset needs to start over with a freshly seeded opponent.
     start: Fanorona,
     config: EnvConfig,
-    learner: Color,
+    side: Color,
     opponent: String,
 }
 
@@ -59,27 +59,29 @@ fn obs_mask<'py>(py: Python<'py>, shape: [usize; 3], obs: &[f32], mask: &[bool])
 #[pymethods]
 impl SingleAgentEnv {
     #[new]
-    #[pyo3(signature = (opponent="random", learner="white", board=None, rules="", fen=None,
-        turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), seed=Whole(0)))]
+    #[pyo3(signature = (opponent="random", side="white", board=None, rules="", fen=None,
+        turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), seed=Whole(0), learner=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         opponent: &str,
-        learner: &str,
+        side: &str,
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
         turn_limit: Option<Whole<u32>>,
         random_opening: Whole<u32>,
         seed: Whole<u64>,
+        learner: Option<&str>,
     ) -> PyResult<SingleAgentEnv> {
-        let learner = parse_color(learner)?;
+        // `learner` is the former name of `side`, still accepted.
+        let side = parse_color(learner.unwrap_or(side))?;
         let start = start_game(fen, board, rules)?;
         let shape = start.observation_shape();
         let config = episode_config(turn_limit, random_opening, false);
         let agent = create_agent(opponent, seed.0)?;
         let opponent_name = agent.name();
         let num_actions = start.num_actions();
-        let inner = Inner::new(start.clone(), config, agent, learner);
+        let inner = Inner::new(start.clone(), config, agent, side);
         Ok(SingleAgentEnv {
             inner: Mutex::new(inner),
             shape,
@@ -87,26 +89,26 @@ impl SingleAgentEnv {
             opponent_name,
             start,
             config,
-            learner,
+            side,
             opponent: opponent.to_string(),
         })
     }
 
     /// Starts an episode (the opponent moves first if it has the first turn) with the
     /// opponent's random choices seeded from `seed` too, so that an episode is determined by
-    /// its seed and the learner's actions; returns the learner's observation and int8 mask.
+    /// its seed and the agent's actions; returns the agent's observation and int8 mask.
     #[pyo3(signature = (seed=Whole(0)))]
     fn reset<'py>(&self, py: Python<'py>, seed: Whole<u64>) -> PyResult<ObsMask<'py>> {
         let Whole(seed) = seed;
         let opponent = create_agent(&self.opponent, seed)?;
         let mut inner = lock(py, &self.inner, "SingleAgentEnv")?;
-        *inner = Inner::new(self.start.clone(), self.config, opponent, self.learner);
+        *inner = Inner::new(self.start.clone(), self.config, opponent, self.side);
         let inner = &mut *inner;
         let observation = py.detach(|| inner.reset(seed)).map_err(value_error)?;
         Ok(obs_mask(py, self.shape, observation.obs, observation.mask))
     }
 
-    /// Plays the learner's action id, then the opponent's replies; returns (observation, mask,
+    /// Plays the agent's action id, then the opponent's replies; returns (observation, mask,
     /// reward, terminated, truncated). An illegal action raises ValueError and changes nothing.
     fn step<'py>(&self, py: Python<'py>, action: &Bound<'py, PyAny>) -> PyResult<StepResult<'py>> {
         let action = action_id(action, self.num_actions)?;

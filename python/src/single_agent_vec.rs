@@ -1,4 +1,4 @@
-//! `fanorona._fanorona.SingleAgentVecEnv`: N learner-against-agent games (each what
+//! `fanorona._fanorona.SingleAgentVecEnv`: N agent-against-opponent games (each what
 //! `SingleAgentEnv` is) stepped together on rayon's threads with the GIL released, behind the
 //! Gymnasium vector env of `fanorona/Fanorona-v0`. Autoreset is Gymnasium's next-step mode:
 //! the step after an episode ends starts that game's next episode (its action is ignored, its
@@ -44,7 +44,7 @@ struct Template {
     opponent: AgentSpec,
     start: Fanorona,
     config: EnvConfig,
-    learner: Color,
+    side: Color,
 }
 
 impl Template {
@@ -58,7 +58,7 @@ impl Template {
             self.start.clone(),
             self.config,
             opponent,
-            self.learner,
+            self.side,
         ))
     }
 }
@@ -137,8 +137,8 @@ impl Batch {
     }
 }
 
-/// N games of a learner against an agent, stepped together; `reset(seed)` determines every
-/// episode that follows (with the learner's actions). Any thread may call it; calls run one
+/// N games of an agent against an opponent, stepped together; `reset(seed)` determines every
+/// episode that follows (with the agent's actions). Any thread may call it; calls run one
 /// at a time, waiting without the GIL.
 #[pyclass(module = "fanorona", frozen)]
 pub struct SingleAgentVecEnv {
@@ -201,15 +201,15 @@ fn game_error(error: SingleAgentError) -> PyErr {
 #[pymethods]
 impl SingleAgentVecEnv {
     #[new]
-    #[pyo3(signature = (num_envs, opponent="random", learner="white", board=None, rules="",
+    #[pyo3(signature = (num_envs, opponent="random", side="white", board=None, rules="",
         fen=None, turn_limit=Some(Whole(DEFAULT_TURN_LIMIT)), random_opening=Whole(0), illegal_action="lose",
-        seed=Whole(0)))]
+        seed=Whole(0), learner=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         num_envs: &Bound<'_, PyAny>,
         opponent: &str,
-        learner: &str,
+        side: &str,
         board: Option<&str>,
         rules: &str,
         fen: Option<&str>,
@@ -217,6 +217,7 @@ impl SingleAgentVecEnv {
         random_opening: Whole<u32>,
         illegal_action: &str,
         seed: Whole<u64>,
+        learner: Option<&str>,
     ) -> PyResult<SingleAgentVecEnv> {
         let n = match num_envs.extract::<usize>() {
             Ok(n) if (1..=MAX_ENVS).contains(&n) => n,
@@ -255,7 +256,8 @@ impl SingleAgentVecEnv {
                 opponent,
                 start,
                 config: episode_config(turn_limit, random_opening, false),
-                learner: parse_color(learner)?,
+                // `learner` is the former name of `side`, still accepted.
+                side: parse_color(learner.unwrap_or(side))?,
             },
             illegal_loses,
             shape,
@@ -287,7 +289,7 @@ impl SingleAgentVecEnv {
         Ok(step_result(this, &batch))
     }
 
-    /// Plays one learner action per game (a 1-D integer numpy array of length N), each
+    /// Plays one agent action per game (a 1-D integer numpy array of length N), each
     /// followed by its opponent's replies; returns (obs [N,18,H,W] float32, mask [N,A] int8,
     /// rewards [N] float32, terminated [N] bool, truncated [N] bool). A game whose episode
     /// ended at the last step starts its next episode instead (action ignored, reward 0). An

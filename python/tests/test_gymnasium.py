@@ -31,30 +31,34 @@ def run_episode(environment, seed):
             return total, steps, terminated
 
 
-@pytest.mark.parametrize("learner", ["white", "black"])
-def test_episodes_against_an_agent_end_with_the_result(learner):
-    environment = gymnasium.make("fanorona/Fanorona-v0", opponent="greedy", learner=learner, board="5x5")
+@pytest.mark.parametrize("side", ["white", "black"])
+def test_episodes_against_an_agent_end_with_the_result(side):
+    environment = gymnasium.make("fanorona/Fanorona-v0", opponent="greedy", side=side, board="5x5")
     results = [run_episode(environment, seed) for seed in range(6)]
     for total, steps, terminated in results:
         assert steps > 0
         assert total in (-1.0, 0.0, 1.0)
         if not terminated:
             assert total == 0.0
-    # A random learner loses to the greedy capturer more often than not.
+    # A random agent loses to the greedy capturer more often than not.
     assert sum(total for total, _, _ in results) < 0
 
 
-def test_the_learner_acts_only_on_its_own_side():
-    environment = gymnasium.make("fanorona/Fanorona-v0", opponent="random", learner="black")
+def test_the_agent_acts_only_on_its_own_side():
+    environment = gymnasium.make("fanorona/Fanorona-v0", opponent="random", side="black")
     environment.reset(seed=4)
     assert environment.unwrapped.position.side_to_move == "black"
+    # `learner`, the former name of `side`, is still accepted, and wins over the default.
+    former = gymnasium.make("fanorona/Fanorona-v0", opponent="random", learner="black")
+    former.reset(seed=4)
+    assert former.unwrapped.position.fen == environment.unwrapped.position.fen
 
 
 def test_bad_arguments_raise_value_error():
     with pytest.raises(ValueError, match="kind"):
         gymnasium.make("fanorona/Fanorona-v0", opponent="alphabeta")
     with pytest.raises(ValueError, match="colour"):
-        gymnasium.make("fanorona/Fanorona-v0", learner="red")
+        gymnasium.make("fanorona/Fanorona-v0", side="red")
     environment = gymnasium.make("fanorona/Fanorona-v0", illegal_action="raise")
     environment.reset(seed=0)
     before = environment.unwrapped.position.fen

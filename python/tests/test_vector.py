@@ -32,8 +32,8 @@ def test_make_vec_gives_the_rust_vector_env():
 def test_each_game_is_the_single_env_with_the_same_actions():
     # A deterministic opponent: the vector env's game and the single env see the same game.
     opponent = "minimax:depth=1"
-    envs = FanoronaVectorEnv(num_envs=2, opponent=opponent, board="5x5", learner="black")
-    single = fanorona.SingleAgentEnv(opponent=opponent, board="5x5", learner="black")
+    envs = FanoronaVectorEnv(num_envs=2, opponent=opponent, board="5x5", side="black")
+    single = fanorona.SingleAgentEnv(opponent=opponent, board="5x5", side="black")
     observations, infos = envs.reset(seed=3)
     obs, mask = single.reset(seed=0)
     steps = 0
@@ -72,7 +72,7 @@ def test_episodes_end_with_the_result_and_restart():
             ended.append(returns[i])
             returns[i] = 0.0
     assert len(ended) > 8 and set(ended) <= {-1.0, 0.0, 1.0}
-    assert sum(ended) < 0  # a random learner loses to the greedy capturer more often than not
+    assert sum(ended) < 0  # a random agent loses to the greedy capturer more often than not
 
 
 def test_the_same_seed_gives_the_same_games():
@@ -115,7 +115,7 @@ def test_illegal_actions_lose_or_raise():
 
 
 def test_each_episode_meets_a_freshly_seeded_opponent():
-    # The same learner actions (the first legal one) against "random": the episodes of one
+    # The same agent actions (the first legal one) against "random": the episodes of one
     # game differ, because every episode seeds its opponent anew.
     envs = FanoronaVectorEnv(num_envs=1, board="5x5", opponent="random")
     observations, infos = envs.reset(seed=0)

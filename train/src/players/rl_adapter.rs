@@ -1,14 +1,14 @@
 //! burn-rl adapter: the single-agent environment of `fanorona-env`
-//! ([`fanorona_env::SingleAgentEnv`]: the learner plays one colour, an embedded opponent
+//! ([`fanorona_env::SingleAgentEnv`]: the agent plays one colour, its side, an embedded opponent
 //! [`Agent`] the other) as a [`burn::rl::Environment`], so burn's own RL tooling can train on
 //! Fanorona (or any [`Game`]).
 //!
 //! States carry the observation of the player to act and its legal mask; actions and masks are
-//! in the mover's frame (the network's frame). The reward is the learner's, summed over its
+//! in the mover's frame (the network's frame). The reward is the agent's, summed over its
 //! action and the opponent's replies: +1 win, -1 loss, 0 draw at the end, 0 before. Episode
 //! ends: `done` when the game is over; `truncated` at the environment's turn limit or after
-//! [`RlEnv::MAX_STEPS`] learner actions. Two cases the burn trait has no error for end the
-//! episode too: an illegal learner action (reward -1, nothing played) and an opponent that
+//! [`RlEnv::MAX_STEPS`] agent actions. Two cases the burn trait has no error for end the
+//! episode too: an illegal agent action (reward -1, nothing played) and an opponent that
 //! fails (reward 0; [`RlEnv::last_error`] says why).
 
 use burn::rl::{Environment, StepResult, ToObservation};
@@ -46,16 +46,16 @@ pub struct RlEnv<G: Game, A: Agent<G>> {
 }
 
 impl<G: Game, A: Agent<G>> RlEnv<G, A> {
-    /// An environment from `start` where the learner plays `learner` against `opponent`;
+    /// An environment from `start` where the agent plays `side` against `opponent`;
     /// `config`'s turn limit and random openings apply, its actions are always in the mover's
     /// frame. Episode `k` (from 0) is reset with seed `seed + k`.
-    pub fn new(start: G, config: EnvConfig, opponent: A, learner: Color, seed: u64) -> Self {
+    pub fn new(start: G, config: EnvConfig, opponent: A, side: Color, seed: u64) -> Self {
         let config = EnvConfig {
             mover_frame: true,
             ..config
         };
         let mut env = RlEnv {
-            env: SingleAgentEnv::new(start, config, opponent, learner),
+            env: SingleAgentEnv::new(start, config, opponent, side),
             next_seed: seed,
             steps: 0,
             ended: false,
@@ -70,7 +70,7 @@ impl<G: Game, A: Agent<G>> RlEnv<G, A> {
         &self.env
     }
 
-    /// Why the episode ended early, if the opponent failed (or a reset found no learner turn).
+    /// Why the episode ended early, if the opponent failed (or a reset found no turn of the agent).
     pub fn last_error(&self) -> Option<&SingleAgentError> {
         self.error.as_ref()
     }
@@ -161,22 +161,22 @@ mod tests {
     }
 
     #[test]
-    fn episodes_against_a_random_opponent_end_with_the_learners_return() {
+    fn episodes_against_a_random_opponent_end_with_the_agents_return() {
         let mut rng = StdRng::seed_from_u64(3);
         let mut returns = Vec::new();
-        for learner in Color::BOTH {
+        for side in Color::BOTH {
             let mut env = RlEnv::new(
                 small_board(),
                 EnvConfig::default(),
                 RandomAgent::new(1),
-                learner,
+                side,
                 10,
             );
             for _ in 0..6 {
                 let mut total = 0.0;
                 loop {
                     let state = env.state();
-                    assert_eq!(env.inner().env().state().current_player(), learner);
+                    assert_eq!(env.inner().env().state().current_player(), side);
                     let legal: Vec<usize> = (0..state.legal_mask.len())
                         .filter(|&a| state.legal_mask[a])
                         .collect();
@@ -187,7 +187,7 @@ mod tests {
                         let game = env.inner().env().state();
                         if result.done {
                             assert!(game.is_terminal());
-                            assert_eq!(total, game.returns()[learner.index()] as f64);
+                            assert_eq!(total, game.returns()[side.index()] as f64);
                         } else {
                             assert_eq!(total, 0.0);
                         }
