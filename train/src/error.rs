@@ -126,16 +126,6 @@ pub enum TrainError {
         /// Its value.
         value: f32,
     },
-    /// A file of the run cannot be written.
-    #[error("cannot {action} {path}: {error}")]
-    Io {
-        /// What was being done, e.g. `write`.
-        action: &'static str,
-        /// The directory or file.
-        path: PathBuf,
-        /// The OS error (part of the message, not a separate source).
-        error: std::io::Error,
-    },
     /// A self-play worker waited for the learner's first model in vain.
     #[error(
         "no model in {models} after {waited_s} s: start `fanorona learn --run {run} --preset \

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::SelfPlayWorker;
 use crate::error::TrainError;
 use crate::io::{Shard, check_worker};
-use crate::run_dir::RunDir;
+use crate::run_dir::{RunDir, RunDirError};
 
 /// How often the run directory is looked at while waiting for a model.
 const POLL: Duration = Duration::from_millis(200);
@@ -96,11 +96,12 @@ pub fn run_worker(
                 // Pruned by the learner meanwhile: a newer one is there.
                 Err(error) if error.kind() == std::io::ErrorKind::NotFound => continue,
                 Err(error) => {
-                    return Err(TrainError::Io {
+                    return Err(RunDirError::Io {
                         action: "read",
                         path,
                         error,
-                    });
+                    }
+                    .into());
                 }
             }
         }

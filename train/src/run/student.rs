@@ -15,7 +15,7 @@ use crate::distill::{DistillError, DistillEvent, EpochReport, distill};
 use crate::error::TrainError;
 use crate::io::{PolicyMeta, export_policy};
 use crate::model::PolicyValueNet;
-use crate::run_dir::RunDir;
+use crate::run_dir::{RunDir, RunDirError};
 
 /// Teaches `teacher` (the run's network after `step` learner steps) to the student of
 /// `settings`, seeded by the run's seed, and writes it atomically as the run's student (its
@@ -68,9 +68,12 @@ fn write_reports(path: &Path, reports: &[EpochReport]) -> Result<(), TrainError>
         .iter()
         .map(|report| format!("{}\n", json!({"kind": "epoch", "report": report})))
         .collect();
-    write_atomic(path, lines.as_bytes()).map_err(|error| TrainError::Io {
-        action: "write",
-        path: path.to_path_buf(),
-        error,
+    write_atomic(path, lines.as_bytes()).map_err(|error| {
+        RunDirError::Io {
+            action: "write",
+            path: path.to_path_buf(),
+            error,
+        }
+        .into()
     })
 }
