@@ -174,13 +174,6 @@ mod tests {
                 ..MetricsRow::default()
             })
             .collect();
-        let dir = std::env::temp_dir().join(format!("fanorona-plot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("curves.png");
-        plot_metrics(&rows, &path).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(&bytes[1..4], b"PNG");
-        assert!(bytes.len() > 5_000);
-        std::fs::remove_dir_all(&dir).unwrap();
+        crate::plot::assert_draws_png("curves.png", |path| plot_metrics(&rows, path));
     }
 }

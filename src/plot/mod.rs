@@ -21,3 +21,15 @@ pub struct PlotError {
     /// What went wrong.
     pub message: String,
 }
+
+/// Draws a plot into a temporary `name` with `draw` and checks it is a PNG of some size; for
+/// the plots' tests.
+#[cfg(test)]
+fn assert_draws_png(name: &str, draw: impl FnOnce(&std::path::Path) -> Result<(), PlotError>) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    draw(&path).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    assert!(bytes.len() > 5_000);
+}

@@ -70,13 +70,6 @@ mod tests {
             point("runs/b", 0.2, 20.0),
             point("runs/b", 0.6, 180.0),
         ];
-        let dir = std::env::temp_dir().join(format!("fanorona-curve-plot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("rating.png");
-        plot_learning_curves(&points, &path).unwrap();
-        let bytes = std::fs::read(&path).unwrap();
-        assert_eq!(&bytes[1..4], b"PNG");
-        assert!(bytes.len() > 5_000);
-        std::fs::remove_dir_all(&dir).unwrap();
+        crate::plot::assert_draws_png("rating.png", |path| plot_learning_curves(&points, path));
     }
 }

@@ -43,11 +43,12 @@ pub fn run_gauntlet(
         .unwrap_or(config.run.eval_every_iterations)
         .max(1);
     let path = run.gauntlet();
-    let mut last = match path.exists() {
-        true => read_rows::<GauntletRow>(&path)?
+    let mut last = if path.exists() {
+        read_rows::<GauntletRow>(&path)?
             .last()
-            .map(|row| row.version),
-        false => None,
+            .map(|row| row.version)
+    } else {
+        None
     };
     let mut writer = MetricsWriter::<GauntletRow>::open(&path, last.unwrap_or(0))?;
     let mut evaluated = 0;
