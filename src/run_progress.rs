@@ -27,6 +27,8 @@ pub struct RunProgress {
 struct Bars {
     all: MultiProgress,
     iterations: ProgressBar,
+    /// The iteration the bar started at (0, or where a resumed run stood).
+    first: u64,
     games: ProgressBar,
 }
 
@@ -70,8 +72,16 @@ impl RunProgress {
             RunEvent::PhaseEnded => bars.games.set_message(""),
             RunEvent::IterationDone(row) => {
                 bars.iterations.inc(1);
-                let eta = bars.iterations.eta().as_secs();
-                self.log(log_line(&row, bars.iterations.length().unwrap_or(0), eta));
+                let total = bars.iterations.length().unwrap_or(0);
+                let eta = progress::mean_eta(
+                    bars.iterations.elapsed(),
+                    bars.first,
+                    bars.iterations.position(),
+                    total,
+                )
+                .unwrap_or_default()
+                .as_secs();
+                self.log(log_line(&row, total, eta));
             }
             RunEvent::StudentStarted(settings) => {
                 self.log(format!(
@@ -125,11 +135,12 @@ impl Bars {
         } else {
             ProgressDrawTarget::hidden()
         });
-        let iterations = all.add(progress::bar(total, "iterations").with_position(done));
+        let iterations = all.add(progress::bar_from(total, done, "iterations"));
         let games = all.add(progress::bar(games as u64, "self-play games"));
         Bars {
             all,
             iterations,
+            first: done,
             games,
         }
     }

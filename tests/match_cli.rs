@@ -82,8 +82,8 @@ fn bad_agent_specs_are_explained() {
 }
 
 /// The kinds of the project's registry.
-const KINDS: [&str; 8] = [
-    "random", "greedy", "minimax", "solver", "engine", "mcts", "net", "abnet",
+const KINDS: [&str; 9] = [
+    "random", "greedy", "minimax", "solver", "perfect", "engine", "mcts", "net", "abnet",
 ];
 
 #[test]

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::budget::Budget;
 use crate::game::Game;
+use crate::wdl::Wdl;
 
 /// Limits for an agent's next decisions, set by a caller such as an engine protocol (`go
 /// movetime 500`): a budget that replaces the agent's own where [`Budget::under`] says so,
@@ -40,6 +41,9 @@ pub struct SearchInfo {
     pub depth: Option<u32>,
     /// Expected result for the player who decided, in `[-1, 1]` (1: a win).
     pub value: Option<f32>,
+    /// Probabilities of a win, a draw and a loss for the player who decided, where the agent
+    /// predicts them (a network with a win/draw/loss value head).
+    pub wdl: Option<Wdl>,
     /// Score in hundredths of a piece for the player who decided, where the agent counts
     /// material.
     pub centipieces: Option<i32>,
@@ -51,6 +55,9 @@ pub struct SearchInfo {
     pub time: Duration,
     /// The expected continuation in notation, the decision first.
     pub pv: Vec<String>,
+    /// Something the agent says about the decision (e.g. that a fallback made it), shown by
+    /// the engine as an `info string`.
+    pub note: Option<String>,
 }
 
 /// An agent that could not choose an action.

@@ -20,6 +20,7 @@ mod rules;
 mod single_agent;
 mod telo;
 mod vec_env;
+mod wdl;
 
 pub use fanorona::{action, observation};
 
@@ -52,3 +53,4 @@ pub use registry::{
 pub use single_agent::{SingleAgentEnv, SingleAgentError, SingleAgentStep};
 pub use telo::{Telo, TeloError};
 pub use vec_env::{VecEnv, VecEnvError};
+pub use wdl::{Wdl, WdlClass};

@@ -16,6 +16,7 @@ use fanorona_env::{
 use crate::SolverAgent;
 use crate::agents::engine::{EngineAgent, EngineConfig};
 use crate::agents::greedy::GreedyChooser;
+use crate::agents::perfect::PerfectChooser;
 use crate::agents::turn_agent::TurnAgent;
 use crate::arena::Built;
 use crate::minimax::player::MinimaxChooser;
@@ -149,6 +150,29 @@ pub const SOLVER: AgentKind = AgentKind {
     factory: create_solver,
 };
 
+/// The `perfect` kind.
+pub const PERFECT: AgentKind = AgentKind {
+    name: "perfect",
+    summary: "a turn the prover shows to keep the value (the tables' best where they hold it); \
+              a minimax search where the prover does not settle within its nodes",
+    options: &[
+        AB_TABLES,
+        OptionDef {
+            name: "nodes",
+            value: NODES,
+            default: OptionDefault::Value("200000"),
+            help: "the prover's budget a turn, in nodes",
+        },
+        OptionDef {
+            help: "depth of the fallback minimax search, in turns",
+            ..AB_DEPTH
+        },
+        OptionDef::SEED,
+    ],
+    path_extensions: &[],
+    factory: create_perfect,
+};
+
 /// The `engine` kind.
 pub const ENGINE: AgentKind = AgentKind {
     name: "engine",
@@ -197,7 +221,7 @@ pub const ENGINE: AgentKind = AgentKind {
 
 /// Adds this crate's kinds to `registry`.
 pub fn register(registry: &mut Registry) {
-    for kind in [GREEDY, MINIMAX, SOLVER, ENGINE] {
+    for kind in [GREEDY, MINIMAX, SOLVER, PERFECT, ENGINE] {
         registry.register(kind);
     }
 }
@@ -291,6 +315,24 @@ fn create_minimax(options: &AgentOptions, seed: u64) -> Built {
     )?)))
 }
 
+/// The factory of [`PERFECT`].
+fn create_perfect(options: &AgentOptions, seed: u64) -> Built {
+    let name = options.spec().to_string();
+    let tables = tables_dir(options)?;
+    let depth: u32 = options.whole("depth").expect("depth has a default");
+    let fallback = MinimaxChooser::new(
+        format!("{name} (fallback)"),
+        Budget::fixed_depth(depth),
+        16,
+        options.seed_or(seed),
+    )
+    .with_tables(tables.clone());
+    let nodes: u64 = options.whole("nodes").expect("nodes has a default");
+    Ok(Box::new(TurnAgent::new(PerfectChooser::new(
+        name, tables, nodes, fallback,
+    ))))
+}
+
 /// The factory of [`ENGINE`].
 fn create_engine(options: &AgentOptions, _seed: u64) -> Built {
     let name = options.spec().to_string();
@@ -355,7 +397,7 @@ mod tests {
         let e = make("alphabeta").unwrap_err();
         assert!(matches!(e, SpecError::UnknownKind { .. }));
         let text = e.to_string();
-        for kind in ["random", "greedy", "minimax", "solver", "engine"] {
+        for kind in ["random", "greedy", "minimax", "solver", "perfect", "engine"] {
             assert!(text.contains(&format!("\n  {kind}: ")), "{text}");
         }
         let e = make("minimax:width=3").unwrap_err();

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
+use fanorona_env::Wdl;
+use fanorona_train::config::ValueHead;
 use fanorona_train::io::{PolicyMeta, load_policy};
 use fanorona_train::model::PolicyValueNet;
 use numpy::PyArrayDyn;
@@ -83,6 +85,40 @@ impl Policy {
                 arrays::copy(py, &values, Vec::<usize>::new()),
             ),
         })
+    }
+
+    /// The value head's win, draw and loss probabilities for the player to act: float32
+    /// [N, 3] (or [3] for one observation), each row summing to 1. A scalar head's value v
+    /// reads as (max(v, 0), 1 - |v|, max(-v, 0)).
+    fn wdl<'py>(
+        &self,
+        py: Python<'py>,
+        obs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyArrayDyn<f32>>> {
+        let [p, h, w] = self.observation_shape_array();
+        let (values_in, batch) = arrays::observations(obs, [p, h, w])?;
+        let n = batch.unwrap_or(1);
+        let mut logits = vec![0.0f32; n * self.meta.network.num_actions];
+        let mut wdl = vec![Wdl::default(); n];
+        if n > 0 {
+            let net = lock(py, &self.net, "policy")?;
+            let net = &*net;
+            py.detach(|| net.infer_wdl(&values_in, &mut logits, &mut wdl));
+        }
+        let flat: Vec<f32> = wdl.iter().flat_map(Wdl::as_array).collect();
+        Ok(match batch {
+            Some(n) => arrays::copy(py, &flat, vec![n, 3]),
+            None => arrays::copy(py, &flat, vec![3]),
+        })
+    }
+
+    /// What the value head predicts: "scalar" (one value) or "wdl" (win/draw/loss).
+    #[getter]
+    fn value_head(&self) -> &'static str {
+        match self.meta.network.value_head {
+            ValueHead::Scalar => "scalar",
+            ValueHead::Wdl => "wdl",
+        }
     }
 
     /// The game and board it was trained for, e.g. "fanorona 9x5".

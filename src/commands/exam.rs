@@ -457,7 +457,7 @@ fn value_head_scores(
     let mut error = ValueError::default();
     let mut exact = ValueScore::default();
     for (p, v) in set.positions.iter().zip(values) {
-        error.add(v, p.value);
+        error.add(v.value(), p.value);
         let truth = tables
             .and_then(|t| exact_turn_values(t, &p.position))
             .and_then(|values| values.into_iter().map(|(_, value)| value).max());

@@ -102,17 +102,15 @@ fn strength_panel(rows: &[MetricsRow]) -> Panel {
 fn exact_panel(rows: &[MetricsRow]) -> Panel {
     Panel {
         log_x: false,
-        title: "exact exam (9x5, proven values)",
+        title: "exact exam (proven values)",
         x_name: "iteration",
         curves: vec![
             curve("keeps, all", BLACK, rows, iteration, |r| r.exact_keeps),
-            curve("8-10 pieces", BLUE, rows, iteration, |r| r.exact_keeps_8_10),
-            curve("11-13 pieces", GREEN, rows, iteration, |r| {
-                r.exact_keeps_11_13
+            curve("fewest pieces", BLUE, rows, iteration, |r| {
+                r.exact_keeps_few
             }),
-            curve("14-16 pieces", RED, rows, iteration, |r| {
-                r.exact_keeps_14_16
-            }),
+            curve("middle", GREEN, rows, iteration, |r| r.exact_keeps_middle),
+            curve("most pieces", RED, rows, iteration, |r| r.exact_keeps_many),
             curve("value accuracy", MAGENTA, rows, iteration, |r| {
                 r.exact_value_accuracy
             }),
@@ -169,7 +167,7 @@ mod tests {
                 strength_low: (i % 2 == 0).then_some(0.05 * i as f64),
                 strength_high: (i % 2 == 0).then_some(0.15 * i as f64),
                 exact_keeps: (i % 2 == 0).then_some(0.5 + 0.05 * i as f64),
-                exact_keeps_8_10: (i % 2 == 0).then_some(0.6),
+                exact_keeps_few: (i % 2 == 0).then_some(0.6),
                 exact_value_accuracy: (i % 2 == 0).then_some(0.4),
                 ..MetricsRow::default()
             })

@@ -8,7 +8,7 @@ use burn::tensor::Device;
 use criterion::{Criterion, Throughput, criterion_main};
 use fanorona_env::Fanorona;
 use fanorona_train::TrainRng;
-use fanorona_train::config::{NetworkConfig, RunConfig};
+use fanorona_train::config::RunConfig;
 use fanorona_train::model::PolicyValueNet;
 use fanorona_train::players::NetworkEvaluator;
 use fanorona_train::replay::TrajectoryMeta;
@@ -23,7 +23,7 @@ fn selfplay(c: &mut Criterion) {
     config.selfplay.parallel_games = 32;
     config.selfplay.max_actions = 40;
     let start = Fanorona::standard();
-    let network = NetworkConfig::for_game(&start, config.network.clone());
+    let network = config.network.config_for(&start);
     let net = PolicyValueNet::init(&network, &Device::flex()).unwrap();
     let mut evaluator = NetworkEvaluator::<Fanorona>::new(&net);
     let play = SelfPlay::new(start, config.mcts.clone(), config.selfplay.clone());

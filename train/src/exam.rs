@@ -1,55 +1,93 @@
 //! The value head of a network agent, for the exams of `fanorona_eval::exam`: the network a
 //! `net` or `abnet` specification names, and its values of positions (for the side to move,
-//! in `[-1, 1]`), to be scored against solved or proven values or a test set's labels; and a
-//! training run's exam of its network on the exact 9x5 set built into the binary
-//! ([`builtin_exact_exam`]).
+//! as win/draw/loss probabilities), to be scored against solved or proven values or a test
+//! set's labels; and a training run's exam of its network on the exact set of its board built
+//! into the binary, 9x5 or 5x5 ([`builtin_exact_exam`]).
 
 use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
-use fanorona_env::{AgentSpec, Board, Fanorona, Game, Position, Registry, SpecError};
+use fanorona_env::{AgentSpec, Board, Fanorona, Game, Position, Registry, SpecError, Wdl};
 use fanorona_eval::Built;
 use fanorona_eval::exam::{ExactSet, KeepTally, examine_exact};
-use fanorona_search::Evaluator;
 use fanorona_util::progress::ProgressBar;
 
 use crate::model::PolicyValueNet;
 use crate::players::{ABNET_KIND, NET_KIND, NetworkEvaluator, PolicyAgent, load_fanorona_net};
 
-/// The versioned exact 9x5 set (`data/exam-9x5-exact.txt`), built in.
-const EXACT_9X5: &str = include_str!("../../data/exam-9x5-exact.txt");
-
-/// The built-in exact 9x5 set, read once.
-fn builtin_set() -> &'static ExactSet {
-    static SET: OnceLock<ExactSet> = OnceLock::new();
-    SET.get_or_init(|| ExactSet::parse(EXACT_9X5).expect("the built-in exact 9x5 set parses"))
+/// An exact set built into the binary: its board, its text and its three phases by pieces on
+/// the board (fewest first).
+pub struct BuiltinExactSet {
+    /// Board width and height.
+    pub board: (usize, usize),
+    /// The versioned set file's text.
+    text: &'static str,
+    /// The three bands of piece counts the exam reports apart.
+    pub phases: [RangeInclusive<u32>; 3],
 }
 
-/// The phases of the built-in exact set by pieces on the board: its three bands.
-pub const EXACT_PHASES: [RangeInclusive<u32>; 3] = [8..=10, 11..=13, 14..=16];
+/// The built-in exact sets: `data/exam-9x5-exact.txt` and `data/exam-5x5-exact.txt`.
+pub const BUILTIN_EXACT_SETS: [BuiltinExactSet; 2] = [
+    BuiltinExactSet {
+        board: (9, 5),
+        text: include_str!("../../data/exam-9x5-exact.txt"),
+        phases: [8..=10, 11..=13, 14..=16],
+    },
+    BuiltinExactSet {
+        board: (5, 5),
+        text: include_str!("../../data/exam-5x5-exact.txt"),
+        phases: [9..=12, 13..=16, 17..=24],
+    },
+];
 
-/// A network's figures on the built-in exact 9x5 set.
+impl BuiltinExactSet {
+    /// The built-in set of a `width` x `height` board, if there is one.
+    pub fn of_board(width: usize, height: usize) -> Option<&'static BuiltinExactSet> {
+        BUILTIN_EXACT_SETS
+            .iter()
+            .find(|s| s.board == (width, height))
+    }
+
+    /// The set, read once.
+    pub fn set(&'static self) -> &'static ExactSet {
+        static SETS: [OnceLock<ExactSet>; 2] = [OnceLock::new(), OnceLock::new()];
+        let index = BUILTIN_EXACT_SETS
+            .iter()
+            .position(|s| s.board == self.board)
+            .expect("a built-in set");
+        SETS[index].get_or_init(|| ExactSet::parse(self.text).expect("a built-in exact set parses"))
+    }
+}
+
+/// A network's figures on the built-in exact set of its board.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactScores {
     /// Of the won and drawn positions, the share where the raw policy keeps the proven value.
     pub keeps: f64,
-    /// The same in each of [`EXACT_PHASES`] (`None` for a band without such positions).
+    /// The same in each of the set's three phases ([`BuiltinExactSet::phases`], fewest pieces
+    /// first; `None` for a band without such positions).
     pub keeps_by_phase: [Option<f64>; 3],
     /// The share of positions whose proven value (win, draw, loss) the value head gets right
-    /// (the nearest of +1, 0, -1).
+    /// (its most likely class; for a scalar head the nearest of +1, 0, -1).
     pub value_accuracy: f64,
+    /// The value head's mean Brier score against the proven values (0 is perfect; see
+    /// [`fanorona_eval::exam::ValueScore::brier`]).
+    pub value_brier: f64,
 }
 
-/// `net` on the built-in exact 9x5 set (positions of 8 to 16 pieces from strong agents'
-/// games, each with its proven value and the turns that keep it): where its raw policy (the
-/// legal action of highest logit, step after step) keeps the value, overall and by phase,
-/// and its value head's accuracy. `None` for a network of another board. Deterministic.
+/// `net` on the built-in exact set of its board (9x5: positions of 8 to 16 pieces; 5x5: 9 to
+/// 22; from strong agents' games, each with its proven value and the turns that keep it):
+/// where its raw policy (the legal action of highest logit, step after step) keeps the value,
+/// overall and by phase, and its value head's accuracy and calibration. `None` for a network
+/// of a board without a built-in set. Deterministic.
 pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, String> {
-    let set = builtin_set();
-    if !net
-        .config()
-        .fits(&Fanorona::new(Position::initial(Board::standard())))
-    {
+    let config = net.config();
+    let Some(builtin) = BuiltinExactSet::of_board(config.width, config.height) else {
+        return Ok(None);
+    };
+    let set = builtin.set();
+    let board = Board::new(builtin.board.0, builtin.board.1).expect("a built-in set's board");
+    if !config.fits(&Fanorona::new(Position::initial(board))) {
         return Ok(None);
     }
     let raw_policy = |_seed| -> Built {
@@ -62,7 +100,7 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
         examine_exact(&raw_policy, set, 0, &ProgressBar::hidden()).map_err(|e| e.to_string())?;
     let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
     report.score_values(set, &value_head(net, &positions)?);
-    let keeps_by_phase = EXACT_PHASES.map(|phase| {
+    let keeps_by_phase = builtin.phases.clone().map(|phase| {
         let mut tally = KeepTally::default();
         for (_, t) in report.by_pieces.range(phase) {
             tally.merge(t);
@@ -74,7 +112,13 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
         keeps_by_phase,
         value_accuracy: report
             .value_head
+            .as_ref()
             .and_then(|v| v.accuracy())
+            .unwrap_or(f64::NAN),
+        value_brier: report
+            .value_head
+            .as_ref()
+            .and_then(|v| v.brier())
             .unwrap_or(f64::NAN),
     }))
 }
@@ -95,9 +139,10 @@ pub fn network_of(
     Ok(Some(load_fanorona_net(&options)?.0))
 }
 
-/// The value head's output for each of `positions` (for its side to move, in `[-1, 1]`).
-/// An error if the network was not made for their board.
-pub fn value_head(net: &PolicyValueNet, positions: &[Position]) -> Result<Vec<f32>, String> {
+/// The value head's win/draw/loss probabilities for each of `positions` (for its side to
+/// move; a scalar head's value `v` read as [`Wdl::from_value`]). An error if the network was
+/// not made for their board.
+pub fn value_head(net: &PolicyValueNet, positions: &[Position]) -> Result<Vec<Wdl>, String> {
     let states: Vec<Fanorona> = positions.iter().copied().map(Fanorona::new).collect();
     let Some(first) = states.first() else {
         return Ok(Vec::new());
@@ -115,11 +160,15 @@ pub fn value_head(net: &PolicyValueNet, positions: &[Position]) -> Result<Vec<f3
             board.height()
         ));
     }
-    let mut evaluator = NetworkEvaluator::<Fanorona>::new(net);
+    let len = config.observation_len();
+    let mut observations = vec![0.0; BATCH * len];
     let mut policy = vec![0.0; BATCH * first.num_actions()];
-    let mut values = vec![0.0; states.len()];
+    let mut values = vec![Wdl::default(); states.len()];
     for (chunk, out) in states.chunks(BATCH).zip(values.chunks_mut(BATCH)) {
-        evaluator.evaluate(chunk, &mut policy, out);
+        for (state, obs) in chunk.iter().zip(observations.chunks_exact_mut(len)) {
+            state.write_observation(obs);
+        }
+        net.infer_wdl(&observations[..chunk.len() * len], &mut policy, out);
     }
     Ok(values)
 }
@@ -127,10 +176,11 @@ pub fn value_head(net: &PolicyValueNet, positions: &[Position]) -> Result<Vec<f3
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig, ValueHead};
     use crate::players::registry;
     use burn::tensor::Device;
     use fanorona_env::Board;
+    use fanorona_search::Evaluator;
 
     #[test]
     fn values_are_the_evaluators_and_other_boards_are_refused() {
@@ -147,18 +197,31 @@ mod tests {
         let mut policy = vec![0.0; game.num_actions()];
         let mut one = [0.0];
         evaluator.evaluate(&[Fanorona::new(after)], &mut policy, &mut one);
-        assert_eq!(values[1], one[0]);
-        assert!(values.iter().all(|v| (-1.0..=1.0).contains(v)));
+        assert!((values[1].value() - one[0]).abs() < 1e-6);
+        assert_eq!(values[1], Wdl::from_value(values[1].value()));
+        assert!(values.iter().all(|v| (-1.0..=1.0).contains(&v.value())));
         let e = value_head(&net, &[Position::standard()]).unwrap_err();
         assert!(e.contains("not made for the 9x5 board"), "{e}");
     }
 
     #[test]
-    fn the_builtin_exact_exam_scores_a_9x5_network_and_skips_others() {
-        let game = Fanorona::standard();
-        let config = NetworkConfig::for_game(&game, Architecture::mlp(&[8]));
-        let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 3).unwrap();
-        let scores = builtin_exact_exam(&net).unwrap().unwrap();
+    fn the_builtin_exact_exam_scores_9x5_and_5x5_networks_and_skips_others() {
+        for (board, value_head) in [((9, 5), ValueHead::Scalar), ((5, 5), ValueHead::Wdl)] {
+            let game = Fanorona::new(Position::initial(Board::new(board.0, board.1).unwrap()));
+            let config =
+                NetworkConfig::for_game(&game, Architecture::mlp(&[8])).with_value_head(value_head);
+            let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 3).unwrap();
+            check_builtin_exam(&net);
+        }
+        let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+        let other = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
+        let net = PolicyValueNet::init_seeded(&other, &Device::flex(), 3).unwrap();
+        assert_eq!(builtin_exact_exam(&net).unwrap(), None);
+    }
+
+    fn check_builtin_exam(net: &PolicyValueNet) {
+        let scores = builtin_exact_exam(net).unwrap().unwrap();
+        assert!((0.0..=2.0).contains(&scores.value_brier), "{scores:?}");
         for share in [scores.keeps, scores.value_accuracy]
             .into_iter()
             .chain(scores.keeps_by_phase.into_iter().flatten())
@@ -173,11 +236,7 @@ mod tests {
             "{scores:?}"
         );
         // Deterministic: the same network, the same figures.
-        assert_eq!(builtin_exact_exam(&net).unwrap(), Some(scores));
-        let small = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
-        let other = NetworkConfig::for_game(&small, Architecture::mlp(&[8]));
-        let net = PolicyValueNet::init_seeded(&other, &Device::flex(), 3).unwrap();
-        assert_eq!(builtin_exact_exam(&net).unwrap(), None);
+        assert_eq!(builtin_exact_exam(net).unwrap(), Some(scores));
     }
 
     #[test]

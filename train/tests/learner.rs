@@ -1,5 +1,6 @@
-//! The learner on a small fixed dataset: every architecture drives its policy loss towards the
-//! targets' entropy and its value loss towards zero.
+//! The learner on a small fixed dataset: every architecture, with a scalar or a win/draw/loss
+//! value head, drives its policy loss towards the targets' entropy and its value loss towards
+//! zero.
 
 mod common;
 
@@ -7,7 +8,7 @@ use burn::tensor::Device;
 use common::games::fixed_batch;
 use fanorona_env::Fanorona;
 use fanorona_train::config::{
-    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, TrainerConfig,
+    Architecture, LrSchedule, NetworkConfig, OptimizerConfig, TrainerConfig, ValueHead,
 };
 use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::replay::Batch;
@@ -29,8 +30,19 @@ fn target_entropy(batch: &Batch) -> f32 {
 }
 
 fn overfits(architecture: Architecture, steps: usize) {
-    let batch = fixed_batch();
-    let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
+    overfits_with(architecture, ValueHead::Scalar, steps);
+}
+
+fn overfits_with(architecture: Architecture, value_head: ValueHead, steps: usize) {
+    let mut batch = fixed_batch();
+    if value_head == ValueHead::Wdl {
+        // Draws among the results, so that all three classes are learned.
+        for v in batch.values.iter_mut().step_by(3) {
+            *v = 0.0;
+        }
+    }
+    let config =
+        NetworkConfig::for_game(&Fanorona::standard(), architecture).with_value_head(value_head);
     let device = Device::flex();
     let learner_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 1e-4 },
@@ -64,6 +76,24 @@ fn overfits(architecture: Architecture, steps: usize) {
         last.value
     );
     assert!((last.total - (last.policy + last.value)).abs() < 1e-4);
+    // The values search takes follow the targets.
+    let net = learner.inference_network();
+    let mut policy = vec![0.0; batch.policy.len()];
+    let mut values = vec![0.0; batch.size];
+    net.infer(&batch.observations, &mut policy, &mut values);
+    let error: f32 = values
+        .iter()
+        .zip(&batch.values)
+        .map(|(v, z)| (v - z).abs())
+        .sum::<f32>()
+        / batch.size as f32;
+    assert!(error < 0.35, "mean value error {error}");
+}
+
+#[test]
+fn a_win_draw_loss_head_overfits_a_small_fixed_dataset() {
+    overfits_with(Architecture::mlp(&[64]), ValueHead::Wdl, 60);
+    overfits_with(Architecture::resnet(1, 8), ValueHead::Wdl, 60);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use fanorona_env::{Fanorona, Turn};
+use fanorona_env::{Fanorona, Turn, Wdl};
 use fanorona_util::progress::ProgressBar;
 use rayon::prelude::*;
 use serde_json::json;
@@ -58,7 +58,7 @@ fn tally_json(tally: &KeepTally) -> serde_json::Value {
 impl ExactExamReport {
     /// Scores a network's `values` of the set's positions (in the set's order, for the side
     /// to move) against their proven values.
-    pub fn score_values(&mut self, set: &ExactSet, values: &[f32]) {
+    pub fn score_values(&mut self, set: &ExactSet, values: &[Wdl]) {
         let mut all = ValueScore::default();
         let mut by_pieces: BTreeMap<u32, ValueScore> = BTreeMap::new();
         for (p, &v) in set.positions.iter().zip(values) {
@@ -196,10 +196,12 @@ mod tests {
                 fanorona_exact::prover::Verdict::Loss => -1.0,
             })
             .collect();
+        let truth_wdl: Vec<Wdl> = truth.iter().map(|&v| Wdl::from_value(v)).collect();
         let mut scored = report.clone();
-        scored.score_values(&set, &truth);
+        scored.score_values(&set, &truth_wdl);
         assert_eq!(scored.value_head.as_ref().unwrap().accuracy(), Some(1.0));
-        let wrong: Vec<f32> = truth.iter().map(|v| -v).collect();
+        assert_eq!(scored.value_head.as_ref().unwrap().brier(), Some(0.0));
+        let wrong: Vec<Wdl> = truth.iter().map(|v| Wdl::from_value(-v)).collect();
         scored.score_values(&set, &wrong);
         assert!(scored.value_head.unwrap().accuracy().unwrap() < 0.9);
         let json = report.to_json();

@@ -1,63 +1,84 @@
-//! Scores of predicted values (a network's value head, in `[-1, 1]` for the side to move)
-//! against true ones: [`ValueScore`] against solved win/draw/loss values, [`ValueError`]
-//! against a search's values.
+//! Scores of predicted values (a network's value head for the side to move) against true
+//! ones: [`ValueScore`] of win/draw/loss predictions against solved values (class and
+//! calibration), [`ValueError`] of values in `[-1, 1]` against a search's values.
 
+use fanorona_env::{Wdl, WdlClass};
 use serde_json::json;
 
 use fanorona_exact::prover::Verdict;
 use fanorona_exact::solver::Value;
 
-/// The class of a solved value: 0 loss, 1 draw, 2 win.
-fn class_of_value(value: Value) -> usize {
-    match value {
-        Value::Loss(_) => 0,
-        Value::Draw => 1,
-        Value::Win(_) => 2,
+/// The row or column of a class in [`ValueScore::confusion`]: 0 loss, 1 draw, 2 win.
+fn index(class: WdlClass) -> usize {
+    match class {
+        WdlClass::Loss => 0,
+        WdlClass::Draw => 1,
+        WdlClass::Win => 2,
     }
 }
 
-/// The class of a predicted value: the nearest of -1 (loss), 0 (draw) and +1 (win).
-fn class_of_prediction(value: f32) -> usize {
-    if value > 0.5 {
-        2
-    } else if value < -0.5 {
-        0
-    } else {
-        1
-    }
-}
-
-/// Predicted values against solved ones: the accuracy of the class each predicts (the
-/// nearest of loss -1, draw 0, win +1) and the mean absolute error against -1, 0, +1.
+/// Predictions against solved values: the accuracy of the class each predicts (its most
+/// likely one: a scalar value `v`, read as [`Wdl::from_value`], predicts the nearest of loss
+/// -1, draw 0, win +1), the mean absolute error of the expected value against -1, 0, +1, and
+/// the calibration of the probabilities (Brier score and log loss).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ValueScore {
     /// `confusion[truth][predicted]`, classes in the order loss, draw, win.
     pub confusion: [[u64; 3]; 3],
     /// The sum of the absolute errors.
     abs_error: f64,
+    /// The sum of the Brier scores.
+    brier: f64,
+    /// The sum of the log losses.
+    log_loss: f64,
 }
 
 impl ValueScore {
     /// Adds a prediction of a position whose solved value is `truth`.
-    pub fn add(&mut self, predicted: f32, truth: Value) {
-        self.add_class(predicted, class_of_value(truth));
+    pub fn add(&mut self, predicted: Wdl, truth: Value) {
+        self.add_class(
+            predicted,
+            match truth {
+                Value::Loss(_) => WdlClass::Loss,
+                Value::Draw => WdlClass::Draw,
+                Value::Win(_) => WdlClass::Win,
+            },
+        );
     }
 
     /// Adds a prediction of a position whose proven value is `truth`.
-    pub fn add_verdict(&mut self, predicted: f32, truth: Verdict) {
-        let class = match truth {
-            Verdict::Loss => 0,
-            Verdict::Draw => 1,
-            Verdict::Win => 2,
-        };
-        self.add_class(predicted, class);
+    pub fn add_verdict(&mut self, predicted: Wdl, truth: Verdict) {
+        self.add_class(
+            predicted,
+            match truth {
+                Verdict::Loss => WdlClass::Loss,
+                Verdict::Draw => WdlClass::Draw,
+                Verdict::Win => WdlClass::Win,
+            },
+        );
     }
 
-    /// Adds a prediction of a position of true class `truth` (0 loss, 1 draw, 2 win; its
-    /// target on the `[-1, 1]` scale is `truth - 1`).
-    fn add_class(&mut self, predicted: f32, truth: usize) {
-        self.confusion[truth][class_of_prediction(predicted)] += 1;
-        self.abs_error += (f64::from(predicted) - (truth as f64 - 1.0)).abs();
+    /// Adds a prediction of a position of true class `truth`.
+    fn add_class(&mut self, predicted: Wdl, truth: WdlClass) {
+        self.confusion[index(truth)][index(predicted.class())] += 1;
+        let target = index(truth) as f64 - 1.0;
+        self.abs_error += (f64::from(predicted.value()) - target).abs();
+        self.brier += f64::from(predicted.brier(truth));
+        self.log_loss += f64::from(predicted.log_loss(truth));
+    }
+
+    /// The mean Brier score (0 certain and right, 2 certain and wrong; 2/3 for a uniform
+    /// guess); `None` before any prediction.
+    pub fn brier(&self) -> Option<f64> {
+        let n = self.positions();
+        (n > 0).then(|| self.brier / n as f64)
+    }
+
+    /// The mean log loss (`-ln p` of the true class, `p` at least 1e-6; ln 3 = 1.10 for a
+    /// uniform guess); `None` before any prediction.
+    pub fn log_loss(&self) -> Option<f64> {
+        let n = self.positions();
+        (n > 0).then(|| self.log_loss / n as f64)
     }
 
     /// Predictions added.
@@ -77,13 +98,16 @@ impl ValueScore {
         (n > 0).then(|| self.abs_error / n as f64)
     }
 
-    /// The figures as JSON: positions, accuracy, mean error and the confusion matrix.
+    /// The figures as JSON: positions, accuracy, mean error, Brier score, log loss and the
+    /// confusion matrix.
     pub fn to_json(&self) -> serde_json::Value {
         let row = |c: usize| json!({"loss": self.confusion[c][0], "draw": self.confusion[c][1], "win": self.confusion[c][2]});
         json!({
             "positions": self.positions(),
             "accuracy": self.accuracy(),
             "mean_error": self.mean_error(),
+            "brier": self.brier(),
+            "log_loss": self.log_loss(),
             "confusion": {"loss": row(0), "draw": row(1), "win": row(2)},
         })
     }
@@ -158,10 +182,11 @@ mod tests {
     fn classes_accuracy_and_error_follow_the_nearest_outcome() {
         let mut score = ValueScore::default();
         assert_eq!((score.accuracy(), score.mean_error()), (None, None));
-        score.add(0.9, Value::Win(3)); // right, error 0.1
-        score.add(0.4, Value::Win(5)); // a draw predicted, error 0.6
-        score.add(-0.2, Value::Draw); // right, error 0.2
-        score.add(-0.7, Value::Loss(2)); // right, error 0.3
+        let v = Wdl::from_value;
+        score.add(v(0.9), Value::Win(3)); // right, error 0.1
+        score.add(v(0.4), Value::Win(5)); // a draw predicted, error 0.6
+        score.add(v(-0.2), Value::Draw); // right, error 0.2
+        score.add(v(-0.7), Value::Loss(2)); // right, error 0.3
         assert_eq!(score.positions(), 4);
         assert_eq!(score.accuracy(), Some(0.75));
         assert!((score.mean_error().unwrap() - 0.3).abs() < 1e-6);
@@ -169,6 +194,25 @@ mod tests {
         let json = score.to_json();
         assert_eq!(json["confusion"]["win"]["draw"], 1);
         assert_eq!(json["accuracy"], 0.75);
+        // Brier: (0.1^2 + 0.1^2), (0.6^2 + 0.6^2), (0.2^2 + 0.2^2), (0.3^2 + 0.3^2).
+        let brier = (0.02 + 0.72 + 0.08 + 0.18) / 4.0;
+        assert!((score.brier().unwrap() - brier).abs() < 1e-6);
+        let log_loss = -(0.9f64.ln() + 0.4f64.ln() + 0.8f64.ln() + 0.7f64.ln()) / 4.0;
+        assert!((score.log_loss().unwrap() - log_loss).abs() < 1e-6);
+        assert!(json["brier"].as_f64().is_some());
+    }
+
+    #[test]
+    fn a_three_way_prediction_scores_its_most_likely_class_and_its_probabilities() {
+        let mut score = ValueScore::default();
+        // Expected value 0.1 (a draw by the nearest value) but a win is the most likely.
+        let leaning = Wdl::from_array([0.45, 0.2, 0.35]);
+        score.add_verdict(leaning, Verdict::Win);
+        assert_eq!(score.accuracy(), Some(1.0));
+        let mut sure = ValueScore::default();
+        sure.add_verdict(Wdl::from_array([0.9, 0.05, 0.05]), Verdict::Win);
+        assert!(sure.brier().unwrap() < score.brier().unwrap());
+        assert!(sure.log_loss().unwrap() < score.log_loss().unwrap());
     }
 
     #[test]

@@ -166,11 +166,13 @@ impl<E: StaticEvaluation + Send> TurnChooser for MinimaxChooser<E> {
         Some(SearchInfo {
             depth: Some(result.depth),
             value: Some(value_of_score(result.score)),
+            wdl: None,
             centipieces: result.mate_in().is_none().then_some(result.score),
             mate_in: result.mate_in(),
             nodes: result.nodes,
             time: result.elapsed,
             pv: self.pv.clone(),
+            note: None,
         })
     }
 }

@@ -1,12 +1,25 @@
 //! The `info` line of the engine protocol, what a search reports: `info depth D score cp X|mate
-//! N value V nodes N time MS pv T...`. The server writes it, the engine client reads it back.
+//! N wdl W D L value V nodes N time MS pv T...`. The server writes it, the engine client reads
+//! it back.
 
 use std::time::Duration;
 
-use fanorona_env::SearchInfo;
+use fanorona_env::{SearchInfo, Wdl, WdlClass};
 
-/// The `info` line for what a search reports: `info depth D score cp X|mate N value V nodes N
-/// time MS pv T...` (fields the agent does not give are left out).
+/// The win/draw/loss probabilities an `info` line shows: the agent's own, else a forced
+/// result's, else its value `v` read as [`Wdl::from_value`] (the most drawish split with that
+/// expectation); `None` without a value.
+fn shown_wdl(info: &SearchInfo) -> Option<Wdl> {
+    info.wdl.or_else(|| match info.mate_in {
+        Some(n) if n > 0 => Some(Wdl::certain(WdlClass::Win)),
+        Some(_) => Some(Wdl::certain(WdlClass::Loss)),
+        None => info.value.map(Wdl::from_value),
+    })
+}
+
+/// The `info` line for what a search reports: `info depth D score cp X|mate N wdl W D L value
+/// V nodes N time MS pv T...` (`wdl` in permille of the mover's win, draw and loss, as UCI
+/// engines print it; fields the agent does not give are left out).
 pub fn info_line(info: &SearchInfo) -> String {
     let mut line = String::from("info");
     if let Some(depth) = info.depth {
@@ -16,6 +29,10 @@ pub fn info_line(info: &SearchInfo) -> String {
         line.push_str(&format!(" score mate {mate}"));
     } else if let Some(cp) = info.centipieces {
         line.push_str(&format!(" score cp {cp}"));
+    }
+    if let Some(wdl) = shown_wdl(info) {
+        let [w, d, l] = wdl.permille();
+        line.push_str(&format!(" wdl {w} {d} {l}"));
     }
     if let Some(value) = info.value {
         line.push_str(&format!(" value {value:.3}"));
@@ -48,6 +65,15 @@ pub(crate) fn parse_info(line: &str) -> Option<SearchInfo> {
             "nodes" => info.nodes = next.parse().unwrap_or(0),
             "time" => info.time = Duration::from_millis(next.parse().unwrap_or(0)),
             "value" => info.value = next.parse().ok(),
+            "wdl" => {
+                let permille: Option<Vec<f32>> = words
+                    .get(i + 1..i + 4)
+                    .map(|w| w.iter().filter_map(|x| x.parse().ok()).collect());
+                if let Some([w, d, l]) = permille.as_deref() {
+                    info.wdl = Some(Wdl::from_array([w, d, l].map(|p| p / 1000.0)));
+                }
+                i += 2;
+            }
             "score" => {
                 let amount = words.get(i + 2).and_then(|w| w.parse().ok());
                 match next {
@@ -88,6 +114,27 @@ mod tests {
         let mate = parse_info("info depth 2 score mate -1 nodes 5 time 0").unwrap();
         assert_eq!((mate.mate_in, mate.centipieces), (Some(-1), None));
         assert_eq!(parse_info("info string hello"), None);
+        let wdl = parse_info("info score cp 30 wdl 400 450 150 nodes 1 time 0").unwrap();
+        assert_eq!(wdl.wdl, Some(Wdl::from_array([0.4, 0.45, 0.15])));
+        assert_eq!(wdl.nodes, 1);
+    }
+
+    #[test]
+    fn the_wdl_shown_is_the_agents_else_the_forced_results_else_the_values() {
+        let mut info = SearchInfo {
+            value: Some(0.25),
+            ..SearchInfo::default()
+        };
+        assert!(
+            info_line(&info).contains(" wdl 250 750 0 "),
+            "{}",
+            info_line(&info)
+        );
+        info.mate_in = Some(-3);
+        assert!(info_line(&info).contains(" wdl 0 0 1000 "));
+        info.wdl = Some(Wdl::from_array([0.1, 0.2, 0.7]));
+        assert!(info_line(&info).contains(" wdl 100 200 700 "));
+        assert!(!info_line(&SearchInfo::default()).contains("wdl"));
     }
 
     #[test]
@@ -96,6 +143,7 @@ mod tests {
             depth: Some(4),
             mate_in: Some(2),
             value: Some(0.5),
+            wdl: Some(Wdl::from_array([0.6, 0.3, 0.1])),
             nodes: 1234,
             time: Duration::from_millis(56),
             pv: vec!["e2e3".into(), "d4e4".into()],

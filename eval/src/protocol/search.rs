@@ -51,12 +51,15 @@ impl Search {
         let handle = denormals::spawn(move || {
             let board = game.board();
             let answer = match agent_turn(&mut agent, &mut game) {
-                Ok(turn) => agent
-                    .last_info()
-                    .map(|info| info_line(&info))
-                    .into_iter()
-                    .chain([format!("bestmove {}", turn.notation(board))])
-                    .collect(),
+                Ok(turn) => {
+                    let info = agent.last_info();
+                    let note = info.as_ref().and_then(|i| i.note.clone());
+                    note.map(|n| format!("info string {n}"))
+                        .into_iter()
+                        .chain(info.map(|info| info_line(&info)))
+                        .chain([format!("bestmove {}", turn.notation(board))])
+                        .collect()
+                }
                 Err(e) => failure(&e.to_string()),
             };
             if infinite {

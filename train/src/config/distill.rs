@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Architecture, MAX_BATCH, NetworkConfig, NetworkConfigError};
+use super::{Architecture, MAX_BATCH, NetworkConfig, NetworkConfigError, ValueHead};
 
 /// The most positions (training and held-out together) a student may be taught on, about a
 /// gigabyte of positions.
@@ -89,6 +89,7 @@ impl DistillSettings {
             width: 1,
             num_actions: 1,
             architecture: Architecture::mlp(&self.hidden),
+            value_head: ValueHead::Scalar,
         };
         student.validate()?;
         for (what, count) in [

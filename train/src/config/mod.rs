@@ -18,7 +18,7 @@ mod trainer;
 
 pub use device::{ComputeDevice, DeviceError};
 pub use distill::{DistillSettings, DistillSettingsError, MAX_POSITIONS};
-pub use network::{Architecture, NetworkConfig, NetworkConfigError};
+pub use network::{Architecture, NetworkConfig, NetworkConfigError, NetworkSection, ValueHead};
 pub use replay::ReplayConfig;
 pub use run::{
     FanoronaPart, LoopConfig, MAX_ACTIONS, MAX_BATCH, MAX_CONFIG_BYTES, MAX_GAMES, MAX_NODES,

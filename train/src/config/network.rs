@@ -109,8 +109,69 @@ impl Architecture {
     }
 }
 
-/// Everything needed to build a network: input planes and board size, the action space, and the
-/// architecture.
+/// What a network's value head predicts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueHead {
+    /// One number in `[-1, 1]` (a tanh), trained by squared error: every network before
+    /// 2026-12-07, and files that name no value head.
+    #[default]
+    Scalar,
+    /// The probabilities of a win, a draw and a loss (a softmax of three logits), trained by
+    /// cross-entropy; search uses `P(win) - P(loss)`.
+    Wdl,
+}
+
+impl ValueHead {
+    /// The head's outputs: 1 or 3.
+    pub fn outputs(self) -> usize {
+        match self {
+            ValueHead::Scalar => 1,
+            ValueHead::Wdl => 3,
+        }
+    }
+
+    /// Whether this is the scalar head (the default, left out of serialised configurations).
+    pub fn is_scalar(&self) -> bool {
+        *self == ValueHead::Scalar
+    }
+}
+
+/// A run configuration's `[network]` section: the architecture's keys (`kind = "mlp"`,
+/// `hidden = [..]`, ...) and, optionally, `value = "wdl"` (the value head; scalar when left
+/// out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetworkSection {
+    /// The architecture.
+    #[serde(flatten)]
+    pub architecture: Architecture,
+    /// The value head.
+    #[serde(
+        rename = "value",
+        default,
+        skip_serializing_if = "ValueHead::is_scalar"
+    )]
+    pub value_head: ValueHead,
+}
+
+impl NetworkSection {
+    /// The network configuration for `game`'s observation and action space.
+    pub fn config_for<G: Game>(&self, game: &G) -> NetworkConfig {
+        NetworkConfig::for_game(game, self.architecture.clone()).with_value_head(self.value_head)
+    }
+
+    /// A short description: the architecture's (`mlp 256-256`), with `, wdl` for a
+    /// win/draw/loss value head.
+    pub fn describe(&self) -> String {
+        match self.value_head {
+            ValueHead::Scalar => self.architecture.describe(),
+            ValueHead::Wdl => format!("{}, wdl", self.architecture.describe()),
+        }
+    }
+}
+
+/// Everything needed to build a network: input planes and board size, the action space, the
+/// architecture and the value head.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NetworkConfig {
@@ -124,6 +185,10 @@ pub struct NetworkConfig {
     pub num_actions: usize,
     /// The architecture.
     pub architecture: Architecture,
+    /// What the value head predicts (left out of files for the scalar head, so that files
+    /// written before it existed read as scalar).
+    #[serde(default, skip_serializing_if = "ValueHead::is_scalar")]
+    pub value_head: ValueHead,
 }
 
 impl NetworkConfig {
@@ -136,7 +201,13 @@ impl NetworkConfig {
             width,
             num_actions: game.num_actions(),
             architecture,
+            value_head: ValueHead::Scalar,
         }
+    }
+
+    /// This configuration with the value head `value_head`.
+    pub fn with_value_head(self, value_head: ValueHead) -> NetworkConfig {
+        NetworkConfig { value_head, ..self }
     }
 
     /// Floats in one observation (`planes * height * width`).
@@ -215,7 +286,8 @@ impl NetworkConfig {
         let cells = n(self.height).saturating_mul(n(self.width));
         let inputs = n(self.planes).saturating_mul(cells);
         let actions = n(self.num_actions);
-        let heads = |last: u64| dense(last, actions).saturating_add(dense(last, 1));
+        let values = n(self.value_head.outputs());
+        let heads = |last: u64| dense(last, actions).saturating_add(dense(last, values));
         match &self.architecture {
             Architecture::ResNet {
                 blocks,
@@ -234,7 +306,7 @@ impl NetworkConfig {
                     .saturating_add(dense(p.saturating_mul(cells), actions))
                     .saturating_add(dense(c, v))
                     .saturating_add(dense(v.saturating_mul(cells), h))
-                    .saturating_add(dense(h, 1))
+                    .saturating_add(dense(h, values))
             }
             Architecture::Mlp { hidden } => {
                 let (mut total, mut last) = (0u64, inputs);
@@ -310,6 +382,36 @@ mod tests {
         let actions = game.num_actions() as u64;
         let expected = 810 * 256 + 256 + 256 * 256 + 256 + 256 * actions + actions + 257;
         assert_eq!(mlp.parameters(), expected);
+    }
+
+    #[test]
+    fn the_value_head_reads_as_scalar_when_left_out_and_round_trips() {
+        let game = Fanorona::standard();
+        let config = NetworkConfig::for_game(&game, Architecture::mlp(&[8]));
+        let json = serde_json::to_string(&config).unwrap();
+        assert!(!json.contains("value_head"), "{json}");
+        let wdl = config.clone().with_value_head(ValueHead::Wdl);
+        let json = serde_json::to_string(&wdl).unwrap();
+        assert!(json.contains("\"value_head\":\"wdl\""), "{json}");
+        assert_eq!(serde_json::from_str::<NetworkConfig>(&json).unwrap(), wdl);
+        // Three value outputs where the scalar head has one.
+        assert_eq!(wdl.parameters(), config.parameters() + 2 * 8 + 2);
+
+        let section: NetworkSection = toml::from_str("kind = \"mlp\"\nhidden = [8]").unwrap();
+        assert_eq!(section.value_head, ValueHead::Scalar);
+        let section: NetworkSection =
+            toml::from_str("kind = \"mlp\"\nhidden = [8]\nvalue = \"wdl\"").unwrap();
+        assert_eq!(section.value_head, ValueHead::Wdl);
+        assert_eq!(section.architecture, Architecture::mlp(&[8]));
+        let text = toml::to_string(&section).unwrap();
+        assert_eq!(toml::from_str::<NetworkSection>(&text).unwrap(), section);
+        assert!(
+            toml::from_str::<NetworkSection>("kind = \"mlp\"\nhidden = [8]\nvalue = \"odds\"")
+                .is_err()
+        );
+        assert!(
+            toml::from_str::<NetworkSection>("kind = \"mlp\"\nhidden = [8]\nwidth = 3").is_err()
+        );
     }
 
     #[test]

@@ -13,14 +13,14 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::{
     AlphaBetaConfig, Architecture, ComputeDevice, DistillSettings, LrSchedule, MctsConfig,
-    NetworkConfig, NetworkConfigError, OptimizerConfig, ReplayConfig, SelfPlayConfig,
-    TrainerConfig,
+    NetworkConfig, NetworkConfigError, NetworkSection, OptimizerConfig, ReplayConfig,
+    SelfPlayConfig, TrainerConfig,
 };
 use fanorona_search::options::{FPU_MAX, FPU_MIN};
 use fanorona_util::input_file::read_text_limited;
 
 /// The names of the embedded presets.
-pub const PRESETS: [&str; 6] = ["tiny", "small", "default", "long", "full", "abnet"];
+pub const PRESETS: [&str; 7] = ["tiny", "small", "default", "long", "full", "abnet", "5x5"];
 
 /// A run configuration that cannot be read or used.
 #[derive(Debug, thiserror::Error)]
@@ -159,12 +159,32 @@ pub struct LoopConfig {
     pub checkpoint_every_steps: u64,
     /// Checkpoints kept in the run directory.
     pub keep_checkpoints: usize,
-    /// Iterations between evaluation matches against minimax (0 = never).
+    /// Iterations between evaluations (0 = never): the exact exam of the network (a second
+    /// or less) and, where due, the strength match.
     pub eval_every_iterations: u64,
+    /// Iterations between the evaluations that also play the strength match (a multiple of
+    /// `eval_every_iterations`; the run's last iteration plays it too where it is evaluated);
+    /// left out: every evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength_every_iterations: Option<u64>,
     /// Games per evaluation match.
     pub eval_games: usize,
     /// Simulations of the network's search in evaluation matches.
     pub eval_simulations: usize,
+}
+
+impl LoopConfig {
+    /// Whether the evaluation after iteration (or model version) `iteration` plays the
+    /// strength match: every `strength_every_iterations` iterations and at the run's last,
+    /// or at every evaluation where that is left out.
+    pub fn strength_due(&self, iteration: u64) -> bool {
+        match self.strength_every_iterations {
+            None => true,
+            Some(every) => {
+                iteration == self.iterations || (every > 0 && iteration.is_multiple_of(every))
+            }
+        }
+    }
 }
 
 /// A whole training run.
@@ -174,8 +194,9 @@ pub struct RunConfig {
     /// The game.
     #[serde(with = "game_table")]
     pub game: GameId,
-    /// The network architecture (sizes of input and output come from the game).
-    pub network: Architecture,
+    /// The network architecture and value head (sizes of input and output come from the
+    /// game).
+    pub network: NetworkSection,
     /// Tree search (not used by a run with an `[abnet]` section, which may leave it out).
     #[serde(default)]
     pub mcts: MctsConfig,
@@ -207,6 +228,7 @@ impl RunConfig {
             "long" => include_str!("../../presets/long.toml"),
             "full" => include_str!("../../presets/full.toml"),
             "abnet" => include_str!("../../presets/abnet.toml"),
+            "5x5" => include_str!("../../presets/5x5.toml"),
             other => return Err(RunConfigError::UnknownPreset(other.to_string())),
         })
     }
@@ -256,7 +278,8 @@ impl RunConfig {
             height,
             width,
             num_actions,
-            architecture: self.network.clone(),
+            architecture: self.network.architecture.clone(),
+            value_head: self.network.value_head,
         }
     }
 
@@ -329,13 +352,13 @@ impl RunConfig {
 
     /// Whether `abnet` can play this run's networks: a game alpha-beta plays and an MLP.
     pub fn searched_by_abnet(&self) -> bool {
-        self.game.has_alpha_beta() && matches!(self.network, Architecture::Mlp { .. })
+        self.game.has_alpha_beta() && matches!(self.network.architecture, Architecture::Mlp { .. })
     }
 
     /// Checks the `[abnet]` section: a Fanorona game, an MLP, node budgets, chances and counts.
     fn validate_abnet(&self, abnet: &AlphaBetaConfig) -> Result<(), RunConfigError> {
         self.fanorona_board(FanoronaPart::Abnet)?;
-        if !matches!(self.network, Architecture::Mlp { .. }) {
+        if !matches!(self.network.architecture, Architecture::Mlp { .. }) {
             let why =
                 "[abnet] trains the MLP that abnet searches with: network.kind must be \"mlp\"";
             return Err(RunConfigError::Invalid(why.into()));
@@ -441,6 +464,14 @@ fn validate_loop(r: &LoopConfig) -> Result<(), RunConfigError> {
             r.eval_simulations as u64,
             MAX_SIMULATIONS,
         )?;
+        if let Some(every) = r.strength_every_iterations {
+            require(
+                every > 0 && every.is_multiple_of(r.eval_every_iterations),
+                "run.strength_every_iterations",
+                "a positive multiple of run.eval_every_iterations",
+                every,
+            )?;
+        }
     }
     Ok(())
 }
@@ -556,6 +587,25 @@ mod tests {
             RunConfig::preset("huge"),
             Err(RunConfigError::UnknownPreset(_))
         ));
+    }
+
+    #[test]
+    fn strength_matches_follow_their_schedule_and_the_schedule_is_checked() {
+        let mut config = RunConfig::preset("tiny").unwrap();
+        config.run.iterations = 100;
+        config.run.eval_every_iterations = 10;
+        assert!((1..=100).all(|i| config.run.strength_due(i)));
+        config.run.strength_every_iterations = Some(40);
+        let due: Vec<u64> = (1..=100).filter(|&i| config.run.strength_due(i)).collect();
+        assert_eq!(due, [40, 80, 100]);
+        config.validate().unwrap();
+        let text = config.to_toml();
+        assert!(text.contains("strength_every_iterations = 40"), "{text}");
+        for bad in [0, 15] {
+            config.run.strength_every_iterations = Some(bad);
+            let e = config.validate().unwrap_err().to_string();
+            assert!(e.contains("run.strength_every_iterations"), "{e}");
+        }
     }
 
     #[test]

@@ -30,7 +30,7 @@ use serde::Serialize;
 
 use crate::config::{
     Architecture, DistillSettings, DistillSettingsError, LrSchedule, NetworkConfig,
-    OptimizerConfig, TrainerConfig,
+    OptimizerConfig, TrainerConfig, ValueHead,
 };
 use crate::model::{LossReport, PolicyValueNet, Trainer};
 use crate::replay::Batch;
@@ -127,8 +127,11 @@ pub fn distill(
         keep: settings.keep,
         seed,
     };
+    // A scalar value head whatever the teacher's: the student learns the value alpha-beta
+    // searches, the teacher's P(win) - P(loss) for a win/draw/loss teacher.
     let student_config = NetworkConfig {
         architecture: Architecture::mlp(&settings.hidden),
+        value_head: ValueHead::Scalar,
         ..teacher.config().clone()
     };
     let device = Device::flex();

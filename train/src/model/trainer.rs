@@ -1,6 +1,9 @@
 //! The trainer: one gradient step on a replay minibatch. Loss = policy cross-entropy against
 //! the search's target distribution (illegal actions masked out, positions without a policy
-//! target skipped) + `value_weight` x value MSE, with L2 weight decay in the optimiser (Adam or
+//! target skipped) + `value_weight` x the value loss (a scalar head's squared error; a
+//! win/draw/loss head's cross-entropy against the target read as
+//! [`Wdl::from_value`](fanorona_env::Wdl::from_value): the game's result or an exact value
+//! one-hot, a mix with the root value spread), with L2 weight decay in the optimiser (Adam or
 //! SGD with momentum) and a learning-rate schedule over steps. Denormal weights are set to zero
 //! after every step (see [`crate::model::flush_denormals`]). With `ema_decay` > 0 the trainer
 //! also keeps a moving average of the weights ([`WeightAverage`]), for play.
@@ -13,7 +16,7 @@ use burn::tensor::activation::log_softmax;
 use burn::tensor::{Device, Tensor, TensorData};
 use serde::{Deserialize, Serialize};
 
-use crate::config::{OptimizerConfig, TrainerConfig};
+use crate::config::{OptimizerConfig, TrainerConfig, ValueHead};
 use crate::model::WeightAverage;
 use crate::model::{PolicyValueNet, flush_denormals};
 use crate::replay::Batch;
@@ -54,7 +57,7 @@ pub struct LossReport {
     pub total: f32,
     /// Policy cross-entropy against the targets (over positions with a policy target).
     pub policy: f32,
-    /// Value mean squared error.
+    /// The value loss: squared error of a scalar head, cross-entropy of a win/draw/loss one.
     pub value: f32,
     /// Mean entropy of the network's (masked) policy.
     pub entropy: f32,
@@ -198,7 +201,7 @@ fn losses(
         |data: &[f32]| Tensor::<2>::from_data(TensorData::new(data.to_vec(), [b, a]), device);
     let vector = |data: &[f32]| Tensor::<1>::from_data(TensorData::new(data.to_vec(), [b]), device);
     let input = net.input_tensor(&batch.observations, device);
-    let (logits, value) = net.forward(input);
+    let (logits, raw_value) = net.forward_raw(input);
     let mask = matrix(&batch.mask);
     let target = matrix(&batch.policy);
     let weights = vector(&batch.policy_weights);
@@ -209,7 +212,17 @@ fn losses(
     let cross_entropy = (target * log_p.clone()).sum_dim(1).flatten::<1>(0, 1).neg();
     let weight_sum: f32 = batch.policy_weights.iter().sum::<f32>().max(1.0);
     let policy_loss = (cross_entropy * weights).sum().div_scalar(weight_sum);
-    let value_loss = (value - z).powi_scalar(2).mean();
+    let value_loss = match net.config().value_head {
+        ValueHead::Scalar => (net.value_of_raw(raw_value) - z).powi_scalar(2).mean(),
+        ValueHead::Wdl => {
+            // [max(z, 0), 1 - |z|, max(-z, 0)]: Wdl::from_value, batched.
+            let win = z.clone().clamp_min(0.0);
+            let loss = z.neg().clamp_min(0.0);
+            let draw = (win.clone() + loss.clone()).neg().add_scalar(1.0);
+            let target = Tensor::stack::<2>(vec![win, draw, loss], 1);
+            (target * log_softmax(raw_value, 1)).sum_dim(1).mean().neg()
+        }
+    };
     let entropy = {
         let log_p = log_p.detach();
         (log_p.clone().exp() * log_p).sum_dim(1).mean().neg()

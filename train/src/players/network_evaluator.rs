@@ -173,7 +173,7 @@ impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig, ValueHead};
     use burn::module::Module;
     use burn::tensor::Device;
     use fanorona_env::{Color, Fanorona};
@@ -201,12 +201,14 @@ mod tests {
     fn logits_of_legal_actions_and_values_are_the_networks_in_the_absolute_frame() {
         let states = positions();
         let architectures = [
-            Architecture::mlp(&[16]),
-            Architecture::mlp(&[32, 16]),
-            Architecture::resnet(1, 8),
+            (Architecture::mlp(&[16]), ValueHead::Scalar),
+            (Architecture::mlp(&[32, 16]), ValueHead::Scalar),
+            (Architecture::mlp(&[32, 16]), ValueHead::Wdl),
+            (Architecture::resnet(1, 8), ValueHead::Scalar),
+            (Architecture::resnet(1, 8), ValueHead::Wdl),
         ];
-        for (seed, architecture) in architectures.into_iter().enumerate() {
-            let config = NetworkConfig::for_game(&states[0], architecture);
+        for (seed, (architecture, head)) in architectures.into_iter().enumerate() {
+            let config = NetworkConfig::for_game(&states[0], architecture).with_value_head(head);
             let net = PolicyValueNet::init_seeded(&config, &Device::flex(), seed as u64)
                 .unwrap()
                 .valid();

@@ -3,7 +3,8 @@
 
 use fanorona_env::Registry;
 
-/// The registry of every agent kind: random, greedy, minimax, solver, engine, mcts, net, abnet.
+/// The registry of every agent kind: random, greedy, minimax, solver, perfect, engine, mcts, net,
+/// abnet.
 pub fn registry() -> Registry {
     let mut registry = fanorona_eval::registry();
     registry.register(crate::players::MCTS_TABLES_KIND);
@@ -23,7 +24,8 @@ mod tests {
         assert_eq!(
             names,
             [
-                "random", "greedy", "minimax", "solver", "engine", "mcts", "net", "abnet"
+                "random", "greedy", "minimax", "solver", "perfect", "engine", "mcts", "net",
+                "abnet"
             ]
         );
         assert_eq!(registry.help().lines().count(), names.len());

@@ -96,51 +96,59 @@ const ABNET_DEPTH: u32 = 4;
 pub struct Evaluation {
     /// The opponent of the strength match.
     pub opponent: &'static str,
-    /// The named agent's wins, draws and losses against it.
-    pub strength: Tally,
-    /// The network on the built-in exact 9x5 set (`None` on other boards).
+    /// The named agent's wins, draws and losses against it (`None` where the evaluation
+    /// played no strength match: see `strength_every_iterations`).
+    pub strength: Option<Tally>,
+    /// The network on the built-in exact set of its board (`None` on boards without one).
     pub exact: Option<ExactScores>,
 }
 
 impl Evaluation {
-    /// The score's 95% interval.
-    pub fn interval(&self) -> (f64, f64) {
-        self.strength.score_interval()
+    /// The strength score and its 95% interval, where a strength match was played.
+    pub fn score_with_interval(&self) -> Option<(f64, f64, f64)> {
+        self.strength.map(|tally| {
+            let (low, high) = tally.score_interval();
+            (tally.score(), low, high)
+        })
     }
 
     /// Fills the evaluation's columns of `row`.
     pub fn fill(&self, row: &mut MetricsRow) {
-        let (low, high) = self.interval();
-        row.strength_score = Some(self.strength.score());
-        row.strength_low = Some(low);
-        row.strength_high = Some(high);
+        if let Some((score, low, high)) = self.score_with_interval() {
+            row.strength_score = Some(score);
+            row.strength_low = Some(low);
+            row.strength_high = Some(high);
+        }
         if let Some(exact) = &self.exact {
             row.exact_keeps = Some(exact.keeps);
             [
-                row.exact_keeps_8_10,
-                row.exact_keeps_11_13,
-                row.exact_keeps_14_16,
+                row.exact_keeps_few,
+                row.exact_keeps_middle,
+                row.exact_keeps_many,
             ] = exact.keeps_by_phase;
             row.exact_value_accuracy = Some(exact.value_accuracy);
+            row.exact_value_brier = Some(exact.value_brier);
         }
     }
 
     /// One line: the strength with its interval and the exact exam.
     pub fn summary(&self) -> String {
-        let (low, high) = self.interval();
-        let mut line = format!(
-            "vs {} {:.2} ({low:.2}-{high:.2})",
-            self.opponent,
-            self.strength.score()
-        );
-        if let Some(exact) = &self.exact {
-            line.push_str(&format!(
-                ", exact exam keeps {:.1}%, values {:.1}%",
-                100.0 * exact.keeps,
-                100.0 * exact.value_accuracy
+        let mut parts = Vec::new();
+        if let Some((score, low, high)) = self.score_with_interval() {
+            parts.push(format!(
+                "vs {} {score:.2} ({low:.2}-{high:.2})",
+                self.opponent
             ));
         }
-        line
+        if let Some(exact) = &self.exact {
+            parts.push(format!(
+                "exact exam keeps {:.1}%, values {:.1}% (Brier {:.3})",
+                100.0 * exact.keeps,
+                100.0 * exact.value_accuracy,
+                exact.value_brier
+            ));
+        }
+        parts.join(", ")
     }
 }
 
@@ -160,7 +168,10 @@ pub fn strength_opponent(config: &RunConfig) -> &'static str {
 /// run names (`abnet` over the network, at the kind's default depth 4, where `abnet` plays
 /// the run's networks, else the network's tree search at `eval_simulations`) plays
 /// `eval_games` games against [`strength_opponent`], seeded from the run's seed and the
-/// iteration; and the network takes the exact exam.
+/// iteration, where the strength match is due ([`LoopConfig::strength_due`]); and the network
+/// takes the exact exam.
+///
+/// [`LoopConfig::strength_due`]: crate::config::LoopConfig::strength_due
 pub(crate) fn evaluate(
     net: &PolicyValueNet,
     config: &RunConfig,
@@ -168,6 +179,14 @@ pub(crate) fn evaluate(
     iteration: u64,
 ) -> Result<Evaluation, TrainError> {
     let opponent = strength_opponent(config);
+    let exact = builtin_exact_exam(net).map_err(TrainError::Exam)?;
+    if !config.run.strength_due(iteration) {
+        return Ok(Evaluation {
+            opponent,
+            strength: None,
+            exact,
+        });
+    }
     let spec = AgentSpec::parse(opponent).expect("the evaluation opponents parse");
     let arena = NetworkMatch {
         board,
@@ -200,10 +219,9 @@ pub(crate) fn evaluate(
         }
         _ => arena.run(net, "network", &spec)?,
     };
-    let exact = builtin_exact_exam(net).map_err(TrainError::Exam)?;
     Ok(Evaluation {
         opponent,
-        strength: report.tally,
+        strength: Some(report.tally),
         exact,
     })
 }

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use fanorona_env::{Game, GameVisitor};
 
 use super::state::RunState;
-use crate::config::{NetworkConfig, RunConfig, TrainingConfig};
+use crate::config::{RunConfig, TrainingConfig};
 use crate::error::TrainError;
 use crate::io::{LearnerProgress, PolicyFileError, PolicyMeta, Shard, policy_bytes};
 use crate::model::PolicyValueNet;
@@ -61,7 +61,7 @@ impl<G: Game> GameLearner<G> {
     /// in `dir` (with its replay window, random generator and, for a learner fed by shards,
     /// the shards it consumed).
     pub fn open(config: &RunConfig, start: &G, dir: &RunDir) -> Result<GameLearner<G>, TrainError> {
-        let network = NetworkConfig::for_game(start, config.network.clone());
+        let network = config.network.config_for(start);
         let state = RunState::open(config, start, &network, dir)?;
         Ok(GameLearner {
             state,

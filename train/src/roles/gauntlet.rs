@@ -73,14 +73,14 @@ pub struct GauntletRow {
 impl GauntletRow {
     /// The row of model version `version` at learner step `step` and its evaluation.
     pub fn new(version: u64, step: u64, evaluation: &Evaluation) -> GauntletRow {
-        let (low, high) = evaluation.interval();
+        let strength = evaluation.score_with_interval();
         GauntletRow {
             version,
             step,
-            games: u64::from(evaluation.strength.games()),
-            strength_score: Some(evaluation.strength.score()),
-            strength_low: Some(low),
-            strength_high: Some(high),
+            games: evaluation.strength.map_or(0, |t| u64::from(t.games())),
+            strength_score: strength.map(|s| s.0),
+            strength_low: strength.map(|s| s.1),
+            strength_high: strength.map(|s| s.2),
             exact_keeps: evaluation.exact.as_ref().map(|e| e.keeps),
             exact_value_accuracy: evaluation.exact.as_ref().map(|e| e.value_accuracy),
             ..GauntletRow::default()

@@ -82,23 +82,28 @@ pub struct MetricsRow {
     /// The high end of that score's 95% interval.
     #[serde(default)]
     pub strength_high: Option<f64>,
-    /// At an evaluation of a 9x5 run: of the built-in exact set's won and drawn positions, the
-    /// share where the raw policy keeps the proven value (`data/exam-9x5-exact.txt`).
+    /// At an evaluation of a 9x5 or 5x5 run: of the built-in exact set's won and drawn
+    /// positions, the share where the raw policy keeps the proven value
+    /// (`data/exam-9x5-exact.txt`, `data/exam-5x5-exact.txt`).
     #[serde(default)]
     pub exact_keeps: Option<f64>,
-    /// The same over its positions of 8 to 10 pieces.
-    #[serde(default)]
-    pub exact_keeps_8_10: Option<f64>,
-    /// Of 11 to 13 pieces.
-    #[serde(default)]
-    pub exact_keeps_11_13: Option<f64>,
-    /// Of 14 to 16 pieces.
-    #[serde(default)]
-    pub exact_keeps_14_16: Option<f64>,
+    /// The same over its positions of the fewest pieces (8 to 10 on 9x5, 9 to 12 on 5x5;
+    /// the column was `exact_keeps_8_10` before 2026-12-07).
+    #[serde(default, alias = "exact_keeps_8_10")]
+    pub exact_keeps_few: Option<f64>,
+    /// Of the middle band (11 to 13 pieces on 9x5, 13 to 16 on 5x5).
+    #[serde(default, alias = "exact_keeps_11_13")]
+    pub exact_keeps_middle: Option<f64>,
+    /// Of the most pieces (14 to 16 on 9x5, 17 to 22 on 5x5).
+    #[serde(default, alias = "exact_keeps_14_16")]
+    pub exact_keeps_many: Option<f64>,
     /// The value head's accuracy against the exact set's proven values (the nearest of +1,
     /// 0, -1).
     #[serde(default)]
     pub exact_value_accuracy: Option<f64>,
+    /// The value head's mean Brier score against them (0 is perfect, 2/3 a uniform guess).
+    #[serde(default)]
+    pub exact_value_brier: Option<f64>,
 }
 
 /// A row of a metrics file, numbered by the iteration (or model version) it follows.

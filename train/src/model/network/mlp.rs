@@ -1,9 +1,10 @@
 //! The multi-layer perceptron: the flattened planes through hidden layers with ReLU, then a
-//! linear policy head and a linear value head with tanh. Much cheaper than a CNN on a CPU.
+//! linear policy head and a linear value head (one output squashed by tanh, or three
+//! win/draw/loss logits). Much cheaper than a CNN on a CPU.
 
 use burn::module::Module;
 use burn::nn::{Linear, LinearConfig};
-use burn::tensor::activation::{relu, tanh};
+use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 
 /// The MLP with its two heads.
@@ -15,8 +16,15 @@ pub struct Mlp {
 }
 
 impl Mlp {
-    /// A freshly initialised MLP from `inputs` floats to `num_actions` logits and a value.
-    pub fn new(inputs: usize, hidden: &[usize], num_actions: usize, device: &Device) -> Mlp {
+    /// A freshly initialised MLP from `inputs` floats to `num_actions` logits and
+    /// `value_outputs` value outputs.
+    pub fn new(
+        inputs: usize,
+        hidden: &[usize],
+        num_actions: usize,
+        value_outputs: usize,
+        device: &Device,
+    ) -> Mlp {
         let mut width = inputs;
         let layers = hidden
             .iter()
@@ -29,7 +37,7 @@ impl Mlp {
         Mlp {
             hidden: layers,
             policy_out: LinearConfig::new(width, num_actions).init(device),
-            value_out: LinearConfig::new(width, 1).init(device),
+            value_out: LinearConfig::new(width, value_outputs).init(device),
         }
     }
 
@@ -44,7 +52,7 @@ impl Mlp {
         true
     }
 
-    /// Policy logits `[batch, actions]` and values `[batch, 1]` for observations
+    /// Policy logits `[batch, actions]` and the value head's raw outputs `[batch, outputs]` for observations
     /// `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
         let mut x = input.flatten::<2>(1, 3);
@@ -53,7 +61,7 @@ impl Mlp {
         }
         (
             self.policy_out.forward(x.clone()),
-            tanh(self.value_out.forward(x)),
+            self.value_out.forward(x),
         )
     }
 }

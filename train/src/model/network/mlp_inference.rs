@@ -20,6 +20,8 @@
 use super::Mlp;
 use super::rows::{Rows, axpy, dot, push_nonzero, relu};
 use super::simd::Simd;
+use super::value_out::ValueOut;
+use crate::config::ValueHead;
 
 /// The MLP ready for one-position inference (see the module documentation).
 #[derive(Clone, Debug)]
@@ -33,8 +35,7 @@ pub struct MlpInference {
     /// The policy head's weights, one row of the last hidden width per action.
     policy: Vec<f32>,
     policy_bias: Vec<f32>,
-    pub(super) value: Vec<f32>,
-    pub(super) value_bias: f32,
+    pub(super) value: ValueOut,
     /// The widest vector build this processor runs (see the module documentation).
     simd: Simd,
 }
@@ -50,8 +51,14 @@ pub struct MlpScratch {
 }
 
 impl MlpInference {
-    /// The inference form of `mlp`, whose input is `planes` planes of `cells` cells.
-    pub(super) fn new(mlp: &Mlp, planes: usize, cells: usize) -> MlpInference {
+    /// The inference form of `mlp` with a value head of kind `value_head`, whose input is
+    /// `planes` planes of `cells` cells.
+    pub(super) fn new(
+        mlp: &Mlp,
+        value_head: ValueHead,
+        planes: usize,
+        cells: usize,
+    ) -> MlpInference {
         let (first, rest) = mlp
             .hidden
             .split_first()
@@ -65,15 +72,13 @@ impl MlpInference {
             first.rows.extend(sum);
         }
         let policy = Rows::of(&mlp.policy_out);
-        let value = Rows::of(&mlp.value_out);
         MlpInference {
             first,
             cells,
             hidden: rest.iter().map(Rows::of).collect(),
             policy: policy.transposed(),
             policy_bias: policy.bias,
-            value: value.rows,
-            value_bias: value.bias[0],
+            value: ValueOut::of(&mlp.value_out, value_head),
             simd: Simd::detect(),
         }
     }
@@ -156,7 +161,7 @@ impl MlpInference {
             let column = &self.policy[action * width..(action + 1) * width];
             *logit = self.policy_bias[action] + dot(x, column);
         }
-        (self.value_bias + dot(x, &self.value)).tanh()
+        self.value.value(x)
     }
 
     /// The first hidden layer's activations into `x`: a constant plane adds its level times

@@ -21,8 +21,9 @@ use fanorona_env::observation::{NUM_PLANES, Plane};
 use super::MlpInference;
 use super::quantized_first_layer::QuantizedFirstLayer;
 use super::quantized_layer::{QuantizedLayer, QuantizedScratch};
-use super::rows::{Rows, dot, relu};
+use super::rows::{Rows, relu};
 use super::simd::Simd;
+use super::value_out::ValueOut;
 
 /// An MLP's value for the player to act (see the module documentation).
 #[derive(Clone, Debug)]
@@ -30,8 +31,7 @@ pub struct MlpValue {
     first: QuantizedFirstLayer,
     cells: usize,
     hidden: Vec<QuantizedLayer>,
-    value: Vec<f32>,
-    value_bias: f32,
+    value: ValueOut,
     /// The widest vector set this processor runs: AVX-512 VNNI for the integer sums where
     /// it has them, the portable sums otherwise (every build gives the same bits).
     simd: Simd,
@@ -60,7 +60,6 @@ impl MlpValue {
             cells: mlp.cells,
             hidden: hidden.iter().map(QuantizedLayer::new).collect(),
             value: mlp.value.clone(),
-            value_bias: mlp.value_bias,
             simd: Simd::detect(),
         };
         let unordered = quantized(&mlp.first, &mlp.hidden);
@@ -90,8 +89,8 @@ impl MlpValue {
         order
     }
 
-    /// The value head's output before its tanh (the value, in `[-1, 1]`, is its tanh) for
-    /// the player to act in the position whose observation planes are `planes`.
+    /// The value's logit, its `atanh` (a scalar head's output before its tanh; a win/draw/loss
+    /// head's `atanh(P(win) - P(loss))`), for the player to act in the position whose observation planes are `planes`.
     pub fn logit(&self, scratch: &mut MlpValueScratch, planes: &[Plane]) -> f32 {
         match self.simd {
             // SAFETY: `simd` names a set the processor was found to run.
@@ -136,7 +135,7 @@ impl MlpValue {
             relu(y);
             std::mem::swap(x, y);
         }
-        self.value_bias + dot(x, &self.value)
+        self.value.logit(x)
     }
 
     /// The first layer's activations for `planes` into `scratch.x`, its sums in AVX-512
@@ -173,7 +172,7 @@ impl MlpValue {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::config::{Architecture, NetworkConfig};
+    use crate::config::{Architecture, NetworkConfig, ValueHead};
     use crate::model::PolicyValueNet;
     use burn::tensor::Device;
     use fanorona_env::observation::{observation_planes, write_observation};
@@ -224,6 +223,11 @@ pub(crate) mod tests {
         let error = largest_error(&net, &positions(300));
         assert!(error < 0.01, "{error}");
         assert!(error > 0.0, "the hidden layers are approximated");
+        // A win/draw/loss head: the logit is atanh(P(win) - P(loss)).
+        let wdl = config.with_value_head(ValueHead::Wdl);
+        let net = PolicyValueNet::init_seeded(&wdl, &Device::flex(), 3).unwrap();
+        let error = largest_error(&net, &positions(300));
+        assert!(error < 0.01, "{error}");
     }
 
     #[test]

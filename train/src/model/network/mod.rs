@@ -1,7 +1,7 @@
 //! The policy/value network (burn): observation planes in, policy logits over the mover-frame
-//! action space and a value in `[-1, 1]` for the player to act out. Three architectures behind
-//! one serialisable [`NetworkConfig`]: a residual CNN, an MLP and a residual MLP with layer
-//! norm.
+//! action space and a value in `[-1, 1]` for the player to act out: a scalar head's tanh, or a
+//! win/draw/loss head's `P(win) - P(loss)` ([`ValueHead`]). Three architectures behind one
+//! serialisable [`NetworkConfig`]: a residual CNN, an MLP and a residual MLP with layer norm.
 
 mod denormals;
 mod mlp;
@@ -14,6 +14,7 @@ mod resnet;
 mod rows;
 mod seeded;
 mod simd;
+mod value_out;
 
 pub use denormals::{count_denormals, flush_denormals};
 pub use mlp::Mlp;
@@ -25,9 +26,11 @@ pub use residual_mlp::ResidualMlp;
 pub use resnet::{ResNet, ResNetShape};
 
 use burn::module::Module;
+use burn::tensor::activation::{softmax, tanh};
 use burn::tensor::{Device, Tensor, TensorData};
+use fanorona_env::Wdl;
 
-use crate::config::{Architecture, NetworkConfig, NetworkConfigError};
+use crate::config::{Architecture, NetworkConfig, NetworkConfigError, ValueHead};
 
 /// The trunk and heads of one architecture.
 // One value per network, never moved in a hot loop; burn modules cannot be boxed.
@@ -80,6 +83,7 @@ impl PolicyValueNet {
 
     /// A freshly initialised network (the configuration must be valid).
     fn build(config: &NetworkConfig, device: &Device) -> PolicyValueNet {
+        let value_outputs = config.value_head.outputs();
         let body = match &config.architecture {
             Architecture::ResNet {
                 blocks,
@@ -97,6 +101,7 @@ impl PolicyValueNet {
                     policy_channels: *policy_channels,
                     value_channels: *value_channels,
                     value_hidden: *value_hidden,
+                    value_outputs,
                 },
                 device,
             )),
@@ -104,6 +109,7 @@ impl PolicyValueNet {
                 config.observation_len(),
                 hidden,
                 config.num_actions,
+                value_outputs,
                 device,
             )),
             Architecture::ResidualMlp { width, blocks } => Body::ResidualMlp(ResidualMlp::new(
@@ -111,6 +117,7 @@ impl PolicyValueNet {
                 *width,
                 *blocks,
                 config.num_actions,
+                value_outputs,
                 device,
             )),
         };
@@ -128,12 +135,31 @@ impl PolicyValueNet {
     /// Policy logits `[batch, actions]` and values `[batch]` in `[-1, 1]` for observations
     /// `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<1>) {
-        let (policy, value) = match &self.body {
+        let (policy, raw) = self.forward_raw(input);
+        (policy, self.value_of_raw(raw))
+    }
+
+    /// Policy logits `[batch, actions]` and the value head's raw outputs `[batch, 1 or 3]`
+    /// (before a scalar head's tanh or a win/draw/loss head's softmax), which the trainer's
+    /// losses take.
+    pub fn forward_raw(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
+        match &self.body {
             Body::ResNet(net) => net.forward(input),
             Body::Mlp(net) => net.forward(input),
             Body::ResidualMlp(net) => net.forward(input),
-        };
-        (policy, value.flatten::<1>(0, 1))
+        }
+    }
+
+    /// The values `[batch]` in `[-1, 1]` of the value head's raw outputs `[batch, 1 or 3]`:
+    /// the tanh of a scalar head, `P(win) - P(loss)` of a win/draw/loss head.
+    pub fn value_of_raw(&self, raw: Tensor<2>) -> Tensor<1> {
+        match self.config.value_head {
+            ValueHead::Scalar => tanh(raw).flatten::<1>(0, 1),
+            ValueHead::Wdl => {
+                let p = softmax(raw, 1);
+                (p.clone().narrow(1, 0, 1) - p.narrow(1, 2, 1)).flatten::<1>(0, 1)
+            }
+        }
     }
 
     /// The one-position inference form of an MLP ([`MlpInference`]); `None` for the other
@@ -142,6 +168,7 @@ impl PolicyValueNet {
         match &self.body {
             Body::Mlp(mlp) => Some(MlpInference::new(
                 mlp,
+                self.config.value_head,
                 self.config.planes,
                 self.config.height * self.config.width,
             )),
@@ -176,6 +203,44 @@ impl PolicyValueNet {
     /// `n * num_actions` policy logits (mover frame) into `policy` and `n` values into `values`.
     /// Call it on an inference copy ([`Module::valid`]) of a trained network.
     pub fn infer(&self, observations: &[f32], policy: &mut [f32], values: &mut [f32]) {
+        let raw = self.infer_raw(observations, policy);
+        for (i, v) in values
+            .iter_mut()
+            .enumerate()
+            .take(raw.len() / self.outputs())
+        {
+            *v = self.wdl_of_raw(&raw, i).value();
+        }
+    }
+
+    /// [`PolicyValueNet::infer`] with the value as win/draw/loss probabilities, one [`Wdl`]
+    /// per observation: a win/draw/loss head's own, a scalar head's value `v` read as
+    /// [`Wdl::from_value`].
+    pub fn infer_wdl(&self, observations: &[f32], policy: &mut [f32], wdl: &mut [Wdl]) {
+        let raw = self.infer_raw(observations, policy);
+        for (i, w) in wdl.iter_mut().enumerate().take(raw.len() / self.outputs()) {
+            *w = self.wdl_of_raw(&raw, i);
+        }
+    }
+
+    /// Outputs of the value head per position.
+    fn outputs(&self) -> usize {
+        self.config.value_head.outputs()
+    }
+
+    /// The win/draw/loss probabilities of position `i` of the value head's raw outputs
+    /// (a scalar head's `tanh` read as [`Wdl::from_value`], whose expectation is that value
+    /// exactly).
+    fn wdl_of_raw(&self, raw: &[f32], i: usize) -> Wdl {
+        match self.config.value_head {
+            ValueHead::Scalar => Wdl::from_value(raw[i].tanh()),
+            ValueHead::Wdl => Wdl::from_logits([raw[3 * i], raw[3 * i + 1], raw[3 * i + 2]]),
+        }
+    }
+
+    /// Writes the policy logits of `observations` into `policy` and returns the value head's
+    /// raw outputs, position after position.
+    fn infer_raw(&self, observations: &[f32], policy: &mut [f32]) -> Vec<f32> {
         let device = self
             .devices()
             .into_iter()
@@ -183,13 +248,11 @@ impl PolicyValueNet {
             .expect("a network has parameters");
         let input = self.input_tensor(observations, &device);
         let n = input.dims()[0];
-        let (logits, value) = self.forward(input);
+        let (logits, raw) = self.forward_raw(input);
         let logits = logits.into_data();
-        let value = value.into_data();
         let logits = logits.as_slice::<f32>().expect("f32 logits");
-        let value = value.as_slice::<f32>().expect("f32 values");
         policy[..n * self.config.num_actions].copy_from_slice(logits);
-        values[..n].copy_from_slice(value);
+        raw.into_data().try_into_vec::<f32>().expect("f32 values")
     }
 }
 
@@ -198,9 +261,9 @@ mod tests {
     use super::*;
     use fanorona_env::{Fanorona, Game};
 
-    fn check_shapes(arch: Architecture) {
+    fn check_shapes(arch: Architecture, head: ValueHead) {
         let game = Fanorona::standard();
-        let config = NetworkConfig::for_game(&game, arch);
+        let config = NetworkConfig::for_game(&game, arch).with_value_head(head);
         let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 1).unwrap();
         let len = config.observation_len();
         let mut obs = vec![0.0; 3 * len];
@@ -226,12 +289,12 @@ mod tests {
 
     #[test]
     fn resnet_outputs_have_the_right_shape_and_range() {
-        check_shapes(Architecture::resnet(1, 8));
+        check_shapes(Architecture::resnet(1, 8), ValueHead::Scalar);
     }
 
     #[test]
     fn mlp_outputs_have_the_right_shape_and_range() {
-        check_shapes(Architecture::mlp(&[32, 16]));
+        check_shapes(Architecture::mlp(&[32, 16]), ValueHead::Scalar);
     }
 
     #[test]
@@ -257,7 +320,39 @@ mod tests {
     }
 
     #[test]
+    fn a_win_draw_loss_head_gives_probabilities_whose_expectation_is_the_value() {
+        let game = Fanorona::standard();
+        for arch in [
+            Architecture::mlp(&[32, 16]),
+            Architecture::residual_mlp(32, 1),
+            Architecture::resnet(1, 8),
+        ] {
+            check_shapes(arch.clone(), ValueHead::Wdl);
+            let config = NetworkConfig::for_game(&game, arch).with_value_head(ValueHead::Wdl);
+            let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 2)
+                .unwrap()
+                .valid();
+            let len = config.observation_len();
+            let mut obs = vec![0.0; len];
+            game.write_observation(&mut obs);
+            let mut policy = vec![0.0; config.num_actions];
+            let (mut values, mut wdl) = ([0.0], [Wdl::default()]);
+            net.infer(&obs, &mut policy, &mut values);
+            net.infer_wdl(&obs, &mut policy, &mut wdl);
+            let sum: f32 = wdl[0].as_array().iter().sum();
+            assert!((sum - 1.0).abs() < 1e-5, "{wdl:?}");
+            assert!(wdl[0].as_array().iter().all(|&p| p > 0.0 && p < 1.0));
+            assert!((wdl[0].value() - values[0]).abs() < 1e-6);
+            // The one-position MLP form agrees with the dense pass.
+            if let Some(mlp) = net.mlp_inference() {
+                let v = mlp.evaluate(&mut MlpScratch::default(), &obs, &[], &mut []);
+                assert!((v - values[0]).abs() < 1e-5, "{v} against {}", values[0]);
+            }
+        }
+    }
+
+    #[test]
     fn residual_mlp_outputs_have_the_right_shape_and_range() {
-        check_shapes(Architecture::residual_mlp(32, 2));
+        check_shapes(Architecture::residual_mlp(32, 2), ValueHead::Scalar);
     }
 }

@@ -6,7 +6,7 @@
 
 use burn::module::Module;
 use burn::nn::{LayerNorm, LayerNormConfig, Linear, LinearConfig};
-use burn::tensor::activation::{relu, tanh};
+use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 
 /// One pre-norm residual block.
@@ -45,13 +45,14 @@ pub struct ResidualMlp {
 }
 
 impl ResidualMlp {
-    /// A freshly initialised residual MLP from `inputs` floats to `num_actions` logits and a
-    /// value, `blocks` blocks of `width`.
+    /// A freshly initialised residual MLP from `inputs` floats to `num_actions` logits and
+    /// `value_outputs` value outputs, `blocks` blocks of `width`.
     pub fn new(
         inputs: usize,
         width: usize,
         blocks: usize,
         num_actions: usize,
+        value_outputs: usize,
         device: &Device,
     ) -> ResidualMlp {
         ResidualMlp {
@@ -61,11 +62,11 @@ impl ResidualMlp {
                 .collect(),
             norm: LayerNormConfig::new(width).init(device),
             policy_out: LinearConfig::new(width, num_actions).init(device),
-            value_out: LinearConfig::new(width, 1).init(device),
+            value_out: LinearConfig::new(width, value_outputs).init(device),
         }
     }
 
-    /// Policy logits `[batch, actions]` and values `[batch, 1]` for observations
+    /// Policy logits `[batch, actions]` and the value head's raw outputs `[batch, outputs]` for observations
     /// `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
         let mut x = self.input.forward(input.flatten::<2>(1, 3));
@@ -75,7 +76,7 @@ impl ResidualMlp {
         let x = relu(self.norm.forward(x));
         (
             self.policy_out.forward(x.clone()),
-            tanh(self.value_out.forward(x)),
+            self.value_out.forward(x),
         )
     }
 }

@@ -4,7 +4,7 @@
 use burn::module::{Module, ParamId, RunningState};
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
-use burn::tensor::activation::{relu, tanh};
+use burn::tensor::activation::relu;
 use burn::tensor::{Device, Tensor};
 
 /// A convolution without bias followed by batch norm.
@@ -82,6 +82,8 @@ pub struct ResNetShape {
     pub value_channels: usize,
     /// Value head hidden width.
     pub value_hidden: usize,
+    /// Outputs of the value head (1 for a scalar, 3 for win/draw/loss).
+    pub value_outputs: usize,
 }
 
 impl ResNet {
@@ -102,7 +104,7 @@ impl ResNet {
             value_conv: ConvBn::new(c, shape.value_channels, 1, device),
             value_hidden: LinearConfig::new(shape.value_channels * shape.cells, shape.value_hidden)
                 .init(device),
-            value_out: LinearConfig::new(shape.value_hidden, 1).init(device),
+            value_out: LinearConfig::new(shape.value_hidden, shape.value_outputs).init(device),
         }
     }
 
@@ -124,8 +126,8 @@ impl ResNet {
         self
     }
 
-    /// Policy logits `[batch, actions]` and values `[batch, 1]` in `[-1, 1]` for observations
-    /// `[batch, planes, height, width]`.
+    /// Policy logits `[batch, actions]` and the value head's raw outputs `[batch, outputs]`
+    /// for observations `[batch, planes, height, width]`.
     pub fn forward(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
         let mut x = relu(self.stem.forward(input));
         for block in &self.blocks {
@@ -135,7 +137,7 @@ impl ResNet {
         let policy = self.policy_out.forward(policy);
         let value = relu(self.value_conv.forward(x)).flatten::<2>(1, 3);
         let value = relu(self.value_hidden.forward(value));
-        let value = tanh(self.value_out.forward(value));
+        let value = self.value_out.forward(value);
         (policy, value)
     }
 }
