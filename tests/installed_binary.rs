@@ -110,3 +110,16 @@ fn a_copied_play_greets_with_the_short_name_and_writes_nothing() {
     );
     installed.assert_nothing_written();
 }
+
+#[test]
+fn the_release_binary_is_at_most_40_mib() {
+    // `[profile.release] debug = false` in Cargo.toml: no line tables (a 220 MB binary with
+    // them); the symbols stay, so a backtrace still names its functions.
+    let size = std::fs::metadata(env!("CARGO_BIN_EXE_fanorona"))
+        .unwrap()
+        .len();
+    assert!(
+        size <= 40 * 1024 * 1024,
+        "target/release/fanorona is {size} bytes, over 40 MiB: see [profile.release] in Cargo.toml"
+    );
+}

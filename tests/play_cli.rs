@@ -75,3 +75,20 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
         "{out}"
     );
 }
+
+#[test]
+fn eval_after_a_hint_names_the_side_the_hint_searched_for() {
+    // The hint searches for the human (white); `eval` then shows that search, for white too,
+    // not for the agent's side.
+    let out = play(
+        &["--agent", "minimax:depth=2", "--fen", "8B/9/2BW1B3/9/W8 w"],
+        "hint\neval\nresign\n",
+    );
+    let line = |prefix: &str| {
+        out.lines()
+            .find_map(|l| l.split_once(prefix).map(|(_, rest)| rest.to_string()))
+            .unwrap_or_else(|| panic!("no {prefix:?} in {out}"))
+    };
+    assert!(line("hint: ").contains(" for white"), "{out}");
+    assert!(line("eval: ").contains(" for white"), "{out}");
+}

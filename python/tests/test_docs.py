@@ -1,7 +1,9 @@
 """The documentation's Python cannot go stale silently: every ``python -m fanorona...`` command
 in README.md, models/README.md, python/README.md, deploy/**/*.md and docs/**/*.md (shell code
-blocks and inline code alike) parses with its module's own argparse parser, and README's
-"Python in ten lines" block runs and prints what its comments say.
+blocks and inline code alike) parses with its module's own argparse parser, README's
+"Python in ten lines" block runs and prints what its comments say, every ``python`` block of
+README.md and docs/python.md runs from the repository's root (skipped only where a module it
+imports is not installed), and .ci/run installs the test tools of pyproject's ``[test]`` extra.
 
 The Rust side is tests/docs.rs, which checks every ``fanorona ...`` command the same way.
 """
@@ -10,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import io
+import os
 import re
 import shlex
 from pathlib import Path
@@ -183,3 +187,89 @@ def test_the_readme_python_example_runs_as_its_comments_say() -> None:
 
     # The last line prints a match's score, a number between 0 and 1.
     assert 0.0 <= float(output[-1]) <= 1.0
+
+
+PYTHON_PAGES = [ROOT / "README.md", ROOT / "docs" / "python.md"]
+"""The pages whose ``python`` code blocks must run."""
+
+
+def python_blocks(markdown: str) -> List[Tuple[int, str]]:
+    """(first line, code) of every fenced code block of ``markdown`` marked ``python``."""
+    blocks: List[Tuple[int, str]] = []
+    lines = markdown.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].strip().startswith("```"):
+            info = lines[i].strip()[3:].strip()
+            end = i + 1
+            while end < len(lines) and not lines[end].strip().startswith("```"):
+                end += 1
+            if info == "python":
+                blocks.append((i + 2, "\n".join(lines[i + 1 : end]) + "\n"))
+            i = end + 1
+            continue
+        i += 1
+    return blocks
+
+
+def missing_modules(code: str) -> List[str]:
+    """The top-level modules that ``code`` imports and that are not installed."""
+    names = re.findall(r"^\s*(?:import|from)\s+([A-Za-z_]\w*)", code, flags=re.MULTILINE)
+    return sorted({name for name in names if importlib.util.find_spec(name) is None})
+
+
+DOC_BLOCKS = [
+    (path, line, code)
+    for path in PYTHON_PAGES
+    for line, code in python_blocks(path.read_text(encoding="utf-8"))
+]
+
+
+def test_the_pages_have_python_blocks() -> None:
+    pages = {path for path, _, _ in DOC_BLOCKS}
+    assert pages == set(PYTHON_PAGES), "a page lost its python blocks: is the search broken?"
+    assert len(DOC_BLOCKS) >= 5
+
+
+@pytest.mark.parametrize(
+    "path,line,code",
+    DOC_BLOCKS,
+    ids=[f"{path.relative_to(ROOT)}:{line}" for path, line, _ in DOC_BLOCKS],
+)
+def test_every_python_block_runs(path: Path, line: int, code: str) -> None:
+    missing = missing_modules(code)
+    if missing:
+        pytest.skip(f"not installed: {', '.join(missing)}")
+    here = os.getcwd()
+    os.chdir(ROOT)  # the pages' paths (models/...) are relative to the repository's root
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(code, f"{path.relative_to(ROOT)}:{line}", "exec"), {"__name__": "__doc_block__"})
+    finally:
+        os.chdir(here)
+
+
+def test_the_block_search_finds_python_and_missing_modules() -> None:
+    sample = (
+        "text\n```python\nimport os\nx = 1\n```\n```sh\npython -c 1\n```\n"
+        "```python\nfrom no_such_module_x import y\n```\n"
+    )
+    blocks = python_blocks(sample)
+    assert blocks == [(3, "import os\nx = 1\n"), (10, "from no_such_module_x import y\n")]
+    assert missing_modules(blocks[0][1]) == []
+    assert missing_modules(blocks[1][1]) == ["no_such_module_x"]
+
+
+def requirements(text: str) -> List[str]:
+    """The quoted requirement strings (``"name>=x"``) of ``text``, markers left out."""
+    return [r.split(";")[0].strip() for r in re.findall(r'"([A-Za-z_][\w.-]*(?:[<>=!~]=?[^"]*)?)"', text)]
+
+
+def test_ci_installs_the_test_extra_of_pyproject() -> None:
+    pyproject = (ROOT / "python" / "pyproject.toml").read_text(encoding="utf-8")
+    extra = pyproject.split("\ntest = [", 1)[1].split("]", 1)[0]
+    wanted = requirements(extra)
+    ci = requirements((ROOT / ".ci" / "run").read_text(encoding="utf-8"))
+    assert len(wanted) >= 5, wanted
+    missing = [r for r in wanted if r not in ci]
+    assert not missing, f".ci/run does not install {missing} as pyproject's [test] extra asks"

@@ -20,8 +20,13 @@ use super::match_args::MatchArgs;
 use super::run_arg::run_or_deprecated;
 use crate::output::out;
 
-/// Arguments of `fanorona eval`.
+/// Arguments of `fanorona eval`: `--openings` takes a number of random turns only, checked
+/// by the parser and said by the help.
 #[derive(clap::Args, Debug)]
+#[command(mut_arg("openings", |arg| arg
+    .help("Openings: a number of random opening turns (no file here); the two games of a \
+           pair (colours swapped) share one")
+    .value_parser(random_turns)))]
 pub struct Args {
     /// The network: a run directory (its latest checkpoint), a checkpoint file
     /// (checkpoint-STEP.ckpt) or an exported policy file (.safetensors).
@@ -49,9 +54,15 @@ pub struct Args {
     /// Where the network runs.
     #[arg(long, default_value = "flex")]
     pub device: ComputeDevice,
-    // --openings takes a number of random turns only here.
     #[command(flatten)]
     pub play: MatchArgs,
+}
+
+/// `--openings` of `eval`: a number of random opening turns, kept as the text `MatchArgs` holds.
+fn random_turns(text: &str) -> Result<String, String> {
+    text.parse::<u32>()
+        .map(|_| text.to_string())
+        .map_err(|_| "this command takes a number of random opening turns, not a file".into())
 }
 
 /// Runs the command.

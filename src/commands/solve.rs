@@ -15,7 +15,8 @@ use crate::output::{OutputError, logln, outln};
 /// Arguments of `fanorona solve`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Board size WxH (odd sides, at most 31 points: 3x3, 5x3, 3x5, 7x3, 3x7, 9x3, 3x9, 5x5).
+    /// Board size WxH (odd sides, at most 31 points: 3x3, 5x3, 3x5, 7x3, 3x7, 9x3, 3x9, 5x5;
+    /// those over 21 points, 9x3, 3x9 and 5x5, are beyond full enumeration on a 24 GB machine).
     #[arg(long)]
     pub board: Option<String>,
     /// Save the solved table to this file (checked to be writable before solving).

@@ -46,7 +46,8 @@ const REQUEST_OPTIONS: [(&str, Option<u64>); 15] = [
 const STRENGTH: [(&str, &str); 5] = [
     (
         "abnet",
-        "the strongest: about minimax at 100 ms + 90 Elo (0.628 over 600 games at 100 ms)",
+        "the strongest: about minimax at 100 ms + 115 Elo (0.660 over 200 games at 100 ms, \
+         docs/performance.md)",
     ),
     (
         "net",

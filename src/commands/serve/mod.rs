@@ -50,8 +50,9 @@ pub struct Args {
     /// random, the network kinds when their model is known].
     #[arg(long)]
     pub allow_agents: Option<String>,
-    /// A folder of endgame tables (fanorona tables build): every agent of a kind that probes
-    /// them (minimax, abnet, net) plays and analyses with them, on boards the folder holds.
+    /// A folder of endgame tables (fanorona tables build) that holds the 9x5 tables: every
+    /// agent of a kind that probes them (minimax, mcts, abnet, net) plays and analyses with
+    /// them, on every board the folder holds.
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// Games kept at once; a new game evicts the oldest.
