@@ -417,7 +417,10 @@ fn print_exact_report(report: &ExactExamReport, path: &Path) -> Result<()> {
                 report.value_head_by_pieces.get(pieces),
             )
         })
-        .chain([("all".to_string(), &report.all, report.value_head.as_ref())]);
+        .chain([
+            ("all".to_string(), &report.all, report.value_head.as_ref()),
+            ("crit.".to_string(), &report.critical, None),
+        ]);
     for (name, tally, values) in rows {
         let value_head = values.map_or(String::new(), |v| {
             format!("  {:>10}", percent(v.accuracy()))
@@ -435,9 +438,9 @@ fn print_exact_report(report: &ExactExamReport, path: &Path) -> Result<()> {
     }
     outln!(
         "keeps value: of won and drawn positions, the share where the turn keeps the proven \
-         value{}",
+         value; crit.: the critical positions only, where some turn spoils the value{}",
         if network {
-            "; value head: accuracy (the nearest of win +1, draw 0, loss -1)"
+            "; value head: accuracy of its most likely class (of win, draw, loss)"
         } else {
             ""
         }

@@ -25,8 +25,8 @@ pub struct Args {
     pub config: Option<PathBuf>,
     /// An embedded preset: tiny (seconds, 5x3), small (minutes, 5x3), default (9x5, about 21 min
     /// on two CPU cores: a network and its student RUN/student.safetensors), long (9x5, about 40 minutes: the shipped model and its
-    /// student RUN/student.safetensors), full (9x5, for a GPU),
-    /// abnet (9x5: the agent that plays, trained by its own alpha-beta self-play from the
+    /// student RUN/student.safetensors), full (9x5, for a GPU), 5x5 (the solved 5x5 board, a
+    /// win/draw/loss value head, measured against its exact set), abnet (9x5: the agent that plays, trained by its own alpha-beta self-play from the
     /// shipped student; its agent is RUN/best.safetensors).
     #[arg(long)]
     pub preset: Option<String>,

@@ -35,6 +35,9 @@ pub struct ExactExamReport {
     pub all: KeepTally,
     /// The positions by their number of pieces.
     pub by_pieces: BTreeMap<u32, KeepTally>,
+    /// The critical positions only: those where some legal turn spoils the value
+    /// ([`ProvenPosition::is_critical`](super::ProvenPosition::is_critical)).
+    pub critical: KeepTally,
     /// For an agent with a network: its value head against the proven values, overall
     /// (filled in by [`ExactExamReport::score_values`]).
     pub value_head: Option<ValueScore>,
@@ -90,6 +93,7 @@ impl ExactExamReport {
             "board": self.board,
             "labeller": self.labeller,
             "all": tally_json(&self.all),
+            "critical": tally_json(&self.critical),
             "by_pieces": by_pieces,
             "value_head": self.value_head.as_ref().map(ValueScore::to_json),
         })
@@ -105,7 +109,7 @@ pub fn examine_exact(
     seed: u64,
     progress: &ProgressBar,
 ) -> Result<ExactExamReport, ExamError> {
-    let chunks: Vec<Result<(String, PhaseTallies), ExamError>> = set
+    let chunks: Vec<Result<(String, PhaseTallies, KeepTally), ExamError>> = set
         .positions
         .par_chunks(CHUNK)
         .enumerate()
@@ -113,6 +117,7 @@ pub fn examine_exact(
             let mut player = agent(seed ^ (chunk as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15))
                 .map_err(ExamError::Build)?;
             let mut tallies = PhaseTallies::new();
+            let mut critical = KeepTally::default();
             for proven in positions {
                 player.reset();
                 let mut game = Fanorona::new(proven.position);
@@ -121,13 +126,17 @@ pub fn examine_exact(
                         agent: e.agent,
                         reason: e.reason,
                     })?;
+                let kept = proven.kept_by(&turn);
                 tallies
                     .entry(proven.position.piece_count())
                     .or_default()
-                    .add_proven(proven.value, proven.kept_by(&turn));
+                    .add_proven(proven.value, kept);
+                if proven.is_critical() {
+                    critical.add_proven(proven.value, kept);
+                }
                 progress.inc(1);
             }
-            Ok((player.name(), tallies))
+            Ok((player.name(), tallies, critical))
         })
         .collect();
     let mut report = ExactExamReport {
@@ -136,12 +145,14 @@ pub fn examine_exact(
         labeller: set.labeller.clone(),
         all: KeepTally::default(),
         by_pieces: BTreeMap::new(),
+        critical: KeepTally::default(),
         value_head: None,
         value_head_by_pieces: BTreeMap::new(),
     };
     for chunk in chunks {
-        let (name, tallies) = chunk?;
+        let (name, tallies, critical) = chunk?;
         report.agent = name;
+        report.critical.merge(&critical);
         for (pieces, tally) in tallies {
             report.all.merge(&tally);
             report.by_pieces.entry(pieces).or_default().merge(&tally);
@@ -184,8 +195,15 @@ mod tests {
         assert_eq!(report.all.keeps_value(), Some(1.0), "{report:?}");
         let counted: u64 = report.by_pieces.values().map(|t| t.positions).sum();
         assert_eq!(counted, 80);
+        // The critical positions: those with a spoiling turn, perfect play keeps them all.
+        let critical = set.positions.iter().filter(|p| p.is_critical()).count() as u64;
+        assert!(critical > 0 && critical < 80, "{critical}");
+        assert_eq!(report.critical.positions, critical);
+        assert_eq!(report.critical.keeps_value(), Some(1.0));
         let random = examine_exact(&random, &set, 1, &hidden).unwrap();
         assert!(random.all.keeps_value().unwrap() < 0.95, "{random:?}");
+        // Random play fares worse where a turn can spoil the value.
+        assert!(random.critical.keeps_value() < random.all.keeps_value());
         // Values: the truth scores perfectly, its opposite does not.
         let truth: Vec<f32> = set
             .positions

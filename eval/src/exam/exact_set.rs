@@ -56,6 +56,15 @@ impl ProvenPosition {
     pub fn kept_by(&self, turn: &Turn) -> bool {
         self.keeps.iter().any(|k| k.same_result(turn))
     }
+
+    /// Whether some legal turn spoils the value (a *critical* position: where an agent can
+    /// go wrong). A lost position never is: every turn keeps a loss.
+    pub fn is_critical(&self) -> bool {
+        self.position
+            .legal_turns()
+            .iter()
+            .any(|turn| !self.kept_by(turn))
+    }
 }
 
 /// The prover's budget for one position of a set (its value and every turn's status).
