@@ -1,14 +1,15 @@
 //! Tests of the endgame tables: agreement with the exact solver on 5x3, 3x5 and 7x3, equal
 //! values of symmetric positions, agreement with a depth-limited exhaustive search on random
-//! 9x5 endings, resumable builds, and refusal of damaged or foreign files. (Agents playing
-//! from the tables are tested in `fanorona-eval`.)
+//! 9x5 endings, resumable builds, refusal of damaged or foreign files and of a folder missing
+//! a piece count, files truncated under a running process, and the shared cache's re-checks.
+//! (Agents playing from the tables are tested in `fanorona-eval`.)
 
 use std::path::Path;
 
 use fanorona_env::{Board, Color, Point, Position, Rules};
 use fanorona_exact::solver::{Solution, SolveOptions, Value};
 use fanorona_exact::tables::{
-    BuildOptions, ClassIndex, EndgameTables, TablesError, build, class_file_name,
+    BuildOptions, ClassIndex, EndgameTables, TablesError, build, class_file_name, shared_tables,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -338,4 +339,119 @@ fn probing_refuses_what_the_tables_do_not_hold() {
     assert_eq!(tables.value(&over), Some(Value::Loss(0)));
     let over = Position::from_fen("5/1W3/5 w").unwrap();
     assert_eq!(tables.value(&over), None);
+}
+
+#[test]
+fn a_missing_piece_count_is_named_not_used_silently_at_fewer_pieces() {
+    let board = Board::new(5, 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    built(board, 4, dir.path());
+    for (m, o) in [(1, 2), (2, 1)] {
+        std::fs::remove_file(dir.path().join(class_file_name(board, m, o))).unwrap();
+    }
+    let err = EndgameTables::open(dir.path(), board).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            TablesError::Gap {
+                pieces: 3,
+                largest: 4,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains("tables of 3 pieces are missing") && message.contains("--pieces 4"),
+        "{message}"
+    );
+    // Building them (the command the error names) makes the folder whole again.
+    built(board, 4, dir.path());
+    assert_eq!(EndgameTables::open(dir.path(), board).unwrap().pieces(), 4);
+}
+
+/// A position of class `mover`v`opponent` of `board` that the tables hold, and its value.
+fn held_position(tables: &EndgameTables, mover: usize, opponent: usize) -> (Position, Value) {
+    let mut rng = StdRng::seed_from_u64(3);
+    loop {
+        let pos = random_position(tables.board(), mover, opponent, Color::White, &mut rng);
+        if let Some(value) = tables.value(&pos) {
+            return (pos, value);
+        }
+    }
+}
+
+#[test]
+fn a_file_truncated_under_a_running_process_is_refused_not_a_crash() {
+    let board = Board::new(5, 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    built(board, 4, dir.path());
+    let tables = EndgameTables::open(dir.path(), board).unwrap();
+    let (pos, _) = held_position(&tables, 2, 2);
+    let (small, small_value) = held_position(&tables, 1, 2);
+    assert!(tables.damaged().is_empty());
+    // Copying a file over the folder in place truncates it first: touching its map would
+    // raise SIGBUS and end the process.
+    let path = dir.path().join(class_file_name(board, 2, 2));
+    std::fs::File::create(&path).unwrap();
+    assert_eq!(
+        tables.value(&pos),
+        None,
+        "a truncated class answers nothing"
+    );
+    assert_eq!(tables.damaged(), vec!["2v2".to_string()]);
+    // The other classes still answer.
+    assert_eq!(tables.value(&small), Some(small_value));
+    // Opening the folder again refuses the truncated file with the reason.
+    let err = EndgameTables::open(dir.path(), board).unwrap_err();
+    assert!(matches!(err, TablesError::BadFile { .. }), "{err}");
+    // The safe way, a new file renamed in, keeps the old inode for the old map.
+    std::fs::remove_file(&path).unwrap();
+    built(board, 4, dir.path());
+    let fresh = EndgameTables::open(dir.path(), board).unwrap();
+    let (pos, value) = held_position(&fresh, 2, 2);
+    let rebuilt = tempfile::tempdir().unwrap();
+    built(board, 4, rebuilt.path());
+    std::fs::rename(rebuilt.path().join(class_file_name(board, 2, 2)), &path).unwrap();
+    assert_eq!(fresh.value(&pos), Some(value));
+    assert!(fresh.damaged().is_empty());
+}
+
+#[test]
+fn the_shared_cache_knows_a_folder_by_its_canonical_path_and_reloads_it_when_changed() {
+    let board = Board::new(5, 3).unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("t");
+    built(board, 3, &dir);
+    let first = shared_tables(&dir, board).unwrap();
+    let spelled = root.path().join("t").join("..").join("./t/");
+    let again = shared_tables(&spelled, board).unwrap();
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &again),
+        "another spelling shares the load"
+    );
+    assert_eq!(first.pieces(), 3);
+    // Files added: loaded again, with them.
+    built(board, 4, &dir);
+    let grown = shared_tables(&dir, board).unwrap();
+    assert_eq!(grown.pieces(), 4);
+    assert!(std::sync::Arc::ptr_eq(
+        &grown,
+        &shared_tables(&dir, board).unwrap()
+    ));
+    // Files removed: no longer reported.
+    for m in 1..4 {
+        std::fs::remove_file(dir.join(class_file_name(board, m, 4 - m))).unwrap();
+    }
+    assert_eq!(shared_tables(&dir, board).unwrap().pieces(), 3);
+    // A file damaged (replaced by a rename, as copying tools do): refused, not the old load.
+    let path = dir.join(class_file_name(board, 1, 2));
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[60] ^= 0x04;
+    let aside = root.path().join("damaged");
+    std::fs::write(&aside, &bytes).unwrap();
+    std::fs::rename(&aside, &path).unwrap();
+    let err = shared_tables(&dir, board).unwrap_err();
+    assert!(err.to_string().contains("checksum"), "{err}");
 }

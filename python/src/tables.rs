@@ -62,7 +62,8 @@ impl EndgameTables {
     /// board is a ValueError (as in `fanorona tables probe`). The value is a dict with
     /// `value` ("win", "draw" or "loss"), `distance` (turns to the end; None for a draw),
     /// `best_turns` (the fastest wins, else the draws, else the slowest losses) and `turns`
-    /// (every legal turn with the value it keeps for the side playing it).
+    /// (every legal turn with the value it keeps for the side playing it). A table file
+    /// truncated while loaded (copied over in place) is an OSError.
     fn probe<'py>(
         &self,
         py: Python<'py>,
@@ -83,8 +84,13 @@ impl EndgameTables {
         if game.is_terminal() {
             return Ok(None);
         }
-        let (Some(best), Some(values)) = (self.tables.value(&pos), self.tables.turn_values(&pos))
-        else {
+        let (best, values) = (self.tables.value(&pos), self.tables.turn_values(&pos));
+        // A file truncated under the tables' map (copied over in place) answers nothing: an
+        // OSError, not a None that would read as "not held".
+        self.tables
+            .check_whole()
+            .map_err(|e| pyo3::exceptions::PyOSError::new_err(e.to_string()))?;
+        let (Some(best), Some(values)) = (best, values) else {
             return Ok(None);
         };
         let best_turns = Value::best_turns(values.clone()).map_or(Vec::new(), |(_, t)| t);

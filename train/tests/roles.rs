@@ -1,14 +1,16 @@
 //! The roles through their bytes API (what the Ray actors call): a worker plays a shard with
 //! the learner's model bytes, the learner ingests the shard bytes once, trains at the replay
 //! ratio, publishes versions and resumes with the shards it consumed; damaged shards are
-//! refused by their checksum; shards are reproducible from the run's seed, worker and sequence.
+//! refused by their checksum; shards are reproducible from the run's seed, worker and sequence;
+//! hostile shards (a header edited, or forged with a path as its worker) are refused and write
+//! nothing.
 
 use std::path::Path;
 
 use fanorona_env::{Board, GameId};
 use fanorona_train::TrainError;
 use fanorona_train::config::RunConfig;
-use fanorona_train::io::{Checkpoint, FileError, ShardError};
+use fanorona_train::io::{Checkpoint, FileError, Shard, ShardError};
 use fanorona_train::roles::{Learner, SelfPlayWorker};
 use fanorona_train::run_dir::RunDir;
 
@@ -141,6 +143,112 @@ fn damaged_and_foreign_shards_are_refused_with_the_reason() {
         SelfPlayWorker::new(tiny(), "no/slash"),
         Err(TrainError::Shard(ShardError::BadWorker(_)))
     ));
+}
+
+/// The safetensors file `bytes` with the JSON of its metadata entry `fanorona_shard` changed by
+/// `edit`, its checksums left as they were (the header's length and padding rewritten).
+fn edit_header(bytes: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let length = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let mut outer: serde_json::Value = serde_json::from_slice(&bytes[8..8 + length]).unwrap();
+    let entry = &mut outer["__metadata__"]["fanorona_shard"];
+    let mut header: serde_json::Value = serde_json::from_str(entry.as_str().unwrap()).unwrap();
+    edit(&mut header);
+    *entry = serde_json::Value::String(header.to_string());
+    let mut json = serde_json::to_vec(&outer).unwrap();
+    json.resize(json.len().next_multiple_of(8), b' ');
+    let mut forged = (json.len() as u64).to_le_bytes().to_vec();
+    forged.extend_from_slice(&json);
+    forged.extend_from_slice(&bytes[8 + length..]);
+    forged
+}
+
+/// Every file under `root`, sorted.
+fn files_under(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(folder) = stack.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn hostile_shards_are_refused_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("a").join("b").join("run");
+    let mut learner = Learner::open(Some(tiny()), &run, 2.0).unwrap();
+    let mut worker = SelfPlayWorker::new(tiny(), "w").unwrap();
+    worker.set_model(&learner.model_bytes(), 0).unwrap();
+    let honest = worker.play_shard(0).unwrap();
+    let honest_bytes = honest.to_bytes(Path::new("w")).unwrap();
+    let before = files_under(dir.path());
+
+    // The header edited after sealing (the worker, or the model version the learner trusts):
+    // its checksum no longer matches.
+    let edits: [(&str, serde_json::Value); 4] = [
+        ("worker", "../../x".into()),
+        ("worker", "/abs".into()),
+        ("worker", "".into()),
+        ("model_version", 7.into()),
+    ];
+    for (key, value) in edits {
+        let forged = edit_header(&honest_bytes, |h| h[key] = value.clone());
+        for result in [
+            learner.ingest_and_store(&forged),
+            learner.ingest_bytes(&forged),
+        ] {
+            let err = result.unwrap_err();
+            assert!(
+                matches!(
+                    err,
+                    TrainError::Shard(ShardError::File(FileError::Corrupt { .. }))
+                ),
+                "{key} = {value}: {err}"
+            );
+            assert!(err.to_string().contains("the metadata"), "{err}");
+        }
+    }
+    // Forged with valid checksums (as a hostile worker would write them): the worker name is
+    // refused where it would become a path.
+    let long = "x".repeat(65);
+    for name in ["../../x", "/abs", "", "a/b", "..", "w.shard", long.as_str()] {
+        let mut shard = honest.clone();
+        shard.header.worker = name.to_string();
+        let forged = shard.to_bytes(Path::new("forged")).unwrap();
+        for result in [
+            learner.ingest_and_store(&forged),
+            learner.ingest_bytes(&forged),
+        ] {
+            assert!(
+                matches!(result, Err(TrainError::Shard(ShardError::BadWorker(ref w))) if w == name),
+                "{name:?}: {result:?}"
+            );
+        }
+        assert!(RunDir::new(&run).write_shard(&shard).is_err(), "{name:?}");
+    }
+    // A sealed header with a nonsense field.
+    let mut shard = honest.clone();
+    shard.header.seconds = -1.0;
+    let forged = shard.to_bytes(Path::new("forged")).unwrap();
+    let err = learner.ingest_and_store(&forged).unwrap_err();
+    assert!(
+        matches!(err, TrainError::Shard(ShardError::BadHeader { .. })),
+        "{err}"
+    );
+    assert_eq!(files_under(dir.path()), before, "nothing was written");
+    assert_eq!(learner.replay_positions(), 0, "nothing was ingested");
+    // The honest shard still goes in.
+    let shard: Shard = learner.read_shard(Path::new("w"), &honest_bytes).unwrap();
+    assert!(shard == honest);
+    assert!(learner.ingest_and_store(&honest_bytes).unwrap().is_some());
 }
 
 #[test]

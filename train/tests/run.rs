@@ -127,6 +127,19 @@ fn a_resumed_run_continues_the_step_counter_and_the_replay_window() {
         matches!(err, ResolveConfigError::Mismatch { what: "game", .. }),
         "{err}"
     );
+
+    // Checkpoints without their config.toml are not resumed with a guessed configuration:
+    // the missing file is named.
+    let run = RunDir::new(dir);
+    std::fs::remove_file(run.config()).unwrap();
+    for requested in [None, Some(config.clone())] {
+        let err = run.resolve_config(requested).unwrap_err();
+        assert!(
+            matches!(err, ResolveConfigError::ConfigMissing { .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("config.toml"), "{err}");
+    }
 }
 
 /// What a run's end shows of its learning: each metrics row's self-play and losses, the

@@ -307,6 +307,19 @@ fn parse_verdict(text: &str) -> Result<Verdict, String> {
 fn parse_line(line: &str, board: &'static Board) -> Result<ProvenPosition, String> {
     let [fen, value, keeps] = fields(line, FORMAT.line)?;
     let position = parse_position(fen, board)?;
+    if let Some(outcome) = position.outcome(1) {
+        return Err(format!(
+            "the game is over in this position ({outcome:?}): an exact set holds positions \
+             with a turn to play"
+        ));
+    }
+    if position.no_capture_turns() != 0 {
+        return Err(format!(
+            "no-capture counter {}: an exact set holds fresh games (counter 0), as `exam \
+             --make-set --prove` writes them",
+            position.no_capture_turns()
+        ));
+    }
     let value = parse_verdict(value)?;
     let keeps = keeps
         .split_whitespace()
@@ -432,6 +445,37 @@ mod tests {
             assert!(e.contains(expected), "{e} (expected {expected})");
         }
         assert!(ExactSet::parse(&set_of_other_kind()).is_err());
+    }
+
+    #[test]
+    fn finished_games_counters_and_a_second_board_line_are_refused_naming_the_line() {
+        let text = small_set(5, 5).to_text();
+        let first = text.lines().nth(6).unwrap();
+        let (fen, rest) = first.split_once(';').unwrap();
+        let with_counter = |counter: u32| {
+            let mut parts: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+            parts[2] = counter.to_string();
+            format!("{text}{} ;{rest}\n", parts.join(" "))
+        };
+        let lines = text.lines().count();
+        let cases = [
+            (
+                with_counter(100),
+                format!("line {}: the game is over", lines + 1),
+            ),
+            (
+                with_counter(7),
+                format!("line {}: no-capture counter 7", lines + 1),
+            ),
+            (
+                text.replacen("# labeller", "# board: 3x3\n# labeller", 1),
+                "line 4: a second \"# board:\" line".to_string(),
+            ),
+        ];
+        for (bad, expected) in cases {
+            let e = ExactSet::parse(&bad).unwrap_err();
+            assert!(e.contains(&expected), "{e} (expected {expected})");
+        }
     }
 
     /// A searched test set's text, not an exact one.

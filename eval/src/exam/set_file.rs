@@ -1,6 +1,7 @@
 //! The text layout shared by the exam-set files ([`super::TestSet`], [`super::ExactSet`]): a
 //! title line, `# key: value` header lines (`version` and `board` required, `labeller` and
-//! `sources` kept, other comments ignored), then one position a line, each counted once.
+//! `sources` kept, other comments ignored; one `board` line only), then one position a line,
+//! each counted once.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -91,6 +92,11 @@ impl SetFormat {
                             Excerpt(&value),
                             self.version
                         )));
+                    }
+                    "board" if board.is_some() => {
+                        return Err(at(
+                            "a second \"# board:\" line (a set is of one board)".into()
+                        ));
                     }
                     "board" => board = Some(Board::parse(&value).map_err(|e| at(e.to_string()))?),
                     "labeller" => labeller = Some(value),

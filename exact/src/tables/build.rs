@@ -130,6 +130,7 @@ pub fn build(
         let built: Vec<ClassTable> = if missing {
             bar.set_message(format!("class {}v{}", pair[0].mover(), pair[0].opponent()));
             let codes = label_pair(&tables, board, pair, bar)?;
+            tables.check_whole()?;
             let built: Vec<ClassTable> = pair
                 .iter()
                 .zip(codes)
@@ -235,9 +236,11 @@ fn initial_label(
     pos.for_each_turn(|turn| {
         let mut next = pos;
         next.play_turn_unchecked(turn);
+        // A capture leads to a smaller class, built before; `None` only if its file was
+        // truncated under its map, and then the pair is refused (`check_whole`).
         let value = tables
             .lookup(next.pieces(Color::Black), next.pieces(Color::White))
-            .expect("a capture leads to a smaller class, built before")
+            .unwrap_or(Value::Draw)
             .before_turn();
         best = Some(best.map_or(value, |b| b.max(value)));
     });

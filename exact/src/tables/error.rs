@@ -84,6 +84,31 @@ pub enum TablesError {
         /// The missing files.
         missing: String,
     },
+    /// A piece count has none of its classes while a larger one has files: the larger tables
+    /// would be left out silently.
+    #[error(
+        "{dir}: the tables of {pieces} pieces are missing (no {board}-MvO.egtb file with {pieces} pieces) while the folder holds tables of {found} pieces, which need them; build them with `fanorona tables build --board {board} --pieces {largest} --out {dir}` (it builds only what is missing), or remove the larger files"
+    )]
+    Gap {
+        /// The folder.
+        dir: PathBuf,
+        /// The board, `WxH`.
+        board: String,
+        /// The piece count missing.
+        pieces: usize,
+        /// The larger piece counts found, e.g. `4, 5`.
+        found: String,
+        /// The largest of them.
+        largest: usize,
+    },
+    /// Class files were truncated under their maps (copied over in place) while in use.
+    #[error(
+        "the files of classes {classes} were truncated while in use (tables must be replaced by renaming new files in, never copied over in place); open the folder again once its files are whole"
+    )]
+    Truncated {
+        /// The classes, e.g. `2v1, 1v2`.
+        classes: String,
+    },
     /// Probing was asked for a position the tables cannot answer.
     #[error("the tables cannot value this position: {0}")]
     NotCovered(String),

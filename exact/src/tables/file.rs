@@ -8,7 +8,9 @@
 //! one byte per position in index order ([`super::index`]): 0 for a draw, otherwise the
 //! distance to the end plus one (odd distances are wins for the side to move, even ones
 //! losses); last the CRC-32 of all the bytes before it. Files are written to a temporary
-//! file beside the target and renamed into place; opening one checks everything.
+//! file beside the target and renamed into place (a process that mapped the old file keeps
+//! its inode); opening one checks everything. A file truncated under its map is caught by
+//! [`super::guard`]: its values are refused from then on ([`ClassTable::damaged`]).
 
 use std::ops::Deref;
 use std::path::Path;
@@ -16,6 +18,7 @@ use std::path::Path;
 use fanorona_env::Board;
 
 use super::error::TablesError;
+use super::guard::Guard;
 use super::index::ClassIndex;
 use crate::envelope::{HEAD, open_sealed, write_sealed};
 use crate::solver::{OutcomeCounts, Value};
@@ -55,11 +58,12 @@ fn count(codes: &[u8]) -> OutcomeCounts {
     OutcomeCounts::of_histogram(&histogram)
 }
 
-/// The bytes of a class file: built in memory, or mapped from its file.
+/// The bytes of a class file: built in memory, or mapped from its file (the guard, dropped
+/// first, unregisters the map before it goes).
 #[derive(Debug)]
 enum Bytes {
     Owned(Vec<u8>),
-    Mapped(memmap2::Mmap),
+    Mapped { guard: Guard, map: memmap2::Mmap },
 }
 
 impl Deref for Bytes {
@@ -68,7 +72,7 @@ impl Deref for Bytes {
     fn deref(&self) -> &[u8] {
         match self {
             Bytes::Owned(v) => v,
-            Bytes::Mapped(m) => m,
+            Bytes::Mapped { map, .. } => map,
         }
     }
 }
@@ -96,6 +100,16 @@ impl ClassTable {
     #[inline]
     pub fn value(&self, i: u64) -> Value {
         decode(self.bytes[VALUES + i as usize])
+    }
+
+    /// Whether the table's file was truncated under its map: values read from it may be
+    /// zeros, not the table's, and are not to be used (open the folder again).
+    #[inline]
+    pub fn damaged(&self) -> bool {
+        match &self.bytes {
+            Bytes::Owned(_) => false,
+            Bytes::Mapped { guard, .. } => guard.damaged(),
+        }
     }
 
     /// The counts of wins, losses and draws (of every number, twins included).
@@ -156,18 +170,26 @@ pub fn read_class(
         source,
     };
     let file = std::fs::File::open(path).map_err(io)?;
-    // SAFETY: the map is read-only and the tables' files are only ever replaced by a rename
-    // (a new file), never written in place, so the mapped bytes do not change under it; a
-    // file truncated by someone else would be a fault the checks below cannot prevent.
+    // SAFETY: the map is read-only, and the tables' files are replaced by a rename (a new
+    // inode; this map keeps the old one). A file truncated in place by someone else faults
+    // on access; the guard registered before any access turns that fault into a mark the
+    // readers check ([`ClassTable::damaged`]) instead of the end of the process.
     let map = unsafe { memmap2::Mmap::map(&file) }.map_err(io)?;
-    check(&map, board, index).map_err(|reason| TablesError::BadFile {
+    let guard = Guard::register(&map);
+    let bytes = Bytes::Mapped { guard, map };
+    let bad = |reason| TablesError::BadFile {
         path: path.to_path_buf(),
         reason,
-    })?;
-    Ok(ClassTable {
+    };
+    check(&bytes, board, index).map_err(bad)?;
+    let table = ClassTable {
         index: index.clone(),
-        bytes: Bytes::Mapped(map),
-    })
+        bytes,
+    };
+    if table.damaged() {
+        return Err(bad("it was truncated while being checked".into()));
+    }
+    Ok(table)
 }
 
 /// Why `bytes` are not the file of class `index` of `board`, if they are not.

@@ -14,6 +14,7 @@ pub(crate) mod build;
 pub(crate) mod cache;
 pub(crate) mod error;
 pub(crate) mod file;
+pub(crate) mod guard;
 pub(crate) mod index;
 pub(crate) mod probe;
 

@@ -1,7 +1,7 @@
 //! [`EndgameTables`]: the class tables of one board, loaded into memory, answering the exact
 //! value of positions with few pieces and the value of each of their turns.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fanorona_env::{Board, Position, Turn};
 use rayon::prelude::*;
@@ -38,23 +38,43 @@ impl EndgameTables {
     /// Opens the tables of `board` in `dir`: every class of 2 pieces, then 3, and so on for
     /// as long as the classes of a piece count are there. Every file is checked and
     /// memory-mapped (see [`super::file`]); a damaged one is refused, and so is a piece count
-    /// with some of its classes missing.
+    /// with some of its classes missing, or with none while a larger count has files.
     pub fn open(dir: &Path, board: &'static Board) -> Result<EndgameTables, TablesError> {
         let mut tables = EndgameTables::empty(board);
-        'counts: for n in 2..=MAX_TABLE_PIECES.min(board.points() - 1) {
-            let classes: Vec<ClassIndex> = (1..n)
-                .map(|m| ClassIndex::new(board, m, n - m))
-                .collect::<Result<_, _>>()?;
-            let paths: Vec<_> = classes
-                .iter()
-                .map(|c| dir.join(class_file_name(board, c.mover(), c.opponent())))
-                .collect();
+        let max = MAX_TABLE_PIECES.min(board.points() - 1);
+        // The class files of `n` pieces, mover 1 first (named without building an index).
+        let class_paths = |n: usize| -> Vec<PathBuf> {
+            (1..n)
+                .map(|m| dir.join(class_file_name(board, m, n - m)))
+                .collect()
+        };
+        'counts: for n in 2..=max {
+            let paths = class_paths(n);
             let missing: Vec<String> = paths
                 .iter()
                 .filter(|p| !p.is_file())
                 .map(|p| p.display().to_string())
                 .collect();
             if missing.len() == paths.len() {
+                let mut found = Vec::new();
+                for larger in n + 1..=max {
+                    if class_paths(larger).iter().any(|p| p.is_file()) {
+                        found.push(larger);
+                    }
+                }
+                if let Some(&largest) = found.last() {
+                    return Err(TablesError::Gap {
+                        dir: dir.to_path_buf(),
+                        board: board.to_string(),
+                        pieces: n,
+                        found: found
+                            .iter()
+                            .map(usize::to_string)
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        largest,
+                    });
+                }
                 break 'counts;
             }
             if !missing.is_empty() {
@@ -64,6 +84,9 @@ impl EndgameTables {
                     missing: missing.join(", "),
                 });
             }
+            let classes: Vec<ClassIndex> = (1..n)
+                .map(|m| ClassIndex::new(board, m, n - m))
+                .collect::<Result<_, _>>()?;
             // Each file is checked in full (a pass over its bytes): in parallel.
             let read: Vec<ClassTable> = classes
                 .par_iter()
@@ -116,14 +139,38 @@ impl EndgameTables {
 
     /// The value for the side to move of the turn start where it has the pieces `mover` and
     /// the other side `opponent`: a loss now without pieces, `None` where the other side has
-    /// none (the game is over) or the class is not loaded.
+    /// none (the game is over), the class is not loaded or its file was truncated under its
+    /// map ([`EndgameTables::damaged`]).
     #[inline]
     pub fn lookup(&self, mover: u64, opponent: u64) -> Option<Value> {
         if mover == 0 {
             return Some(Value::Loss(0));
         }
         let table = self.class(mover.count_ones() as usize, opponent.count_ones() as usize)?;
-        Some(table.value(table.index().rank(mover, opponent)))
+        let value = table.value(table.index().rank(mover, opponent));
+        (!table.damaged()).then_some(value)
+    }
+
+    /// The classes whose files were truncated under their maps (`MvO`, in order): their
+    /// values are refused from then on; open the folder again once its files are whole.
+    pub fn damaged(&self) -> Vec<String> {
+        self.classes
+            .iter()
+            .flatten()
+            .filter(|table| table.damaged())
+            .map(|table| format!("{}v{}", table.index().mover(), table.index().opponent()))
+            .collect()
+    }
+
+    /// An error naming the classes whose files were truncated under their maps, if any.
+    pub fn check_whole(&self) -> Result<(), TablesError> {
+        let damaged = self.damaged();
+        if damaged.is_empty() {
+            return Ok(());
+        }
+        Err(TablesError::Truncated {
+            classes: damaged.join(", "),
+        })
     }
 
     /// Why the tables cannot value positions of `pos`'s board and rules, if they cannot.
@@ -197,15 +244,20 @@ impl EndgameTables {
             ));
         }
         let mut out = Vec::new();
+        let mut missing = false;
         pos.for_each_turn(|turn| {
             let mut next = *pos;
             next.play_turn_unchecked(turn);
             let them = next.side_to_move();
-            let value = self
-                .lookup(next.pieces(them), next.pieces(them.other()))
-                .expect("a turn leads to a class the tables hold");
-            out.push((*turn, value.before_turn()));
+            // A turn leads to a class the tables hold: `None` only if its file was truncated.
+            match self.lookup(next.pieces(them), next.pieces(them.other())) {
+                Some(value) => out.push((*turn, value.before_turn())),
+                None => missing = true,
+            }
         });
+        if missing {
+            self.check_whole()?;
+        }
         Ok(out)
     }
 

@@ -258,7 +258,16 @@ impl<'a> FileRef<'a> {
 
     /// An error unless the CRC-32 of `data` is `recorded`; `what` names the data.
     pub(crate) fn check_crc(self, what: &str, data: &[u8], recorded: u32) -> Result<(), FileError> {
-        let actual = crc32fast::hash(data);
+        self.check_crc_value(what, crc32fast::hash(data), recorded)
+    }
+
+    /// An error unless the CRC-32 `actual` of `what` equals the `recorded` one.
+    pub(crate) fn check_crc_value(
+        self,
+        what: &str,
+        actual: u32,
+        recorded: u32,
+    ) -> Result<(), FileError> {
         if actual == recorded {
             return Ok(());
         }

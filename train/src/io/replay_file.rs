@@ -30,6 +30,7 @@ const SEAL: SafetensorsFormat = SafetensorsFormat {
     name: "fanorona-replay",
     version: FORMAT_VERSION,
     reads: READS,
+    covers_metadata: false,
 };
 /// The metadata entry holding the JSON [`Header`].
 const HEADER_KEY: &str = "fanorona_replay";

@@ -1,6 +1,7 @@
 //! The seal of safetensors-based files: string metadata entries `format` (what the file is),
 //! `format_version` and `data_crc32` (a CRC-32 of the tensor data, so a damaged file is
-//! refused).
+//! refused), and for formats whose metadata carries what matters (shards) `metadata_crc32`, a
+//! CRC-32 of every other metadata entry.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -11,6 +12,10 @@ use super::envelope::{FileError, FileRef};
 
 /// The metadata entry naming the format.
 const FORMAT_KEY: &str = "format";
+/// The metadata entry holding the CRC-32 of the tensor data.
+const DATA_CRC_KEY: &str = "data_crc32";
+/// The metadata entry holding the CRC-32 of the other metadata entries.
+const METADATA_CRC_KEY: &str = "metadata_crc32";
 
 /// A safetensors-based file format.
 pub(crate) struct SafetensorsFormat {
@@ -20,6 +25,25 @@ pub(crate) struct SafetensorsFormat {
     pub version: u32,
     /// The sealed versions read.
     pub reads: &'static [u32],
+    /// Whether the seal also covers the metadata entries (`metadata_crc32`, written and
+    /// required).
+    pub covers_metadata: bool,
+}
+
+/// The CRC-32 of the metadata `entries` other than the two checksums, in the order of their
+/// names: each name and value followed by a zero byte.
+fn metadata_crc<'a>(entries: impl Iterator<Item = (&'a str, &'a str)>) -> u32 {
+    let sorted: BTreeMap<&str, &str> = entries
+        .filter(|(key, _)| *key != DATA_CRC_KEY && *key != METADATA_CRC_KEY)
+        .collect();
+    let mut hasher = crc32fast::Hasher::new();
+    for (key, value) in sorted {
+        for part in [key, value] {
+            hasher.update(part.as_bytes());
+            hasher.update(&[0]);
+        }
+    }
+    hasher.finalize()
 }
 
 /// The tensor data of a safetensors file (everything after its header), if the header's
@@ -91,13 +115,18 @@ impl SafetensorsFormat {
         .concat();
         let unsealed = serialize(&entries)?;
         let data = tensor_data(&unsealed).ok_or("header longer than the file")?;
-        entries.push(("data_crc32", crc32fast::hash(data).to_string()));
+        let data_crc = crc32fast::hash(data).to_string();
+        if self.covers_metadata {
+            let crc = metadata_crc(entries.iter().map(|(k, v)| (*k, v.as_str())));
+            entries.push((METADATA_CRC_KEY, crc.to_string()));
+        }
+        entries.push((DATA_CRC_KEY, data_crc));
         sorted_header(&serialize(&entries)?)
     }
 
     /// Checks the seal of the file `bytes` with `metadata` (from [`read_metadata`]): its
-    /// format, a version this build reads and the checksum of its tensor data; returns the
-    /// version.
+    /// format, a version this build reads, the checksum of its tensor data and, if the format
+    /// covers them, of its metadata entries; returns the version.
     pub(crate) fn check(
         &self,
         file: FileRef,
@@ -132,7 +161,12 @@ impl SafetensorsFormat {
         };
         let version = number("format_version")?;
         file.check_version(version, self.reads)?;
-        let recorded = number("data_crc32")?;
+        if self.covers_metadata {
+            let recorded = number(METADATA_CRC_KEY)?;
+            let actual = metadata_crc(metadata.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+            file.check_crc_value("the metadata", actual, recorded)?;
+        }
+        let recorded = number(DATA_CRC_KEY)?;
         let data = tensor_data(bytes).ok_or_else(|| file.corrupt("header longer than the file"))?;
         file.check_crc("the tensor data", data, recorded)?;
         Ok(version)

@@ -3,10 +3,12 @@
 //! object store), with who played them and with which model version.
 //!
 //! Layout: the encoding of replay files (safetensors, one array per field, lossless compact
-//! observations) sealed as `format` = `fanorona-shard`, `format_version` 1, `data_crc32`, with
-//! a JSON [`ShardHeader`] and the games' metadata in the metadata entry `fanorona_shard`. A
-//! shard is written atomically (temporary file + rename), so a reader never sees half of one;
-//! a damaged one fails its checksum.
+//! observations) sealed as `format` = `fanorona-shard`, `format_version` 2, `data_crc32` and
+//! `metadata_crc32` (the header is checksummed too), with a JSON [`ShardHeader`] and the games'
+//! metadata in the metadata entry `fanorona_shard`. A shard is written atomically (temporary
+//! file + rename), so a reader never sees half of one; a damaged one fails its checksum. Shards
+//! may come from other machines: a read shard's worker name, which names its file in the run's
+//! `games/`, is checked like a new worker's ([`check_worker`]).
 
 use std::path::{Path, PathBuf};
 
@@ -17,13 +19,14 @@ use super::replay_file::{Sizes, decode_games, encode_games};
 use super::safetensors_seal::{SafetensorsFormat, read_metadata};
 use crate::replay::{Trajectory, TrajectoryMeta};
 
-/// The version written and read.
-const FORMAT_VERSION: u32 = 1;
+/// The version written and read (version 1 did not checksum its header).
+const FORMAT_VERSION: u32 = 2;
 /// The seal of shards.
 const SEAL: SafetensorsFormat = SafetensorsFormat {
     name: "fanorona-shard",
     version: FORMAT_VERSION,
     reads: &[FORMAT_VERSION],
+    covers_metadata: true,
 };
 /// The metadata entry holding the JSON header.
 const HEADER_KEY: &str = "fanorona_shard";
@@ -51,6 +54,14 @@ pub enum ShardError {
          worker's shard files)"
     )]
     BadWorker(String),
+    /// A read shard whose header is sealed but makes no sense.
+    #[error("shard {path} has a bad header: {reason}")]
+    BadHeader {
+        /// The file (or a label for bytes).
+        path: PathBuf,
+        /// What is wrong, and what was expected.
+        reason: String,
+    },
 }
 
 /// Who played a shard's games and with what, besides the games.
@@ -178,6 +189,23 @@ impl Shard {
             .ok_or_else(|| file.corrupt(format!("no `{HEADER_KEY}` metadata entry")))?;
         let header: ShardHeader =
             serde_json::from_str(json).map_err(|e| file.corrupt(format!("header: {e}")))?;
+        check_worker(&header.worker)?;
+        let bad = |reason: String| ShardError::BadHeader {
+            path: label.to_path_buf(),
+            reason,
+        };
+        if header.format_version != FORMAT_VERSION {
+            return Err(bad(format!(
+                "its format_version is {}, its seal's is {FORMAT_VERSION}",
+                header.format_version
+            )));
+        }
+        if !(header.seconds.is_finite() && header.seconds >= 0.0) {
+            return Err(bad(format!(
+                "seconds is {}, expected a finite number >= 0",
+                header.seconds
+            )));
+        }
         if (header.observation_shape, header.num_actions) != (observation_shape, num_actions) {
             let describe = |s: [usize; 3], a: usize| format!("observation {s:?} and {a} actions");
             return Err(ShardError::Mismatch {

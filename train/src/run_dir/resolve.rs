@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::RunDir;
 use crate::config::{RunConfig, RunConfigError, SelfPlayConfig};
+use crate::io::CheckpointError;
 
 /// A configuration a run directory cannot go on with.
 #[derive(Debug, thiserror::Error)]
@@ -12,6 +13,24 @@ pub enum ResolveConfigError {
     /// The stored or the default configuration cannot be read.
     #[error(transparent)]
     Config(#[from] RunConfigError),
+    /// The run directory's checkpoints cannot be listed.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The run directory has checkpoints but its configuration file is gone: they cannot be
+    /// resumed with a configuration guessed for them.
+    #[error(
+        "run directory {dir} has checkpoints ({checkpoint}) but no configuration file {config}: \
+         the configuration it was started with is missing; put that file back to resume it, \
+         or choose another --out for a new run"
+    )]
+    ConfigMissing {
+        /// The run directory.
+        dir: PathBuf,
+        /// The missing file.
+        config: PathBuf,
+        /// Its latest checkpoint.
+        checkpoint: PathBuf,
+    },
     /// The requested configuration differs from the one the run directory was started with.
     #[error(
         "run directory {dir} was started with another configuration ({what} differs); \
@@ -29,12 +48,19 @@ impl RunDir {
     /// The configuration the run goes on with: its own `config.toml` if it has one (then
     /// `requested`, if given, must agree with it apart from the run's length, device and
     /// `[distill]` section, which are taken from `requested`), else `requested` or the
-    /// default preset.
+    /// default preset; refused if the directory has checkpoints but no `config.toml`.
     pub fn resolve_config(
         &self,
         requested: Option<RunConfig>,
     ) -> Result<RunConfig, ResolveConfigError> {
         if !self.has_config() {
+            if let Some(checkpoint) = self.latest_checkpoint()? {
+                return Err(ResolveConfigError::ConfigMissing {
+                    dir: self.path.clone(),
+                    config: self.config(),
+                    checkpoint,
+                });
+            }
             return match requested {
                 Some(config) => Ok(config),
                 None => Ok(RunConfig::preset("default")?),

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::RunDir;
-use crate::io::{FileKind, FileRef, Shard, ShardError, ShardHeader};
+use crate::io::{FileKind, FileRef, Shard, ShardError, ShardHeader, check_worker};
 
 /// The extension of shard files.
 const EXTENSION: &str = "shard";
@@ -17,8 +17,9 @@ impl RunDir {
     }
 
     /// Writes `shard` into the folder of shards (made if needed) under its name, atomically;
-    /// returns its path.
+    /// returns its path. A worker name that is not a safe file name is refused first.
     pub fn write_shard(&self, shard: &Shard) -> Result<PathBuf, ShardError> {
+        check_worker(&shard.header.worker)?;
         let folder = self.shards();
         std::fs::create_dir_all(&folder)
             .map_err(|error| FileRef::new(FileKind::Shard, &folder).io("create", error))?;

@@ -39,6 +39,7 @@ const SEAL: SafetensorsFormat = SafetensorsFormat {
     name: POLICY_FORMAT,
     version: POLICY_FORMAT_VERSION,
     reads: &[POLICY_FORMAT_VERSION],
+    covers_metadata: false,
 };
 
 /// A policy file that cannot be written or loaded.
