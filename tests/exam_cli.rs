@@ -123,7 +123,7 @@ fn counts_beyond_memory_endless_sets_and_empty_searches_are_refused() {
     }
     assert!(!std::path::Path::new("x.txt").exists());
     fanorona(["exam", "--agent", "random", "--set", "/dev/zero"])
-        .assert_failure("the most an exam set may have");
+        .assert_failure("it is not a regular file, as an exam set is");
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("set.txt");
     let set_text = set.to_str().unwrap();
@@ -227,6 +227,15 @@ fn bad_settings_of_an_exact_set_are_refused_before_anything_is_written() {
             "expected a number of pieces",
         ),
         (&["--pieces", "5-9"], "--prove"),
+        // 5x3 starts with 14 pieces: no position has more.
+        (
+            &["--prove", "--pieces", "99"],
+            "bad --pieces: the games on 5x3 start with 14 pieces",
+        ),
+        (
+            &["--prove", "--pieces", "15-20"],
+            "no position has 15 or more",
+        ),
         (&["--tables", "/tmp"], "add --prove for an exact set"),
     ] {
         let mut all = vec!["exam", "--make-set", set_text, "--board", "5x3"];

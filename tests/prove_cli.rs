@@ -35,7 +35,7 @@ fn prove_prints_the_value_resumes_its_file_and_checks_it() {
     );
     assert!(turns.iter().any(|t| t["status"] == "spoils"), "{json}");
     let run = fanorona(["prove", "--board", "5x3", "--proof", proof, "--check"]);
-    assert!(run.assert_success().contains("every certificate checks"));
+    assert!(run.assert_success().contains("every record checks"));
     // A damaged proof file is refused with the reason, and a file of another board too.
     let mut bytes = std::fs::read(proof).unwrap();
     let middle = bytes.len() / 2;
@@ -61,4 +61,185 @@ fn bad_positions_and_arguments_are_refused() {
     fanorona(["prove", "--board", "5x3", "--tables", empty])
         .assert_failure("no endgame tables of 5x3");
     fanorona(["prove", "--board", "5x3", "--check"]).assert_failure("--proof");
+}
+
+/// Runs the binary with `args`, killing it (and failing) if it has not ended within `limit`:
+/// a command that blocks for ever fails the test instead of hanging it.
+fn fanorona_within(args: &[&str], limit: std::time::Duration) -> common::Run {
+    let mut child = common::command(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("`fanorona {}` still ran after {limit:?}", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    common::Run {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[test]
+fn seconds_out_of_range_are_refused_not_a_panic() {
+    for bad in ["-1", "nan", "inf", "1e300", "1e19", "ten"] {
+        let seconds = format!("--seconds={bad}");
+        let run = fanorona(["prove", "--board", "5x3", &seconds, "--quiet"]);
+        run.assert_failure("expected a number of seconds from 0 to 1e9");
+        assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+    let run = fanorona(["prove", "--board", "5x3", "--seconds", "1e9", "--quiet"]);
+    assert!(run.assert_success().contains("value: win"));
+}
+
+#[cfg(unix)]
+#[test]
+fn devices_and_named_pipes_are_refused_as_proof_files_and_exam_sets() {
+    let limit = std::time::Duration::from_secs(60);
+    let run = fanorona_within(
+        &["prove", "--board", "5x3", "--check", "--proof", "/dev/zero"],
+        limit,
+    );
+    run.assert_failure("it is not a regular file, as a proof file is");
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = dir.path().join("pipe");
+    let name = std::ffi::CString::new(pipe.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: mkfifo(3) with a valid, NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+    let pipe = pipe.to_str().unwrap();
+    let run = fanorona_within(
+        &["prove", "--board", "5x3", "--check", "--proof", pipe],
+        limit,
+    );
+    run.assert_failure("it is not a regular file, as a proof file is");
+    let run = fanorona_within(&["prove", "--board", "5x3", "--proof", pipe], limit);
+    run.assert_failure("a named pipe");
+    let run = fanorona_within(&["exam", "--set", pipe, "--agent", "random"], limit);
+    run.assert_failure("it is not a regular file, as an exam set is");
+}
+
+/// A proof of the 9x5 start with no budget (it runs until stopped) on `proof`.
+#[cfg(unix)]
+fn endless_proof(proof: &str) -> std::process::Child {
+    common::command(["prove", "--proof", proof])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits (at most a minute) for `child` to end; its run.
+#[cfg(unix)]
+fn wait_for(mut child: std::process::Child) -> common::Run {
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(started.elapsed().as_secs() < 60, "the prover did not stop");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    common::Run {
+        status: output.status,
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_second_prove_on_a_file_is_refused_and_signals_save_the_proof_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("9x5.proof");
+    let lock = dir.path().join("9x5.proof.lock");
+    let proof = proof.to_str().unwrap();
+    for (signal, status) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let child = endless_proof(proof);
+        let started = std::time::Instant::now();
+        while !lock.exists() {
+            assert!(started.elapsed().as_secs() < 60, "no lock file");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // Searching now: a second run on the same file is refused at once.
+        std::thread::sleep(std::time::Duration::from_millis(1000));
+        let second = fanorona(["prove", "--proof", proof, "--nodes", "10"]);
+        second.assert_failure("the proof file is in use by another `fanorona prove` (process");
+        // SAFETY: kill(2) with the id of our own, still unreaped, child.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+        let run = wait_for(child);
+        assert_eq!(run.status.code(), Some(status), "{}", run.stderr);
+        assert!(run.stderr.contains("is saved"), "{}", run.stderr);
+        assert!(run.stdout.contains("value: unproven"), "{}", run.stdout);
+        // The saved search is there, and continues where it stopped.
+        let check = fanorona(["prove", "--proof", proof, "--check"]);
+        assert!(check.assert_success().contains("every record checks"));
+        let next = fanorona([
+            "prove", "--proof", proof, "--nodes", "10", "--json", "--quiet",
+        ]);
+        let json: serde_json::Value = serde_json::from_str(next.assert_success().trim()).unwrap();
+        assert!(
+            json["questions"][0]["nodes"].as_u64().unwrap() > 1000,
+            "{json}"
+        );
+    }
+}
+
+#[test]
+fn a_proof_file_made_with_tables_names_them_when_they_are_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let tables = dir.path().join("tables");
+    let tables = tables.to_str().unwrap();
+    fanorona([
+        "tables", "build", "--board", "5x3", "--pieces", "3", "--out", tables, "--quiet",
+    ])
+    .assert_success();
+    let proof = dir.path().join("p.proof");
+    let proof = proof.to_str().unwrap();
+    let fen = "W3B/5/B3W w";
+    fanorona([
+        "prove", fen, "--tables", tables, "--proof", proof, "--quiet",
+    ])
+    .assert_success();
+    fanorona([
+        "prove", fen, "--tables", tables, "--proof", proof, "--check",
+    ])
+    .assert_success();
+    let run = fanorona(["prove", fen, "--proof", proof, "--check"]);
+    run.assert_failure("the proof file was made with the endgame tables of 5x3 up to 3 pieces");
+    assert!(
+        run.stderr.contains("no tables were given"),
+        "{}",
+        run.stderr
+    );
+    let run = fanorona(["prove", fen, "--proof", proof, "--quiet"]);
+    run.assert_failure("give those tables");
+}
+
+#[test]
+fn tables_build_over_a_damaged_class_file_says_to_delete_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t");
+    let out_text = out.to_str().unwrap();
+    let build = || {
+        fanorona([
+            "tables", "build", "--board", "5x3", "--pieces", "3", "--out", out_text, "--quiet",
+        ])
+    };
+    build().assert_success();
+    let file = out.join("5x3-1v2.egtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 1;
+    std::fs::write(&file, &bytes).unwrap();
+    build().assert_failure("delete this file and run the build again to rebuild it");
+    std::fs::remove_file(&file).unwrap();
+    build().assert_success();
 }

@@ -43,6 +43,17 @@ pub(crate) fn open_sealed<'a>(
     version: u32,
     what: &str,
 ) -> Result<&'a [u8], String> {
+    open_sealed_versions(bytes, magic, version..=version, what).map(|(_, body)| body)
+}
+
+/// [`open_sealed`] for a kind of file read at any of the format `versions` (older formats
+/// still read): the version found and the body.
+pub(crate) fn open_sealed_versions<'a>(
+    bytes: &'a [u8],
+    magic: &[u8; 8],
+    versions: std::ops::RangeInclusive<u32>,
+    what: &str,
+) -> Result<(u32, &'a [u8]), String> {
     if bytes.len() < HEAD + TAIL {
         return Err(format!(
             "{} bytes, too short for the {}-byte envelope",
@@ -62,12 +73,15 @@ pub(crate) fn open_sealed<'a>(
         ));
     }
     let found = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if found != version {
-        return Err(format!(
-            "format version {found}; this program reads version {version}"
-        ));
+    if !versions.contains(&found) {
+        let (low, high) = (versions.start(), versions.end());
+        return Err(if low == high {
+            format!("format version {found}; this program reads version {high}")
+        } else {
+            format!("format version {found}; this program reads versions {low} to {high}")
+        });
     }
-    Ok(&sealed[HEAD..])
+    Ok((found, &sealed[HEAD..]))
 }
 
 #[cfg(test)]

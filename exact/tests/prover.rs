@@ -26,6 +26,7 @@ fn options(
         max_entries: 10_000_000,
         turns,
         progress,
+        stop: None,
     }
 }
 
@@ -210,7 +211,7 @@ fn proofs_resume_from_their_file_check_again_and_refuse_damage() {
     assert!(check_file(&file, None).unwrap() > 0);
     // A certificate missing one of its positions fails its check.
     let bytes = std::fs::read(&path).unwrap();
-    let certificates = file.certificates(None).unwrap();
+    let certificates = file.certificates();
     assert!(certificates.iter().all(|c| c.check(board, None).is_ok()));
     let mut tampered = certificates.into_iter().find(|c| c.len() > 1).unwrap();
     tampered.nodes.remove(tampered.len() / 2);
@@ -266,7 +267,236 @@ fn the_5x5_start_is_a_draw_and_its_shipped_proof_checks() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/proofs/5x5-start.proof");
     let file = ProofFile::load(&shipped).unwrap();
     assert!(check_file(&file, Some(&tables)).unwrap() > 1000);
-    let certificates = file.certificates(Some(&tables)).unwrap();
+    let certificates = file.certificates();
     assert_eq!(certificates.len(), 2 + names.len());
     assert!(certificates.iter().all(|c| c.outcome != Outcome::Unproven));
+}
+
+/// Byte offsets in a proof file of version 2: the magic and version, the board, the tables.
+const RECORDS_COUNT: usize = 12 + 2 + 5;
+/// Bytes of a position, of an entry, and of a record's head up to its entry count.
+const KEY: usize = 17;
+const ENTRY: usize = KEY + 9;
+const RECORD_HEAD: usize = KEY + 2 + 16;
+
+/// Where each record of a proof file's `bytes` starts, with its entry count.
+fn records(bytes: &[u8]) -> Vec<(usize, u64)> {
+    let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let mut at = RECORDS_COUNT + 4;
+    (0..u32_at(RECORDS_COUNT))
+        .map(|_| {
+            let entries = u64_at(at + RECORD_HEAD);
+            let record = (at, entries);
+            at += RECORD_HEAD + 8 + entries as usize * ENTRY;
+            record
+        })
+        .collect()
+}
+
+/// Fixes the CRC-32 at the end of a proof file's `bytes`, as a forger would.
+fn seal(mut bytes: Vec<u8>) -> Vec<u8> {
+    let n = bytes.len() - 4;
+    let crc = crc32fast::hash(&bytes[..n]);
+    bytes[n..].copy_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn forged_proof_files_are_refused() {
+    let board = Board::new(5, 3).unwrap();
+    let start = Position::initial(board);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("forged.proof");
+    let mut quiet = |_: &fanorona_exact::prover::Progress| {};
+    // The 5x3 start is a win for white: its proof and one record per turn (keeps: proven,
+    // spoils: disproven).
+    let (report, file) = prove(
+        &start,
+        None,
+        ProofFile::new(board),
+        options(5_000_000, true, &mut quiet),
+    )
+    .unwrap();
+    assert_eq!(report.value, Some(Verdict::Win));
+    file.save(&path).unwrap();
+    let genuine = std::fs::read(&path).unwrap();
+    let at = records(&genuine);
+    assert_eq!(at.len(), 1 + start.legal_turns().len());
+    let outcome_of = |r: usize| genuine[at[r].0 + KEY + 1];
+    let (keeps, spoils) = (
+        (1..at.len()).find(|&r| outcome_of(r) == 1).unwrap(),
+        (1..at.len()).find(|&r| outcome_of(r) == 2).unwrap(),
+    );
+    // A forged file is refused by loading it, or else by the run and by the check.
+    let refused = |bytes: Vec<u8>| -> String {
+        std::fs::write(&path, seal(bytes)).unwrap();
+        let file = match ProofFile::load(&path) {
+            Err(e @ ProverError::BadFile { .. }) => return e.to_string(),
+            Err(e) => panic!("expected a bad-file error, got {e}"),
+            Ok(file) => file,
+        };
+        let checked = check_file(&file, None).unwrap_err().to_string();
+        let mut quiet = |_: &fanorona_exact::prover::Progress| {};
+        match prove(&start, None, file, options(5_000_000, true, &mut quiet)) {
+            Err(e @ ProverError::Untrusted(_)) => {
+                assert_eq!(e.to_string(), checked);
+                e.to_string()
+            }
+            Err(e) => panic!("expected an untrusted file, got {e}"),
+            Ok((report, _)) => panic!("a forged file was used: {:?}", report.value),
+        }
+    };
+    // The genuine file passes both.
+    let file = ProofFile::load(&path).unwrap();
+    assert!(check_file(&file, None).unwrap() > 0);
+    // The root's outcome flipped, its entries made disproven to fit: a trap that is none.
+    let mut flipped = genuine.clone();
+    let (root, entries) = at[0];
+    flipped[root + KEY + 1] = 2;
+    for e in 0..entries as usize {
+        let entry = root + RECORD_HEAD + 8 + e * ENTRY;
+        flipped[entry + KEY] = 2;
+        flipped[entry + KEY + 1..entry + ENTRY].fill(0);
+    }
+    let e = refused(flipped);
+    assert!(e.contains("the record of white to win at"), "{e}");
+    assert!(e.contains("does not hold"), "{e}");
+    // The outcome byte alone flipped: a disproof holding proven entries.
+    let mut flipped = genuine.clone();
+    flipped[root + KEY + 1] = 2;
+    assert!(refused(flipped).contains("is disproven but holds an entry of kind 1"));
+    // A turn that spoils claimed to keep, with an emptied certificate.
+    let mut emptied = genuine[..at[spoils].0].to_vec();
+    emptied.extend_from_slice(&genuine[at[spoils].0..at[spoils].0 + RECORD_HEAD]);
+    emptied[at[spoils].0 + KEY + 1] = 1;
+    emptied.extend_from_slice(&0u64.to_le_bytes());
+    let after = at[spoils].0 + RECORD_HEAD + 8 + at[spoils].1 as usize * ENTRY;
+    emptied.extend_from_slice(&genuine[after..]);
+    assert!(refused(emptied).contains("is not certified"));
+    // Two turn records' roots swapped.
+    let mut swapped = genuine.clone();
+    let (a, b) = (at[keeps].0, at[spoils].0);
+    swapped[a..a + KEY].copy_from_slice(&genuine[b..b + KEY]);
+    swapped[b..b + KEY].copy_from_slice(&genuine[a..a + KEY]);
+    assert!(refused(swapped).contains("does not check"));
+    // Two entries of a record in the wrong order, and a record repeated.
+    let mut reordered = genuine.clone();
+    let first = root + RECORD_HEAD + 8;
+    reordered[first..first + ENTRY].copy_from_slice(&genuine[first + ENTRY..first + 2 * ENTRY]);
+    reordered[first + ENTRY..first + 2 * ENTRY].copy_from_slice(&genuine[first..first + ENTRY]);
+    assert!(refused(reordered).contains("not in increasing order"));
+    let mut repeated = genuine[..genuine.len() - 4].to_vec();
+    let count = at.len() as u32 + 1;
+    repeated[RECORDS_COUNT..RECORDS_COUNT + 4].copy_from_slice(&count.to_le_bytes());
+    repeated.extend_from_slice(&genuine[at[1].0..at[2].0]);
+    repeated.extend_from_slice(&[0; 4]);
+    assert!(refused(repeated).contains("asks the question of an earlier record again"));
+
+    // An unfinished search: open entries at impossible numbers, and a forged proof.
+    let (_, file) = prove(
+        &start,
+        None,
+        ProofFile::new(board),
+        options(300, false, &mut quiet),
+    )
+    .unwrap();
+    file.save(&path).unwrap();
+    let unfinished = std::fs::read(&path).unwrap();
+    let (record, entries) = records(&unfinished)[0];
+    assert_eq!(unfinished[record + KEY + 1], 0, "unsettled");
+    let entry = (0..entries as usize)
+        .map(|e| record + RECORD_HEAD + 8 + e * ENTRY)
+        .find(|&e| unfinished[e + KEY] == 0)
+        .expect("an open entry");
+    let mut insane = unfinished.clone();
+    insane[entry + KEY + 1..entry + KEY + 5].copy_from_slice(&u32::MAX.to_le_bytes());
+    let e = refused(insane);
+    assert!(
+        e.contains("an open entry with proof number 4294967295"),
+        "{e}"
+    );
+    let mut zero = unfinished.clone();
+    zero[entry + KEY + 5..entry + ENTRY].fill(0);
+    assert!(refused(zero).contains("disproof number 0"));
+    // An open position claimed proven: the run would reuse it as a proof.
+    let mut forged = unfinished.clone();
+    forged[entry + KEY] = 1;
+    forged[entry + KEY + 1..entry + ENTRY].fill(0);
+    let e = refused(forged);
+    assert!(e.contains("cannot be trusted"), "{e}");
+}
+
+#[test]
+fn a_proof_file_made_with_tables_is_refused_without_them_and_files_of_version_1_still_load() {
+    let board = Board::new(5, 3).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (three, _) = build(board, 3, &dir.path().join("t3"), &BuildOptions::default()).unwrap();
+    let (two, _) = build(board, 2, &dir.path().join("t2"), &BuildOptions::default()).unwrap();
+    let pos = Position::from_fen("W3B/5/B3W w").unwrap();
+    let mut quiet = |_: &fanorona_exact::prover::Progress| {};
+    let (report, file) = prove(
+        &pos,
+        Some(&three),
+        ProofFile::new(board),
+        options(5_000_000, true, &mut quiet),
+    )
+    .unwrap();
+    assert!(report.value.is_some());
+    let path = dir.path().join("p.proof");
+    let file = save_and_load(&file, &path);
+    assert_eq!(file.made_with().unwrap().pieces, 3);
+    assert!(check_file(&file, Some(&three)).is_ok());
+    for (tables, given) in [
+        (None, "no tables were given"),
+        (Some(&two), "the tables given stop at 2 pieces"),
+    ] {
+        let e = check_file(&file, tables).unwrap_err();
+        assert!(matches!(e, ProverError::WrongTables { .. }), "{e}");
+        let e = e.to_string();
+        assert!(
+            e.contains("made with the endgame tables of 5x3 up to 3 pieces"),
+            "{e}"
+        );
+        assert!(e.contains(given), "{e}");
+    }
+    let e = prove(&pos, None, file, options(10, false, &mut quiet)).unwrap_err();
+    assert!(matches!(e, ProverError::WrongTables { .. }), "{e}");
+    // The same file in format 1 (no tables recorded) loads, and checks with the tables.
+    let v2 = std::fs::read(&path).unwrap();
+    let mut v1 = b"FANOPROF".to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    v1.extend_from_slice(&v2[12..14]);
+    v1.extend_from_slice(&v2[19..v2.len() - 4]);
+    v1.extend_from_slice(&[0; 4]);
+    std::fs::write(&path, seal(v1)).unwrap();
+    let old = ProofFile::load(&path).unwrap();
+    assert_eq!(old.made_with(), None);
+    assert!(check_file(&old, Some(&three)).is_ok());
+}
+
+#[test]
+fn budgets_of_seconds_out_of_range_are_refused_or_unlimited_never_a_panic() {
+    let board = Board::new(5, 3).unwrap();
+    let start = Position::initial(board);
+    let mut quiet = |_: &fanorona_exact::prover::Progress| {};
+    for seconds in [-1.0, f64::NAN, f64::INFINITY, 1e300, 1e19] {
+        let mut options = options(100, false, &mut quiet);
+        options.max_seconds = Some(seconds);
+        let result = prove(&start, None, ProofFile::new(board), options);
+        if seconds >= 0.0 {
+            // Beyond what the clock holds: no limit of time; the nodes stop it.
+            assert_eq!(result.unwrap().0.value, None);
+        } else {
+            let e = result.unwrap_err();
+            assert!(matches!(e, ProverError::BadOptions(_)), "{e}");
+        }
+    }
+    // A stop flag already set: nothing is searched, and the run says unproven.
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    let mut options = options(5_000_000, true, &mut quiet);
+    options.stop = Some(&stop);
+    let (report, file) = prove(&start, None, ProofFile::new(board), options).unwrap();
+    assert_eq!((report.value, report.nodes), (None, 0));
+    assert!(file.certificates().is_empty());
 }

@@ -290,12 +290,18 @@ fn builds_resume_and_damaged_or_foreign_files_are_refused() {
     built(Board::new(3, 5).unwrap(), 3, other_board.path());
     let foreign = std::fs::read(other_board.path().join("3x5-1v2.egtb")).unwrap();
     assert!(reason(&foreign).contains("3x5"));
-    // A build refuses the damaged file too, and rebuilds nothing over it.
+    // A build refuses the damaged file too, rebuilds nothing over it, and says to delete it
+    // (a rerun would fail the same way).
     std::fs::write(&path, &flipped).unwrap();
-    assert!(matches!(
-        build(board, 3, dir.path(), &BuildOptions::default()),
-        Err(TablesError::BadFile { .. })
-    ));
+    let refused = build(board, 3, dir.path(), &BuildOptions::default()).unwrap_err();
+    assert!(
+        matches!(refused, TablesError::DamagedInBuild { .. }),
+        "{refused}"
+    );
+    assert!(
+        refused.to_string().contains("delete this file"),
+        "{refused}"
+    );
     std::fs::write(&path, &bytes).unwrap();
     assert_eq!(EndgameTables::open(dir.path(), board).unwrap().pieces(), 4);
     // A piece count with a class missing is refused, naming the file, not used silently at

@@ -528,6 +528,20 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         );
     }
     let board = Board::parse(args.board.as_deref().unwrap_or("9x5")).context("bad --board")?;
+    let most = Position::initial(board).piece_count();
+    if let Some(pieces) = &args.pieces
+        && *pieces.start() > most
+    {
+        bail!(
+            "bad --pieces: the games on {board} start with {most} pieces and only lose pieces, \
+             so no position has {}; expected a range within 2-{most}",
+            if pieces.start() == pieces.end() {
+                pieces.start().to_string()
+            } else {
+                format!("{} or more", pieces.start())
+            }
+        );
+    }
     let defaults: &[&str] = if args.prove {
         &PROVE_PLAYERS
     } else {

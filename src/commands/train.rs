@@ -197,6 +197,35 @@ fn draw_curves(run: &RunDir) -> Result<()> {
 /// The exit status of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 pub const INTERRUPTED: i32 = 130;
 
+/// The exit status of a command stopped by SIGTERM (128 + SIGTERM, as shells report it).
+pub const TERMINATED_STATUS: i32 = 143;
+
+/// Set once SIGTERM arrived (see [`stop_on_sigterm`]).
+pub(crate) static TERMINATED: AtomicBool = AtomicBool::new(false);
+
+/// Sets `stop` (and [`TERMINATED`]) at the first SIGTERM, so that the command saves its work
+/// and ends (its exit status then 143, 128 + SIGTERM); a second SIGTERM exits at once.
+#[cfg(unix)]
+pub(crate) fn stop_on_sigterm(stop: Arc<AtomicBool>) -> Result<()> {
+    // SAFETY: the action only stores to atomics or calls `_exit`, both async-signal-safe.
+    unsafe {
+        signal_hook_registry::register(libc::SIGTERM, move || {
+            if TERMINATED.swap(true, Ordering::SeqCst) {
+                libc::_exit(TERMINATED_STATUS);
+            }
+            stop.store(true, Ordering::SeqCst);
+        })
+    }
+    .context("cannot install the SIGTERM handler")?;
+    Ok(())
+}
+
+/// Elsewhere there is no SIGTERM to handle.
+#[cfg(not(unix))]
+pub(crate) fn stop_on_sigterm(_stop: Arc<AtomicBool>) -> Result<()> {
+    Ok(())
+}
+
 /// Sets `stop` at the first Ctrl-C (SIGINT), saying on stderr that the command is `finishing`
 /// (e.g. the iteration, then writing a checkpoint); a second Ctrl-C exits at once.
 pub(crate) fn stop_on_ctrl_c(stop: Arc<AtomicBool>, finishing: &'static str) -> Result<()> {

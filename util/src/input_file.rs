@@ -42,7 +42,18 @@ pub fn read_regular_limited(path: &Path, limit: u64, kind: &str) -> io::Result<V
 
 /// [`read_limited`] for a UTF-8 text file.
 pub fn read_text_limited(path: &Path, limit: u64, kind: &str) -> io::Result<String> {
-    String::from_utf8(read_limited(path, limit, kind)?)
+    text(read_limited(path, limit, kind)?)
+}
+
+/// [`read_regular_limited`] for a UTF-8 text file (a named pipe with no writer, which would
+/// block for ever, is refused before it is opened).
+pub fn read_regular_text_limited(path: &Path, limit: u64, kind: &str) -> io::Result<String> {
+    text(read_regular_limited(path, limit, kind)?)
+}
+
+/// The bytes as UTF-8 text, or the error saying they are not.
+fn text(bytes: Vec<u8>) -> io::Result<String> {
+    String::from_utf8(bytes)
         .map_err(|_| io::Error::new(ErrorKind::InvalidData, "it is not UTF-8 text"))
 }
 

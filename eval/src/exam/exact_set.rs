@@ -89,6 +89,7 @@ pub fn prove_label(
         max_entries: budget.max_entries,
         turns: true,
         progress: &mut |_| {},
+        stop: None,
     };
     let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options)
         .map_err(|e| ExamError::Settings(format!("{}: {e}", pos.to_fen())))?;

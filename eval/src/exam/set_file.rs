@@ -8,7 +8,7 @@ use std::path::Path;
 
 use fanorona_env::{Board, Excerpt, Position};
 use fanorona_util::atomic_write::write_atomic;
-use fanorona_util::input_file::read_text_limited;
+use fanorona_util::input_file::read_regular_text_limited;
 
 use super::error::ExamError;
 
@@ -159,9 +159,10 @@ pub(crate) fn parse_position(fen: &str, board: &'static Board) -> Result<Positio
     Ok(position)
 }
 
-/// Reads a set file's text (of at most [`MAX_SET_BYTES`]).
+/// Reads a set file's text (of at most [`MAX_SET_BYTES`]), from a regular file only: a named
+/// pipe with no writer would block for ever, a device never end.
 pub(crate) fn read_set_text(path: &Path) -> Result<String, ExamError> {
-    read_text_limited(path, MAX_SET_BYTES, "an exam set").map_err(|e| ExamError::SetFile {
+    read_regular_text_limited(path, MAX_SET_BYTES, "an exam set").map_err(|e| ExamError::SetFile {
         path: path.display().to_string(),
         reason: format!("cannot read it: {e}"),
     })

@@ -17,5 +17,5 @@ pub(crate) mod server;
 pub use clock::Clocks;
 pub use command::{Command, CommandError, GoLimits, Start, go_command};
 pub use info::info_line;
-pub use input::{NotUtf8, read_line};
+pub use input::{BadLine, MAX_LINE_BYTES, read_line};
 pub use server::Server;

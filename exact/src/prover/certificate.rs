@@ -37,7 +37,8 @@ pub struct Certificate {
     pub outcome: Outcome,
     /// The root position.
     pub root: Key,
-    /// The certified positions: with their heights for a proof (0 for a trap).
+    /// The certified positions, sorted by key, each once: with their heights for a proof (0
+    /// for a trap).
     pub nodes: Vec<(Key, u32)>,
 }
 
@@ -116,27 +117,12 @@ impl Certificate {
         tables: Option<&EndgameTables>,
     ) -> Result<CheckReport, ProverError> {
         let started = Instant::now();
-        let attacker = self.question.attacker;
-        let proof = match self.outcome {
-            Outcome::Proven => true,
-            Outcome::Disproven => false,
-            Outcome::Unproven => {
-                return Err(ProverError::Refuted(
-                    "an unproven question has no certificate".into(),
-                ));
-            }
-        };
-        let heights: FxHashMap<Key, u32> = self.nodes.iter().copied().collect();
-        let position = |key: &Key| {
-            key.position(board).ok_or_else(|| {
-                ProverError::Refuted(format!("{key:?} is not a position of {board}"))
-            })
-        };
-        let root = position(&self.root)?;
-        let root_ok = match settle(&root, tables, attacker) {
+        let proof = self.is_proof()?;
+        let root = position(board, &self.root)?;
+        let root_ok = match settle(&root, tables, self.question.attacker) {
             Settled::Win => proof,
             Settled::NoWin => !proof,
-            Settled::Open => heights.contains_key(&self.root),
+            Settled::Open => self.nodes.binary_search_by_key(&self.root, |n| n.0).is_ok(),
         };
         if !root_ok {
             return Err(ProverError::Refuted(format!(
@@ -144,8 +130,42 @@ impl Certificate {
                 describe(&root)
             )));
         }
+        self.check_positions(board, tables)?;
+        Ok(CheckReport {
+            nodes: self.nodes.len(),
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Whether this is a proof (or a trap); an error for an unproven outcome.
+    fn is_proof(&self) -> Result<bool, ProverError> {
+        match self.outcome {
+            Outcome::Proven => Ok(true),
+            Outcome::Disproven => Ok(false),
+            Outcome::Unproven => Err(ProverError::Refuted(
+                "an unproven question has no certificate".into(),
+            )),
+        }
+    }
+
+    /// Checks every position of the certificate (its nodes, sorted by key, each once), not
+    /// whether it holds the root: for a proof, that the proven positions a search table
+    /// holds are proven indeed, whatever they are used for.
+    pub(crate) fn check_positions(
+        &self,
+        board: &'static Board,
+        tables: Option<&EndgameTables>,
+    ) -> Result<(), ProverError> {
+        let attacker = self.question.attacker;
+        let proof = self.is_proof()?;
+        if self.nodes.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return Err(ProverError::Refuted(
+                "its positions are not sorted, or one is repeated".into(),
+            ));
+        }
+        let heights: FxHashMap<Key, u32> = self.nodes.iter().copied().collect();
         self.nodes.par_iter().try_for_each(|(key, height)| {
-            let pos = position(key)?;
+            let pos = position(board, key)?;
             let good = |next: &Position| match settle(next, tables, attacker) {
                 Settled::Win => proof,
                 Settled::NoWin => !proof,
@@ -179,10 +199,6 @@ impl Certificate {
                     }
                 )))
             }
-        })?;
-        Ok(CheckReport {
-            nodes: self.nodes.len(),
-            seconds: started.elapsed().as_secs_f64(),
         })
     }
 
@@ -370,6 +386,12 @@ fn extract_trap(
         .filter(|&(_, r)| !r)
         .map(|(k, _)| (k, 0))
         .collect())
+}
+
+/// The position of `key` on `board`, or why it is none.
+fn position(board: &'static Board, key: &Key) -> Result<Position, ProverError> {
+    key.position(board)
+        .ok_or_else(|| ProverError::Refuted(format!("{key:?} is not a position of {board}")))
 }
 
 /// A position in messages: its FEN.

@@ -24,6 +24,27 @@ pub enum ProverError {
         /// What is wrong.
         reason: String,
     },
+    /// The options of a run are out of range.
+    #[error("bad prover options: {0}")]
+    BadOptions(String),
+    /// A proof file was made with other endgame tables than those given.
+    #[error(
+        "the proof file was made with {needed}, and {given}: give those tables, or tables of \
+         more pieces that agree with them"
+    )]
+    WrongTables {
+        /// The tables the file needs, in words.
+        needed: String,
+        /// What was given instead, in words.
+        given: String,
+    },
+    /// A record of a proof file does not hold: its certificate does not check, or its search
+    /// table claims proofs that do not hold.
+    #[error(
+        "the proof file cannot be trusted: {0}; it was damaged or edited (or made with other \
+         tables): delete it to start afresh"
+    )]
+    Untrusted(String),
     /// A certificate did not pass its check.
     #[error("the certificate does not check: {0}")]
     Refuted(String),

@@ -1,14 +1,22 @@
 //! The proof file: every search of a `fanorona prove` run, so that a later run continues an
 //! unfinished one and `fanorona prove --check` checks a finished one again.
 //!
-//! In the envelope of [`crate::envelope`] (magic `FANOPROF`, version 1), little-endian: board
-//! width and height (`u8` each), the number of records (`u32`), then per record: its root
-//! (white's points `u64`, black's `u64`, side to move `u8`: 0 white, 1 black), its attacker
-//! (`u8`), its outcome (`u8`: 0 unproven, 1 proven, 2 disproven), the nodes searched (`u64`),
-//! the seconds spent (`f64`), the number of entries (`u64`) and the entries: position (as a
-//! root), kind (`u8`: 0 open, 1 proven, 2 disproven, 3 tentative) and two `u32` (open: the
-//! proof and disproof numbers; proven: the height). A settled record keeps its certificate
-//! only; an unsettled one its whole transposition table.
+//! In the envelope of [`crate::envelope`] (magic `FANOPROF`, version 2; version 1 still
+//! reads), little-endian: board width and height (`u8` each), then (version 2) the endgame
+//! tables the file was made with (pieces `u8`, 0 for none, and their checksum `u32`, see
+//! [`TablesId`]), the number of records (`u32`), then per record: its root (white's points
+//! `u64`, black's `u64`, side to move `u8`: 0 white, 1 black), its attacker (`u8`), its
+//! outcome (`u8`: 0 unproven, 1 proven, 2 disproven), the nodes searched (`u64`), the seconds
+//! spent (`f64`), the number of entries (`u64`) and the entries, in increasing order of
+//! position: position (as a root), kind (`u8`: 0 open, 1 proven, 2 disproven, 3 tentative) and
+//! two `u32` (open: the proof and disproof numbers; proven: the height). A settled record
+//! keeps its certificate only (proven or disproven entries, as its outcome); an unsettled one
+//! its whole transposition table.
+//!
+//! Nothing read is trusted: reading checks the format and that every number is one a search
+//! stores (open entries with numbers a search can leave, each position once, each question
+//! once); the prover then checks every record against the rules and the tables before it uses
+//! or reports it ([`super::prove`]).
 
 use std::path::Path;
 
@@ -18,12 +26,16 @@ use super::certificate::Certificate;
 use super::error::ProverError;
 use super::node::Key;
 use super::search::{Outcome, Question};
-use super::table::{Entry, ProofTable};
-use crate::envelope::{open_sealed, write_sealed};
-use crate::tables::EndgameTables;
+use super::table::{Entry, INFINITE, ProofTable};
+use super::tables_id::TablesId;
+use crate::envelope::{open_sealed_versions, write_sealed};
+use fanorona_util::input_file::read_regular_limited;
 
 const MAGIC: &[u8; 8] = b"FANOPROF";
-const VERSION: u32 = 1;
+/// The format written; version 1 (without the tables) still reads.
+const VERSION: u32 = 2;
+/// The largest proof file read (a transposition table of 50 million entries takes 1.3 GB).
+const MAX_FILE_BYTES: u64 = 1 << 36;
 /// Bytes of a position in the file.
 const KEY_BYTES: usize = 17;
 /// Bytes of an entry.
@@ -38,12 +50,49 @@ pub(crate) struct Record {
     pub(crate) nodes: u64,
     pub(crate) seconds: f64,
     pub(crate) table: ProofTable,
+    /// Checked in this process against the rules and the tables (never read from a file):
+    /// a settled record's certificate, or an unsettled record's proven entries.
+    pub(crate) checked: bool,
+}
+
+impl Record {
+    /// The record in words, for messages: "white to win at FEN".
+    pub(crate) fn describe(&self, board: &'static Board) -> String {
+        let root = self
+            .root
+            .position(board)
+            .map_or_else(|| format!("{:?}", self.root), |p| p.to_fen());
+        format!("{} to win at {root}", self.question.attacker)
+    }
+
+    /// Every position of a settled record's table as a certificate of its outcome (proven
+    /// entries with their heights; a disproof's entries at height 0).
+    pub(crate) fn certificate(&self) -> Certificate {
+        let mut nodes: Vec<(Key, u32)> = self
+            .table
+            .entries
+            .iter()
+            .map(|(&key, entry)| match *entry {
+                Entry::Proven { height } => (key, height),
+                _ => (key, 0),
+            })
+            .collect();
+        nodes.sort_unstable();
+        Certificate {
+            question: self.question,
+            outcome: self.outcome,
+            root: self.root,
+            nodes,
+        }
+    }
 }
 
 /// The searches of a proof run on one board.
 #[derive(Debug)]
 pub struct ProofFile {
     pub(crate) board: &'static Board,
+    /// The tables it was made with; `None` for a file of version 1, which does not say.
+    pub(crate) made_with: Option<TablesId>,
     pub(crate) records: Vec<Record>,
 }
 
@@ -52,6 +101,7 @@ impl ProofFile {
     pub fn new(board: &'static Board) -> ProofFile {
         ProofFile {
             board,
+            made_with: Some(TablesId::NONE),
             records: Vec::new(),
         }
     }
@@ -61,10 +111,22 @@ impl ProofFile {
         self.board
     }
 
+    /// The endgame tables the file was made with, where it says (files of version 1 do not).
+    pub fn made_with(&self) -> Option<TablesId> {
+        self.made_with
+    }
+
     /// The record of `question` at `root`, if any.
     pub(crate) fn record(&self, root: Key, question: Question) -> Option<&Record> {
         self.records
             .iter()
+            .find(|r| r.root == root && r.question == question)
+    }
+
+    /// The record of `question` at `root`, to update, if any.
+    pub(crate) fn record_mut(&mut self, root: Key, question: Question) -> Option<&mut Record> {
+        self.records
+            .iter_mut()
             .find(|r| r.root == root && r.question == question)
     }
 
@@ -77,30 +139,21 @@ impl ProofFile {
         Some(self.records.swap_remove(i))
     }
 
-    /// The certificates of the settled records, taken from their tables (an error where one
-    /// does not hold together).
-    pub fn certificates(
-        &self,
-        tables: Option<&EndgameTables>,
-    ) -> Result<Vec<Certificate>, ProverError> {
+    /// The certificates of the settled records: each with every position of its record.
+    pub fn certificates(&self) -> Vec<Certificate> {
         self.records
             .iter()
             .filter(|r| r.outcome != Outcome::Unproven)
-            .map(|r| {
-                let root = r.root.position(self.board).ok_or_else(|| {
-                    ProverError::Refuted(format!(
-                        "a record's root is not a position of {}",
-                        self.board
-                    ))
-                })?;
-                Certificate::extract(r.question, r.outcome, &root, tables, &r.table)
-            })
+            .map(Record::certificate)
             .collect()
     }
 
     /// Writes the file to `path`, atomically.
     pub fn save(&self, path: &Path) -> Result<(), ProverError> {
         let mut body = vec![self.board.width() as u8, self.board.height() as u8];
+        let tables = self.made_with.unwrap_or(TablesId::NONE);
+        body.push(tables.pieces as u8);
+        body.extend_from_slice(&tables.checksum.to_le_bytes());
         body.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
         for r in &self.records {
             put_key(&mut body, &r.root);
@@ -134,12 +187,16 @@ impl ProofFile {
         })
     }
 
-    /// Reads the proof file at `path`, refusing a damaged or foreign file with the reason.
+    /// Reads the proof file at `path`, refusing a damaged or foreign file with the reason
+    /// (and anything but a regular file: a device or a named pipe is not read).
     pub fn load(path: &Path) -> Result<ProofFile, ProverError> {
-        let bytes = std::fs::read(path).map_err(|source| ProverError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes =
+            read_regular_limited(path, MAX_FILE_BYTES, "a proof file").map_err(|source| {
+                ProverError::Io {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            })?;
         parse(&bytes).map_err(|reason| ProverError::BadFile {
             path: path.to_path_buf(),
             reason,
@@ -199,17 +256,29 @@ impl Reader<'_> {
 }
 
 fn parse(bytes: &[u8]) -> Result<ProofFile, String> {
-    let body = open_sealed(
+    let (version, body) = open_sealed_versions(
         bytes,
         MAGIC,
-        VERSION,
+        1..=VERSION,
         "a proof file written by `fanorona prove`",
     )?;
     let mut r = Reader { bytes: body, at: 0 };
     let (w, h) = (r.u8("the board")?, r.u8("the board")?);
     let board = Board::new(w as usize, h as usize).map_err(|e| format!("board {w}x{h}: {e}"))?;
+    let made_with = if version >= 2 {
+        let pieces = r.u8("the tables")? as usize;
+        let checksum = r.u32("the tables")?;
+        if pieces == 1 || pieces >= board.points() || (pieces == 0 && checksum != 0) {
+            return Err(format!(
+                "tables of {pieces} pieces with checksum {checksum:08x} are no tables of {board}"
+            ));
+        }
+        Some(TablesId { pieces, checksum })
+    } else {
+        None
+    };
     let count = r.u32("the record count")?;
-    let mut records = Vec::new();
+    let mut records: Vec<Record> = Vec::new();
     for i in 0..count {
         let what = format!("record {}", i + 1);
         let root = r.key(board, &what)?;
@@ -222,6 +291,15 @@ fn parse(bytes: &[u8]) -> Result<ProofFile, String> {
                 ));
             }
         };
+        let question = Question { attacker };
+        if records
+            .iter()
+            .any(|other| other.root == root && other.question == question)
+        {
+            return Err(format!(
+                "{what} asks the question of an earlier record again"
+            ));
+        }
         let outcome = match r.u8(&what)? {
             0 => Outcome::Unproven,
             1 => Outcome::Proven,
@@ -230,6 +308,9 @@ fn parse(bytes: &[u8]) -> Result<ProofFile, String> {
         };
         let nodes = r.u64(&what)?;
         let seconds = f64::from_le_bytes(r.take(8, &what)?.try_into().expect("8 bytes"));
+        if !(seconds.is_finite() && seconds >= 0.0) {
+            return Err(format!("{what}: {seconds} seconds spent"));
+        }
         let entries = r.u64(&what)?;
         let room = (body.len() - r.at) / ENTRY_BYTES;
         if entries > room as u64 {
@@ -239,30 +320,64 @@ fn parse(bytes: &[u8]) -> Result<ProofFile, String> {
         }
         let mut table = ProofTable::default();
         table.entries.reserve(entries as usize);
+        let mut last: Option<Key> = None;
         for _ in 0..entries {
             let key = r.key(board, &what)?;
+            if last.is_some_and(|l| l >= key) {
+                return Err(format!(
+                    "{what}: its entries are not in increasing order of position (a position \
+                     repeated, or the entries moved)"
+                ));
+            }
+            last = Some(key);
             let kind = r.u8(&what)?;
             let (a, b) = (r.u32(&what)?, r.u32(&what)?);
             let entry = match kind {
-                0 => Entry::Open { pn: a, dn: b },
+                0 if (1..INFINITE).contains(&a) && (1..INFINITE).contains(&b) => {
+                    Entry::Open { pn: a, dn: b }
+                }
+                0 => {
+                    return Err(format!(
+                        "{what}: an open entry with proof number {a} and disproof number {b}; \
+                         a search leaves open numbers from 1 to {}",
+                        INFINITE - 1
+                    ));
+                }
                 1 => Entry::Proven { height: a },
                 2 => Entry::Disproven,
                 3 => Entry::Tentative,
                 k => return Err(format!("{what}: entry kind {k} is not 0 to 3")),
             };
+            let fits = match outcome {
+                Outcome::Unproven => true,
+                Outcome::Proven => matches!(entry, Entry::Proven { .. }),
+                Outcome::Disproven => entry == Entry::Disproven,
+            };
+            if !fits {
+                return Err(format!(
+                    "{what} is {} but holds an entry of kind {kind}; a settled record holds \
+                     its certificate only",
+                    outcome.name()
+                ));
+            }
             table.entries.insert(key, entry);
         }
         records.push(Record {
             root,
-            question: Question { attacker },
+            question,
             outcome,
             nodes,
             seconds,
             table,
+            checked: false,
         });
     }
     if r.at != body.len() {
         return Err(format!("{} bytes after the last record", body.len() - r.at));
     }
-    Ok(ProofFile { board, records })
+    Ok(ProofFile {
+        board,
+        made_with,
+        records,
+    })
 }

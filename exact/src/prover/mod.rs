@@ -33,6 +33,7 @@ pub(crate) mod node;
 pub(crate) mod prove;
 pub(crate) mod search;
 pub(crate) mod table;
+pub(crate) mod tables_id;
 
 pub use certificate::{Certificate, CheckReport};
 pub use error::ProverError;
@@ -42,3 +43,4 @@ pub use prove::{
     Progress, ProofReport, ProveOptions, QuestionReport, TurnStatus, Verdict, check_file, prove,
 };
 pub use search::{Outcome, Question};
+pub use tables_id::TablesId;

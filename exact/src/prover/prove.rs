@@ -1,8 +1,10 @@
 //! Proving the value of a position: the questions it takes, the status of each of its turns,
 //! certificates checked before anything is reported, and the proof file continued and
-//! updated.
+//! updated. Nothing of the file is trusted: every record is checked against the rules and the
+//! tables before the run uses or reports it.
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use fanorona_env::{Color, Position, Rules, Turn};
 
@@ -12,6 +14,7 @@ use super::file::{ProofFile, Record};
 use super::node::{Key, children};
 use super::search::{Limits, Outcome, Question, Search};
 use super::table::{Entry, ProofTable};
+use super::tables_id::TablesId;
 use crate::tables::EndgameTables;
 
 /// Nodes searched before the first look for a trap among the positions met.
@@ -79,7 +82,8 @@ pub struct Progress {
 pub struct ProveOptions<'a> {
     /// Stop after this many expanded nodes, over every search of the run.
     pub max_nodes: u64,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds (from 0 up; infinite or beyond the clock's range: no
+    /// limit).
     pub max_seconds: Option<f64>,
     /// Entries a table may hold before its open entries are dropped (about 40 bytes each).
     pub max_entries: usize,
@@ -87,6 +91,9 @@ pub struct ProveOptions<'a> {
     pub turns: bool,
     /// Called with each progress report.
     pub progress: &'a mut dyn FnMut(&Progress),
+    /// Set (by a signal handler, say) to stop the run early: its searches stop within about
+    /// a thousand nodes, and what they reached is kept as when the budget runs out.
+    pub stop: Option<&'a AtomicBool>,
 }
 
 /// One question of a run: where it got.
@@ -152,6 +159,8 @@ struct Run<'a, 'b> {
     work: [ProofTable; 2],
     options: ProveOptions<'b>,
     started: Instant,
+    /// When the budget of seconds ends (`None`: no limit).
+    deadline: Option<Instant>,
     nodes: u64,
 }
 
@@ -161,10 +170,15 @@ impl Run<'_, '_> {
     /// checked, and its record keeps the certificate.
     fn ask(&mut self, root: &Position, question: Question) -> Result<Outcome, ProverError> {
         let key = Key::of(root);
-        if let Some(r) = self.file.record(key, question)
+        let board = self.file.board;
+        if let Some(r) = self.file.record_mut(key, question)
             && r.outcome != Outcome::Unproven
         {
+            verify(r, board, self.tables)?;
             return Ok(r.outcome);
+        }
+        if self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Ok(Outcome::Unproven);
         }
         let mut record = self.file.take(key, question).unwrap_or(Record {
             root: key,
@@ -173,12 +187,10 @@ impl Run<'_, '_> {
             nodes: 0,
             seconds: 0.0,
             table: ProofTable::default(),
+            checked: true,
         });
         let started = Instant::now();
-        let deadline = self
-            .options
-            .max_seconds
-            .map(|s| self.started + std::time::Duration::from_secs_f64(s));
+        let deadline = self.deadline;
         let run_started = self.started;
         let before = self.nodes;
         let progress = &mut self.options.progress;
@@ -195,6 +207,7 @@ impl Run<'_, '_> {
             deadline,
             max_entries: self.options.max_entries,
             progress: &mut report,
+            stop: self.options.stop,
         };
         let table = &mut self.work[question.attacker.index()];
         let mut search = Search::new(question, self.tables, table, limits);
@@ -246,6 +259,8 @@ impl Run<'_, '_> {
         record.nodes += nodes;
         record.seconds += started.elapsed().as_secs_f64();
         record.outcome = outcome;
+        // Settled here, its certificate checked above; unsettled, it takes this run's table.
+        record.checked = true;
         self.file.records.push(record);
         Ok(outcome)
     }
@@ -253,6 +268,7 @@ impl Run<'_, '_> {
     /// The proof file to save: settled records keep their certificates; the first unsettled
     /// record of each attacker takes that attacker's working table, to be continued.
     fn into_file(mut self) -> ProofFile {
+        self.file.made_with = Some(TablesId::of(self.tables));
         for record in &mut self.file.records {
             if record.outcome == Outcome::Unproven {
                 record.table = std::mem::take(&mut self.work[record.question.attacker.index()]);
@@ -302,6 +318,23 @@ pub fn prove(
             t.board()
         )));
     }
+    let deadline = match options.max_seconds {
+        Some(seconds) if seconds.is_nan() || seconds < 0.0 => {
+            return Err(ProverError::BadOptions(format!(
+                "{seconds} seconds: expected a number of seconds from 0 up"
+            )));
+        }
+        // Beyond what a duration or the clock holds: no limit.
+        Some(seconds) => Duration::try_from_secs_f64(seconds)
+            .ok()
+            .and_then(|span| Instant::now().checked_add(span)),
+        None => None,
+    };
+    let mut file = file;
+    check_tables(&file, tables)?;
+    for record in &mut file.records {
+        verify(record, root.board(), tables)?;
+    }
     let mut work = [ProofTable::default(), ProofTable::default()];
     for record in &file.records {
         let table = &mut work[record.question.attacker.index()];
@@ -315,6 +348,7 @@ pub fn prove(
         work,
         options,
         started: Instant::now(),
+        deadline,
         nodes: 0,
     };
     let us = root.side_to_move();
@@ -356,6 +390,17 @@ pub fn prove(
             };
             turns.push((turn, status));
         }
+        // Checked certificates cannot contradict each other; should they, nothing is printed.
+        if value != Verdict::Loss
+            && !turns.is_empty()
+            && turns.iter().all(|&(_, s)| s == TurnStatus::Spoils)
+        {
+            return Err(ProverError::Refuted(format!(
+                "the value {} of {} and its turns contradict each other: every turn spoils it",
+                value.name(),
+                root.to_fen()
+            )));
+        }
     }
     let questions = [win, loss]
         .into_iter()
@@ -383,12 +428,98 @@ pub fn prove(
     Ok((report, run.into_file()))
 }
 
-/// Checks every settled record of `file` again: each certificate is taken from the file
-/// again and checked against the rules and `tables`. Returns the positions checked.
+/// Checks every record of `file` again, against the rules and `tables` (those the file was
+/// made with, or tables of more pieces that agree with them): each settled record's
+/// certificate, and the proven positions of each unsettled one. Returns the positions checked.
 pub fn check_file(file: &ProofFile, tables: Option<&EndgameTables>) -> Result<usize, ProverError> {
+    check_tables(file, tables)?;
     let mut checked = 0;
-    for certificate in file.certificates(tables)? {
-        checked += certificate.check(file.board(), tables)?.nodes;
+    for record in &file.records {
+        checked += check_record(record, file.board, tables)?;
     }
     Ok(checked)
+}
+
+/// Refuses `tables` that are not those `file` was made with (where it says).
+fn check_tables(file: &ProofFile, tables: Option<&EndgameTables>) -> Result<(), ProverError> {
+    let Some(needed) = file.made_with else {
+        return Ok(());
+    };
+    if needed.held_by(tables) {
+        return Ok(());
+    }
+    let given = match tables {
+        None => "no tables were given".to_string(),
+        Some(t) if t.pieces() < needed.pieces => {
+            format!("the tables given stop at {} pieces", t.pieces())
+        }
+        Some(_) => format!(
+            "the tables given differ from them up to {} pieces",
+            needed.pieces
+        ),
+    };
+    Err(ProverError::WrongTables {
+        needed: needed.describe(file.board),
+        given,
+    })
+}
+
+/// Checks `record` against the rules and `tables` once in this process: the check is kept
+/// in the record (in memory only; a file read again is checked again).
+fn verify(
+    record: &mut Record,
+    board: &'static fanorona_env::Board,
+    tables: Option<&EndgameTables>,
+) -> Result<(), ProverError> {
+    if !record.checked {
+        check_record(record, board, tables)?;
+        record.checked = true;
+    }
+    Ok(())
+}
+
+/// Checks `record`: a settled record's certificate (every position of its table, and its
+/// root), or the proven positions of an unsettled record's table (the search would reuse
+/// them as proofs). Returns the positions checked; the error says which record failed.
+fn check_record(
+    record: &Record,
+    board: &'static fanorona_env::Board,
+    tables: Option<&EndgameTables>,
+) -> Result<usize, ProverError> {
+    let untrusted = |e: ProverError| {
+        let reason = match e {
+            ProverError::Refuted(reason) => reason,
+            other => other.to_string(),
+        };
+        ProverError::Untrusted(format!(
+            "the record of {} does not check: {reason}",
+            record.describe(board)
+        ))
+    };
+    if record.outcome != Outcome::Unproven {
+        return Ok(record
+            .certificate()
+            .check(board, tables)
+            .map_err(untrusted)?
+            .nodes);
+    }
+    let mut proven: Vec<(Key, u32)> = record
+        .table
+        .entries
+        .iter()
+        .filter_map(|(&key, entry)| match *entry {
+            Entry::Proven { height } => Some((key, height)),
+            _ => None,
+        })
+        .collect();
+    proven.sort_unstable();
+    let count = proven.len();
+    let claims = Certificate {
+        question: record.question,
+        outcome: Outcome::Proven,
+        root: record.root,
+        nodes: proven,
+    };
+    claims.check_positions(board, tables).map_err(untrusted)?;
+    Ok(count)
 }

@@ -11,6 +11,7 @@
 //! the current path is a disproof that leans on that position (its depth on the path); a
 //! disproof leaning on a position above the node is tentative.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use fanorona_env::{Color, Position};
@@ -86,6 +87,8 @@ pub(crate) struct Limits<'a> {
     pub(crate) max_entries: usize,
     /// Called every few seconds with the nodes expanded and the table's size.
     pub(crate) progress: &'a mut dyn FnMut(u64, usize),
+    /// Stop once this is set (checked every 1,024 nodes).
+    pub(crate) stop: Option<&'a AtomicBool>,
 }
 
 /// One df-pn search: its question, table, path and budget.
@@ -125,10 +128,11 @@ impl<'a, 'b> Search<'a, 'b> {
         }
     }
 
-    /// Whether the budget (nodes or time) is spent.
+    /// Whether the budget (nodes or time) is spent, or the run told to stop.
     pub(crate) fn exhausted(&self) -> bool {
         self.nodes >= self.limits.max_nodes
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
     /// Searches `root` (a turn start) until it is settled, the budget is spent or `pause`

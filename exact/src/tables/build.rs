@@ -147,7 +147,14 @@ pub fn build(
                 .collect::<Result<_, _>>()?
         } else {
             pair.iter()
-                .map(|c| read_class(&path(c), board, c))
+                .map(|c| {
+                    read_class(&path(c), board, c).map_err(|e| match e {
+                        TablesError::BadFile { path, reason } => {
+                            TablesError::DamagedInBuild { path, reason }
+                        }
+                        other => other,
+                    })
+                })
                 .collect::<Result<_, _>>()?
         };
         let seconds = if missing {

@@ -62,6 +62,18 @@ pub enum TablesError {
         /// What is wrong.
         reason: String,
     },
+    /// A build found a class file it would resume from, and it is damaged or of an older
+    /// format: the build keeps the files it finds, so it must be deleted to be rebuilt.
+    #[error(
+        "{path}: not a valid endgame table: {reason}; the build keeps the class files it finds \
+         instead of building them again: delete this file and run the build again to rebuild it"
+    )]
+    DamagedInBuild {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
     /// A folder holds no table of the board.
     #[error(
         "{dir}: no endgame tables of {board} (expected files such as {board}-1v1.egtb; build them with `fanorona tables build`)"

@@ -117,6 +117,18 @@ impl ClassTable {
         count(self.codes())
     }
 
+    /// The CRC-32 of its file (magic, version, header and values): what its file stores
+    /// last (checked when it was opened), or computed for a table built in memory.
+    pub fn checksum(&self) -> u32 {
+        match &self.bytes {
+            Bytes::Owned(bytes) => crc32fast::hash(bytes),
+            Bytes::Mapped(map) => {
+                let tail = &map[map.len() - crate::envelope::TAIL..];
+                u32::from_le_bytes(tail.try_into().expect("4 bytes"))
+            }
+        }
+    }
+
     /// The table of class `index` of `board` with these codes (one per position, in index
     /// order), as its file will hold it.
     pub fn new(board: &Board, index: &ClassIndex, codes: &[u8]) -> ClassTable {

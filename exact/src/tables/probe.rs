@@ -129,6 +129,24 @@ impl EndgameTables {
         self.pieces
     }
 
+    /// The checksum of the classes of at most `pieces` pieces (a CRC-32 over each class's
+    /// counts and file checksum, in order): what a proof file records of the tables it was
+    /// made with. `None` where the tables stop below `pieces`; 0 for `pieces` below 2.
+    pub fn checksum(&self, pieces: usize) -> Option<u32> {
+        if pieces > self.pieces {
+            return None;
+        }
+        let mut crc = crc32fast::Hasher::new();
+        for n in 2..=pieces {
+            for mover in 1..n {
+                let class = self.class(mover, n - mover)?;
+                crc.update(&[mover as u8, (n - mover) as u8]);
+                crc.update(&class.checksum().to_le_bytes());
+            }
+        }
+        Some(if pieces < 2 { 0 } else { crc.finalize() })
+    }
+
     /// The class table of `mover` and `opponent` pieces, if loaded.
     pub fn class(&self, mover: usize, opponent: usize) -> Option<&ClassTable> {
         if mover > MAX_TABLE_PIECES || opponent > MAX_TABLE_PIECES {
