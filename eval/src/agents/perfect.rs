@@ -104,6 +104,7 @@ impl PerfectChooser {
             max_entries: MAX_ENTRIES,
             turns: true,
             progress: &mut |_| {},
+            stop: None,
         };
         let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options).ok()?;
         let value = report.value?;
@@ -190,6 +191,7 @@ mod tests {
             max_entries: MAX_ENTRIES,
             turns: true,
             progress: &mut |_| {},
+            stop: None,
         };
         let (report, _) = prove(pos, None, ProofFile::new(pos.board()), options).unwrap();
         report
