@@ -104,6 +104,9 @@ struct Session<R, W> {
     agent: Box<dyn Agent<Fanorona>>,
     human: Color,
     game: GameSession<()>,
+    /// The agent's evaluation of its last turn (for its side), which a hint's search (for the
+    /// human's side) does not replace.
+    evaluation: Option<SearchInfo>,
 }
 
 impl<R: BufRead, W: Write> Session<R, W> {
@@ -184,8 +187,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let (name, turn) = (self.agent.name(), self.last_move());
         writeln!(self.out, "{name} plays {turn}")?;
         self.show()?;
-        if let Some(info) = self.agent.last_info() {
-            writeln!(self.out, "eval: {}", describe(&info, side))?;
+        self.evaluation = self.agent.last_info();
+        if let Some(info) = &self.evaluation {
+            writeln!(self.out, "eval: {}", describe(info, side))?;
         }
         Ok(())
     }
@@ -202,8 +206,8 @@ impl<R: BufRead, W: Write> Session<R, W> {
             }
             "undo" => self.take_back()?,
             "hint" => self.hint(side)?,
-            "eval" => match self.agent.last_info() {
-                Some(info) => writeln!(self.out, "eval: {}", describe(&info, side.other()))?,
+            "eval" => match &self.evaluation {
+                Some(info) => writeln!(self.out, "eval: {}", describe(info, side.other()))?,
                 None => writeln!(self.out, "no evaluation yet")?,
             },
             "resign" => {
@@ -321,6 +325,7 @@ pub fn run(args: Args) -> Result<()> {
         agent,
         human: args.human,
         game: GameSession::new(start, player(Color::White), player(Color::Black)),
+        evaluation: None,
     };
     session.play()
 }
