@@ -77,18 +77,32 @@ fn a_line_that_is_not_utf8_is_refused_and_the_game_goes_on() {
 }
 
 #[test]
-fn eval_after_a_hint_names_the_side_the_hint_searched_for() {
-    // The hint searches for the human (white); `eval` then shows that search, for white too,
-    // not for the agent's side.
+fn eval_after_a_hint_is_still_the_agents_evaluation_for_its_side() {
+    // The agent (white) plays first and shows its evaluation; the human's hint is a search
+    // for black, and `eval` afterwards still shows the agent's own, for white.
+    let fen = "8B/9/2BW1B3/9/W8 w";
     let out = play(
-        &["--agent", "minimax:depth=2", "--fen", "8B/9/2BW1B3/9/W8 w"],
+        &[
+            "--agent",
+            "minimax:depth=2",
+            "--fen",
+            fen,
+            "--human",
+            "black",
+        ],
         "hint\neval\nresign\n",
     );
-    let line = |prefix: &str| {
-        out.lines()
-            .find_map(|l| l.split_once(prefix).map(|(_, rest)| rest.to_string()))
-            .unwrap_or_else(|| panic!("no {prefix:?} in {out}"))
-    };
-    assert!(line("hint: ").contains(" for white"), "{out}");
-    assert!(line("eval: ").contains(" for white"), "{out}");
+    let evals: Vec<&str> = out.lines().filter(|l| l.contains("eval: ")).collect();
+    assert_eq!(evals.len(), 2, "{out}");
+    let shown = |line: &str| line[line.find("eval: ").unwrap()..].to_string();
+    assert_eq!(shown(evals[0]), shown(evals[1]), "{out}");
+    assert!(evals[1].contains("for white"), "{out}");
+    let hint = out.lines().find(|l| l.contains("hint: ")).unwrap();
+    assert!(hint.contains("for black"), "{out}");
+    // Before the agent has played, there is no evaluation, however many hints.
+    let out = play(
+        &["--agent", "minimax:depth=2", "--fen", fen],
+        "hint\neval\nresign\n",
+    );
+    assert!(out.contains("no evaluation yet"), "{out}");
 }

@@ -191,3 +191,36 @@ fn the_engine_and_the_set_exam_probe_the_tables() {
     ])
     .assert_failure("bad --tables");
 }
+
+#[test]
+fn metrics_inside_the_tables_folder_are_refused_whether_it_exists_or_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("new");
+    let metrics = out.join("m.jsonl");
+    let build = || {
+        fanorona([
+            "tables",
+            "build",
+            "--board",
+            "5x3",
+            "--pieces",
+            "2",
+            "--quiet",
+            "--out",
+            out.to_str().unwrap(),
+            "--metrics",
+            metrics.to_str().unwrap(),
+        ])
+    };
+    let first = build();
+    let refusal = first.assert_failure("an input of the command (the --out folder");
+    assert!(!out.exists(), "nothing was built");
+    std::fs::create_dir(&out).unwrap();
+    let second = build();
+    assert_eq!(
+        second.assert_failure("an input of the command (the --out folder"),
+        refusal,
+        "the same refusal either way"
+    );
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 0);
+}

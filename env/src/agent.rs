@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::budget::Budget;
 use crate::game::Game;
+use crate::game_id::GameId;
 use crate::wdl::Wdl;
 
 /// Limits for an agent's next decisions, set by a caller such as an engine protocol (`go
@@ -89,6 +90,12 @@ pub trait Agent<G: Game>: Send {
     fn last_info(&self) -> Option<SearchInfo> {
         None
     }
+
+    /// The one game (and board) the agent was made for, if it plays no other (a network
+    /// agent's); `None` for agents that play any.
+    fn game(&self) -> Option<GameId> {
+        None
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -110,6 +117,10 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
 
     fn last_info(&self) -> Option<SearchInfo> {
         (**self).last_info()
+    }
+
+    fn game(&self) -> Option<GameId> {
+        (**self).game()
     }
 }
 

@@ -102,11 +102,11 @@ struct Session<R, W> {
     input: R,
     out: W,
     agent: Box<dyn Agent<Fanorona>>,
-    /// The side the agent's last search chose for (its turn, or the human's in a hint): the
-    /// side its evaluation's value is for.
-    searched_for: Option<Color>,
     human: Color,
     game: GameSession<()>,
+    /// The agent's evaluation of its last turn (for its side), which a hint's search (for the
+    /// human's side) does not replace.
+    evaluation: Option<SearchInfo>,
 }
 
 impl<R: BufRead, W: Write> Session<R, W> {
@@ -184,12 +184,12 @@ impl<R: BufRead, W: Write> Session<R, W> {
     fn agent_plays(&mut self, side: Color) -> Result<()> {
         // A failed turn changes nothing and ends the game with its error.
         self.game.play_agent_turn(&mut self.agent)?;
-        self.searched_for = Some(side);
         let (name, turn) = (self.agent.name(), self.last_move());
         writeln!(self.out, "{name} plays {turn}")?;
         self.show()?;
-        if let Some(info) = self.agent.last_info() {
-            writeln!(self.out, "eval: {}", describe(&info, side))?;
+        self.evaluation = self.agent.last_info();
+        if let Some(info) = &self.evaluation {
+            writeln!(self.out, "eval: {}", describe(info, side))?;
         }
         Ok(())
     }
@@ -206,11 +206,9 @@ impl<R: BufRead, W: Write> Session<R, W> {
             }
             "undo" => self.take_back()?,
             "hint" => self.hint(side)?,
-            "eval" => match (self.agent.last_info(), self.searched_for) {
-                (Some(info), Some(searched)) => {
-                    writeln!(self.out, "eval: {}", describe(&info, searched))?
-                }
-                _ => writeln!(self.out, "no evaluation yet")?,
+            "eval" => match &self.evaluation {
+                Some(info) => writeln!(self.out, "eval: {}", describe(info, side.other()))?,
+                None => writeln!(self.out, "no evaluation yet")?,
             },
             "resign" => {
                 self.result(Outcome::Win {
@@ -245,7 +243,6 @@ impl<R: BufRead, W: Write> Session<R, W> {
         let mut trial = self.game.game().clone();
         let board = trial.board();
         let turn = agent_turn(&mut self.agent, &mut trial)?;
-        self.searched_for = Some(side);
         write!(self.out, "hint: {}", turn.notation(board))?;
         match self.agent.last_info() {
             Some(info) => writeln!(self.out, " ({})", describe(&info, side))?,
@@ -326,9 +323,9 @@ pub fn run(args: Args) -> Result<()> {
         input: stdin.lock(),
         out: io::stdout().lock(),
         agent,
-        searched_for: None,
         human: args.human,
         game: GameSession::new(start, player(Color::White), player(Color::Black)),
+        evaluation: None,
     };
     session.play()
 }

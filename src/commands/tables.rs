@@ -4,11 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
 use fanorona_exact::solver::Value;
 use fanorona_exact::tables::{BuildOptions, BuiltClass, EndgameTables, build};
 use fanorona_util::atomic_write::check_writable_dir;
+use fanorona_util::output_file::inside_folder;
 use fanorona_util::progress;
 use serde::Serialize;
 
@@ -72,10 +73,21 @@ pub fn run(args: Args) -> Result<()> {
 
 fn run_build(args: BuildArgs) -> Result<()> {
     let board = Board::parse(&args.board).context("bad --board")?;
-    // Building can take many minutes: the places are checked first.
+    // Building can take many minutes: the places are checked first. The metrics never go
+    // into the tables folder, whether it exists yet or not: every file there is a class file
+    // the build reads.
+    if let Some(metrics) = &args.metrics
+        && inside_folder(metrics, &args.out)
+    {
+        bail!(
+            "bad --metrics: cannot write {}: it is inside {}, an input of the command (the \
+             --out folder, whose files the build reads as tables): write elsewhere",
+            metrics.display(),
+            args.out.display()
+        );
+    }
     check_writable_dir(&args.out)
         .with_context(|| format!("bad --out: cannot write into {}", args.out.display()))?;
-    // Not inside the tables folder: every file there is a class file the build reads.
     check_outputs(&[("--metrics", args.metrics.as_deref())], &[&args.out])?;
     let started = Instant::now();
     let bar = progress::bar_if(!args.quiet, 0, "positions");

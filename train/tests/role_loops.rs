@@ -73,7 +73,7 @@ fn a_worker_and_a_learner_loop_share_a_run_until_the_learner_is_done() {
     };
     let mut versions = Vec::new();
     let evaluated = run_gauntlet(&run, &config, schedule, &NEVER, |row, evaluation| {
-        assert_eq!(row.games, u64::from(evaluation.strength.games()));
+        assert_eq!(row.games, u64::from(evaluation.strength.unwrap().games()));
         versions.push(row.version);
     })
     .unwrap();

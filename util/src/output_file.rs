@@ -63,6 +63,45 @@ pub fn same_target(a: &Path, b: &Path) -> bool {
     ca.is_some() && ca == cb || same_file::is_same_file(a, b).unwrap_or(false)
 }
 
+/// Whether `path` lies inside the folder `folder` (or is it), whether or not either exists
+/// yet: each is resolved through its nearest existing folder (canonical), the rest of it
+/// joined on, so a folder a command is about to create is told apart as the existing one.
+pub fn inside_folder(path: &Path, folder: &Path) -> bool {
+    match (resolved(path), resolved(folder)) {
+        (Some(path), Some(folder)) => path.starts_with(folder),
+        _ => false,
+    }
+}
+
+/// The canonical path of `path`'s nearest existing ancestor (itself if it exists) with the
+/// rest of `path` joined on (`.` dropped, `..` taking a part off).
+fn resolved(path: &Path) -> Option<PathBuf> {
+    use std::path::Component;
+    let mut base = path;
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(canonical) = base.canonicalize() {
+            let mut out = canonical;
+            for part in rest.iter().rev() {
+                match part {
+                    Component::ParentDir => {
+                        out.pop();
+                    }
+                    Component::Normal(name) => out.push(name),
+                    _ => {}
+                }
+            }
+            return Some(out);
+        }
+        rest.push(base.components().next_back()?);
+        base = match base.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent,
+            Some(_) => Path::new("."),
+            None => return None,
+        };
+    }
+}
+
 /// The canonical path `path` names: its own where it exists, else its folder's (where that
 /// exists) joined with its file name.
 fn canonical_target(path: &Path) -> Option<PathBuf> {
@@ -116,6 +155,21 @@ fn refusal_kind(file_type: FileType) -> ErrorKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_is_inside_a_folder_whether_or_not_they_exist_yet() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("new");
+        assert!(inside_folder(&new.join("m.jsonl"), &new));
+        assert!(inside_folder(&new.join("a/../m.jsonl"), &new));
+        assert!(inside_folder(&dir.path().join("./new/x/y"), &new));
+        assert!(!inside_folder(&dir.path().join("m.jsonl"), &new));
+        assert!(!inside_folder(&new.join("../m.jsonl"), &new));
+        assert!(!inside_folder(&dir.path().join("newer/m.jsonl"), &new));
+        std::fs::create_dir(&new).unwrap();
+        assert!(inside_folder(&new.join("m.jsonl"), &new));
+        assert!(!inside_folder(&dir.path().join("m.jsonl"), &new));
+    }
 
     #[test]
     fn new_and_regular_files_are_accepted() {

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use fanorona_env::{
-    AgentSpec, Board, Excerpt, Fanorona, Position, Registry, Rules, SpecError, Turn,
+    Agent, AgentSpec, Board, Excerpt, Fanorona, Position, Registry, Rules, SpecError, Turn,
 };
 
 use super::command::{Command, GoLimits, Start};
@@ -38,12 +38,15 @@ pub struct Server<W: Write + Send + 'static> {
 }
 
 impl<W: Write + Send + 'static> Server<W> {
-    /// A session playing with the agent of `spec` (seed 0) on the standard board, writing to
-    /// `out`; `registry` builds it and any agent `setoption name Agent` asks for. Fails if the
-    /// agent cannot be built.
+    /// A session playing with the agent of `spec` (seed 0) on its board (a network agent's),
+    /// or the standard board for agents that play any, writing to `out`; `registry` builds it
+    /// and any agent `setoption name Agent` asks for. Fails if the agent cannot be built.
     pub fn new(registry: Arc<Registry>, spec: AgentSpec, out: W) -> Result<Self, SpecError> {
         let agent = registry.create(&spec, 0)?;
-        let board = Board::standard();
+        let board = agent
+            .game()
+            .and_then(|game| game.fanorona_board())
+            .unwrap_or_else(Board::standard);
         Ok(Server {
             out: Output::new(out),
             registry,
@@ -294,7 +297,29 @@ impl<W: Write + Send + 'static> Server<W> {
                 self.seed = seed;
             }
             "board" => {
-                self.board = Board::parse(value).map_err(|e| e.to_string())?;
+                let board = Board::parse(value).map_err(|e| e.to_string())?;
+                // Tables set for the old board stay only if their folder serves the new one
+                // too; otherwise they are dropped (every search would fail), and the GUI told.
+                if let Some(dir) = self.spec.option("tables")
+                    && !std::ptr::eq(board, self.board)
+                    && shared_tables(Path::new(dir), board).is_err()
+                {
+                    let spec = self.spec.with_option("tables", None);
+                    self.agent = Some(
+                        self.registry
+                            .create(&spec, self.seed)
+                            .map_err(|e| e.to_string())?,
+                    );
+                    note = Some(format!(
+                        "info string Tables {NO_TABLES}: the tables {} hold no tables of {}x{}, \
+                         so they are dropped",
+                        Excerpt(dir),
+                        board.width(),
+                        board.height()
+                    ));
+                    self.spec = spec;
+                }
+                self.board = board;
                 self.game = Fanorona::new(self.start_position());
                 self.last_turn = None;
             }
@@ -521,6 +546,106 @@ mod tests {
             "{lines:?}"
         );
         assert!(lines[1].contains("(greedy)"), "{lines:?}");
+    }
+
+    /// A random player made for Fanorona 5x3 only, as a network agent is.
+    struct MadeFor5x3(fanorona_env::RandomAgent);
+
+    impl Agent<Fanorona> for MadeFor5x3 {
+        fn name(&self) -> String {
+            "five-by-three".into()
+        }
+        fn act(&mut self, state: &Fanorona) -> Result<usize, fanorona_env::AgentError> {
+            self.0.act(state)
+        }
+        fn game(&self) -> Option<fanorona_env::GameId> {
+            Some(fanorona_env::GameId::Fanorona(Board::new(5, 3).unwrap()))
+        }
+    }
+
+    #[test]
+    fn the_session_starts_on_the_board_its_agent_was_made_for() {
+        let mut registry = crate::registry();
+        registry.register(fanorona_env::AgentKind {
+            name: "fivebythree",
+            summary: "a test agent made for 5x3",
+            options: &[],
+            path_extensions: &[],
+            factory: |_, seed| Ok(Box::new(MadeFor5x3(fanorona_env::RandomAgent::new(seed)))),
+        });
+        let out = Shared::default();
+        let spec = registry.parse("fivebythree").unwrap();
+        let mut s = Server::new(Arc::new(registry), spec, out.clone()).unwrap();
+        let lines = session(
+            &mut s,
+            &out,
+            "uci
+position startpos
+go
+",
+        );
+        assert!(
+            lines.contains(&"option name Board type string default 5x3".to_string()),
+            "{lines:?}"
+        );
+        let best = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+        let turn = best.strip_prefix("bestmove ").unwrap();
+        let start = Position::initial(Board::new(5, 3).unwrap());
+        assert!(start.parse_turn(turn).is_ok(), "{lines:?}");
+        // Agents that play any board start on the standard one.
+        let (mut s, out) = server("random");
+        let lines = session(
+            &mut s, &out, "uci
+",
+        );
+        assert!(lines.contains(&"option name Board type string default 9x5".to_string()));
+    }
+
+    #[test]
+    fn tables_of_the_old_board_are_dropped_when_the_board_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let good = dir.path().join("good");
+        fanorona_exact::tables::build(Board::new(5, 3).unwrap(), 3, &good, &Default::default())
+            .unwrap();
+        let good = good.display().to_string();
+        let (mut s, out) = server("minimax:depth=2");
+        let lines = session(
+            &mut s,
+            &out,
+            &format!(
+                "setoption name Board value 5x3
+setoption name Tables value {good}
+                 setoption name Board value 5x3
+uci
+"
+            ),
+        );
+        let set = format!("option name Tables type string default {good}");
+        assert!(lines.contains(&set), "the same board keeps them: {lines:?}");
+        let lines = session(
+            &mut s,
+            &out,
+            "setoption name Board value 9x5
+uci
+position startpos
+go depth 1
+",
+        );
+        assert!(
+            lines[0].starts_with("info string Tables <empty>: the tables")
+                && lines[0].contains("hold no tables of 9x5, so they are dropped"),
+            "{lines:?}"
+        );
+        let empty = "option name Tables type string default <empty>".to_string();
+        assert!(lines.contains(&empty), "{lines:?}");
+        let best = lines.iter().find(|l| l.starts_with("bestmove")).unwrap();
+        assert!(!best.contains("error"), "{lines:?}");
+        let turn = best.strip_prefix("bestmove ").unwrap();
+        assert!(
+            Position::initial(Board::standard())
+                .parse_turn(turn)
+                .is_ok()
+        );
     }
 
     #[test]

@@ -122,7 +122,7 @@ impl ClassTable {
     pub fn checksum(&self) -> u32 {
         match &self.bytes {
             Bytes::Owned(bytes) => crc32fast::hash(bytes),
-            Bytes::Mapped(map) => {
+            Bytes::Mapped { map, .. } => {
                 let tail = &map[map.len() - crate::envelope::TAIL..];
                 u32::from_le_bytes(tail.try_into().expect("4 bytes"))
             }

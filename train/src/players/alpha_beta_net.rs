@@ -172,7 +172,7 @@ fn create_abnet_agent(
     Ok(Box::new(NetAgent::new(
         Box::new(TurnAgent::new(chooser)),
         net.config().clone(),
-        meta.game.to_string(),
+        meta.game,
     )))
 }
 

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use burn::tensor::Device;
 
 use fanorona_env::{
-    Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, OptionDef, OptionDefault,
-    SearchInfo, SearchLimits, SpecError, ValueType,
+    Agent, AgentError, AgentKind, AgentOptions, Budget, Fanorona, Game, GameId, OptionDef,
+    OptionDefault, SearchInfo, SearchLimits, SpecError, ValueType,
 };
 use fanorona_eval::TablesFirst;
 use fanorona_eval::{AB_TABLES, tables_dir};
@@ -208,13 +208,13 @@ impl<G: Game> Agent<G> for PolicyAgent<G> {
 pub struct NetAgent<G: Game> {
     inner: Box<dyn Agent<G>>,
     network: NetworkConfig,
-    made_for: String,
+    made_for: GameId,
 }
 
 impl<G: Game> NetAgent<G> {
     /// Wraps `inner`, which plays with a network of `network`'s configuration made for
     /// `made_for` (e.g. `fanorona 9x5`).
-    pub fn new(inner: Box<dyn Agent<G>>, network: NetworkConfig, made_for: String) -> NetAgent<G> {
+    pub fn new(inner: Box<dyn Agent<G>>, network: NetworkConfig, made_for: GameId) -> NetAgent<G> {
         NetAgent {
             inner,
             network,
@@ -260,6 +260,10 @@ impl<G: Game> Agent<G> for NetAgent<G> {
 
     fn last_info(&self) -> Option<SearchInfo> {
         self.inner.last_info()
+    }
+
+    fn game(&self) -> Option<GameId> {
+        Some(self.made_for)
     }
 }
 
@@ -380,7 +384,7 @@ fn create_net_agent(
     Ok(Box::new(NetAgent::new(
         inner,
         net.config().clone(),
-        meta.game.to_string(),
+        meta.game,
     )))
 }
 
@@ -420,7 +424,6 @@ pub(crate) mod tests {
     use super::*;
     use crate::config::Architecture;
     use crate::io::{PolicyMeta, export_policy};
-    use fanorona_env::GameId;
     use fanorona_env::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules};
 
