@@ -50,7 +50,7 @@ enum Command {
     /// Exam an agent exactly: turns that keep solved values on a small board, or agreement
     /// with a labelled test set (9x5); a network's value-head accuracy.
     Exam(commands::exam::Args),
-    /// Train a network by self-play (default: the embedded `default` preset, about 21 minutes
+    /// Train a network by self-play (default: the embedded `default` preset, under 10 minutes
     /// on two CPU cores with its student, the agent); resumes a run.
     Train(commands::train::Args),
     /// Play a trained checkpoint (search with its network) against any agent.

@@ -23,7 +23,7 @@ pub struct Args {
     /// A run configuration file (TOML, like the presets in train/presets/).
     #[arg(long, conflicts_with = "preset")]
     pub config: Option<PathBuf>,
-    /// An embedded preset: tiny (seconds, 5x3), small (minutes, 5x3), default (9x5, about 21 min
+    /// An embedded preset: tiny (seconds, 5x3), small (minutes, 5x3), default (9x5, under 10 min
     /// on two CPU cores: a network and its student RUN/student.safetensors), long (9x5, about 40 minutes: the shipped model and its
     /// student RUN/student.safetensors), full (9x5, for a GPU), 5x5 (the solved 5x5 board, a
     /// win/draw/loss value head, measured against its exact set), abnet (9x5: the agent that plays, trained by its own alpha-beta self-play from the
