@@ -179,6 +179,16 @@ fn fanorona_args(words: &[String]) -> Option<&[String]> {
     }
 }
 
+/// A command of `file` that does not fit the command line, where it is and why: `error`.
+fn failure(file: &std::path::Path, command: &DocCommand, error: &str) -> String {
+    format!(
+        "{}:{}: fanorona {}\n{error}",
+        file.strip_prefix(ROOT).unwrap().display(),
+        command.line,
+        command.args.join(" ")
+    )
+}
+
 /// Every `fanorona` command in the shell blocks of `markdown`.
 fn commands_in(markdown: &str) -> Vec<DocCommand> {
     commands_in_blocks(blocks(markdown, is_shell))
@@ -452,12 +462,7 @@ fn every_documented_command_parses() {
         for command in commands_in(&text) {
             checked += 1;
             if let Some(error) = parse_error(&command.args) {
-                failures.push(format!(
-                    "{}:{}: fanorona {}\n{error}",
-                    file.strip_prefix(ROOT).unwrap().display(),
-                    command.line,
-                    command.args.join(" ")
-                ));
+                failures.push(failure(&file, &command, &error));
             }
         }
     }
@@ -488,12 +493,7 @@ fn every_quoted_command_and_synopsis_fits_the_command_line() {
                 }
             };
             if let Some(error) = error {
-                failures.push(format!(
-                    "{}:{}: fanorona {}\n{error}",
-                    file.strip_prefix(ROOT).unwrap().display(),
-                    command.line,
-                    command.args.join(" ")
-                ));
+                failures.push(failure(&file, &command, &error));
             }
         }
     }

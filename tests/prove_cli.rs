@@ -66,18 +66,28 @@ fn bad_positions_and_arguments_are_refused() {
 /// Runs the binary with `args`, killing it (and failing) if it has not ended within `limit`:
 /// a command that blocks for ever fails the test instead of hanging it.
 fn fanorona_within(args: &[&str], limit: std::time::Duration) -> common::Run {
-    let mut child = common::command(args)
+    let child = common::command(args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    wait_within(child, limit, &format!("`fanorona {}`", args.join(" ")))
+}
+
+/// Waits for `child` to end and returns its run, killing it (and failing the test, naming
+/// it `what`) if it has not ended within `limit`.
+fn wait_within(
+    mut child: std::process::Child,
+    limit: std::time::Duration,
+    what: &str,
+) -> common::Run {
     let started = std::time::Instant::now();
     while child.try_wait().unwrap().is_none() {
         if started.elapsed() > limit {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("`fanorona {}` still ran after {limit:?}", args.join(" "));
+            panic!("{what} still ran after {limit:?}");
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
@@ -138,22 +148,6 @@ fn endless_proof(proof: &str) -> std::process::Child {
         .unwrap()
 }
 
-/// Waits (at most a minute) for `child` to end; its run.
-#[cfg(unix)]
-fn wait_for(mut child: std::process::Child) -> common::Run {
-    let started = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        assert!(started.elapsed().as_secs() < 60, "the prover did not stop");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    let output = child.wait_with_output().unwrap();
-    common::Run {
-        status: output.status,
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 #[cfg(unix)]
 #[test]
 fn a_second_prove_on_a_file_is_refused_and_signals_save_the_proof_file() {
@@ -174,7 +168,11 @@ fn a_second_prove_on_a_file_is_refused_and_signals_save_the_proof_file() {
         second.assert_failure("the proof file is in use by another `fanorona prove` (process");
         // SAFETY: kill(2) with the id of our own, still unreaped, child.
         assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
-        let run = wait_for(child);
+        let run = wait_within(
+            child,
+            std::time::Duration::from_secs(60),
+            "the stopped prover",
+        );
         assert_eq!(run.status.code(), Some(status), "{}", run.stderr);
         assert!(run.stderr.contains("is saved"), "{}", run.stderr);
         assert!(run.stdout.contains("value: unproven"), "{}", run.stdout);

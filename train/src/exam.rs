@@ -24,19 +24,23 @@ pub struct BuiltinExactSet {
     text: &'static str,
     /// The three bands of piece counts the exam reports apart.
     pub phases: [RangeInclusive<u32>; 3],
+    /// The set, parsed at its first use.
+    parsed: OnceLock<ExactSet>,
 }
 
 /// The built-in exact sets: `data/exam-9x5-exact.txt` and `data/exam-5x5-exact.txt`.
-pub const BUILTIN_EXACT_SETS: [BuiltinExactSet; 2] = [
+pub static BUILTIN_EXACT_SETS: [BuiltinExactSet; 2] = [
     BuiltinExactSet {
         board: (9, 5),
         text: include_str!("../../data/exam-9x5-exact.txt"),
         phases: [8..=10, 11..=13, 14..=16],
+        parsed: OnceLock::new(),
     },
     BuiltinExactSet {
         board: (5, 5),
         text: include_str!("../../data/exam-5x5-exact.txt"),
         phases: [9..=12, 13..=16, 17..=24],
+        parsed: OnceLock::new(),
     },
 ];
 
@@ -49,13 +53,9 @@ impl BuiltinExactSet {
     }
 
     /// The set, read once.
-    pub fn set(&'static self) -> &'static ExactSet {
-        static SETS: [OnceLock<ExactSet>; 2] = [OnceLock::new(), OnceLock::new()];
-        let index = BUILTIN_EXACT_SETS
-            .iter()
-            .position(|s| s.board == self.board)
-            .expect("a built-in set");
-        SETS[index].get_or_init(|| ExactSet::parse(self.text).expect("a built-in exact set parses"))
+    pub fn set(&self) -> &ExactSet {
+        self.parsed
+            .get_or_init(|| ExactSet::parse(self.text).expect("a built-in exact set parses"))
     }
 }
 
