@@ -176,6 +176,9 @@ fn log_line(row: &MetricsRow, total: u64, eta_s: u64) -> String {
     if row.exact_positions > 0 {
         line.push_str(&format!(" | {} exact", row.exact_positions));
     }
+    if row.exact_policy_positions > 0 {
+        line.push_str(&format!(" ({} policies)", row.exact_policy_positions));
+    }
     if let (Some(score), Some(low), Some(high)) =
         (row.strength_score, row.strength_low, row.strength_high)
     {

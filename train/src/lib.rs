@@ -20,6 +20,7 @@ pub mod exam;
 pub mod io;
 pub mod model;
 pub mod players;
+pub mod prover_targets;
 pub mod replay;
 mod rng;
 pub mod roles;

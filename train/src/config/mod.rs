@@ -26,5 +26,5 @@ pub use run::{
     RunConfigError, TrainingConfig,
 };
 pub use schedule::LrSchedule;
-pub use selfplay::{AlphaBetaConfig, MctsConfig, PlayoutCap, SelfPlayConfig};
+pub use selfplay::{AlphaBetaConfig, MctsConfig, PlayoutCap, ProverTargets, SelfPlayConfig};
 pub use trainer::{OptimizerConfig, TrainerConfig};

@@ -78,6 +78,8 @@ impl From<NetworkConfigError> for RunConfigError {
 pub enum FanoronaPart {
     /// `selfplay.tables`: exact value targets from endgame tables or a solved board.
     Tables,
+    /// `selfplay.prover`: exact targets from the prover.
+    Prover,
     /// `[abnet]`: self-play by the `abnet` agent.
     Abnet,
     /// `[distill]`: the student `abnet` searches with.
@@ -89,6 +91,7 @@ impl FanoronaPart {
     fn refusal(self) -> &'static str {
         match self {
             FanoronaPart::Tables => "selfplay.tables: endgame tables hold Fanorona positions only",
+            FanoronaPart::Prover => "selfplay.prover: the prover settles Fanorona positions only",
             FanoronaPart::Abnet => "[abnet] self-play plays fanorona only",
             FanoronaPart::Distill => {
                 "[distill] teaches fanorona networks only (abnet plays fanorona)"
@@ -306,6 +309,23 @@ impl RunConfig {
         )?;
         count("selfplay.max_actions", s.max_actions as u64, MAX_ACTIONS)?;
         probability("selfplay.score_weight", s.score_weight.into())?;
+        if s.random_opening > MAX_RANDOM_OPENING {
+            return Err(RunConfigError::OutOfRange {
+                key: "selfplay.random_opening",
+                expected: "random turns from 0 up to its limit",
+                found: format!("{} (the limit is {MAX_RANDOM_OPENING})", s.random_opening),
+            });
+        }
+        if let Some(prover) = &s.prover {
+            self.fanorona_board(FanoronaPart::Prover)?;
+            count("selfplay.prover.nodes", prover.nodes, MAX_PROVER_NODES)?;
+            require(
+                prover.share > 0.0 && prover.share <= 1.0,
+                "selfplay.prover.share",
+                "a share in (0, 1]",
+                prover.share,
+            )?;
+        }
         count(
             "replay.window_games",
             self.replay.window_games as u64,
@@ -368,6 +388,11 @@ impl RunConfig {
                        [abnet] self-play mixes its search scores (replay.root_value_weight)";
             return Err(RunConfigError::Invalid(why.into()));
         }
+        if self.selfplay.random_opening != 0 || self.selfplay.prover.is_some() {
+            let why = "selfplay.random_opening and selfplay.prover shape MCTS self-play; \
+                       [abnet] self-play opens with abnet.random_opening";
+            return Err(RunConfigError::Invalid(why.into()));
+        }
         count("abnet.nodes", abnet.nodes, MAX_NODES)?;
         count("abnet.gate_nodes", abnet.gate_nodes, MAX_NODES)?;
         probability("abnet.random_turn", abnet.random_turn)?;
@@ -406,6 +431,10 @@ pub const MAX_WINDOW_GAMES: u64 = 10_000_000;
 pub const MAX_BATCH: usize = 65_536;
 /// The most learner steps an iteration may take.
 pub const MAX_STEPS: u64 = 1_000_000;
+/// The most random turns that open a self-play game.
+pub const MAX_RANDOM_OPENING: u32 = 1_000;
+/// The largest node budget of the prover on one self-play position.
+pub const MAX_PROVER_NODES: u64 = 100_000_000;
 
 /// Checks the `[mcts]` section (see [`RunConfig::validate`]).
 fn validate_mcts(m: &MctsConfig) -> Result<(), RunConfigError> {

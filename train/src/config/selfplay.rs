@@ -61,6 +61,50 @@ pub struct SelfPlayConfig {
     /// default.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub score_weight: f32,
+    /// Random turns at the start of each game, from 0 up to this many (uniformly), played
+    /// before the search takes over and not recorded: games start from many positions, not
+    /// one. 0 (every game from the start) by default.
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub random_opening: u32,
+    /// Exact targets from the prover (Fanorona only): turn starts it settles take their
+    /// proven value and, as an option, a policy target over the turns that keep it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prover: Option<ProverTargets>,
+}
+
+/// Exact targets from the df-pn prover (`[selfplay.prover]`): a share of the recorded turn
+/// starts is proven with a small node budget (the run's `tables` at its leaves); a position
+/// it settles takes its proven value (+1, 0, -1) as its value target and, with `policy`, the
+/// turns that keep that value as its policy target: their first steps at the turn start,
+/// their later steps in mid-chain, each chosen step with equal probability. Positions of the
+/// built-in exact exam sets (and their symmetric images) are never labelled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ProverTargets {
+    /// Nodes the prover may expand on one position (value and turns together).
+    pub nodes: u64,
+    /// The share of turn starts proven (chosen by a hash of the position, so the same
+    /// position is always in or out).
+    #[serde(default = "all")]
+    pub share: f64,
+    /// Whether settled positions take the keeping turns as their policy target.
+    #[serde(default = "yes")]
+    pub policy: bool,
+}
+
+/// Every position.
+fn all() -> f64 {
+    1.0
+}
+
+/// True.
+fn yes() -> bool {
+    true
+}
+
+/// Whether a count is zero (its key is then left out of a written configuration).
+fn is_zero_u32(count: &u32) -> bool {
+    *count == 0
 }
 
 /// Whether a weight is zero (its key is then left out of a written configuration).

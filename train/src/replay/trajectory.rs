@@ -2,9 +2,13 @@
 //! while it is played. Observations are stored compactly: a plane whose cells are all equal
 //! (Fanorona's counters and flags) keeps one value, other planes keep every cell; lossless.
 
-use fanorona_env::{Color, Game};
+use std::any::Any;
+use std::sync::Arc;
+
+use fanorona_env::{Color, Fanorona, Game};
 use serde::{Deserialize, Serialize};
 
+use crate::prover_targets::{ProvenTurn, ProverLabels};
 use crate::table_labels::TableLabels;
 
 /// Facts about a game kept with its positions.
@@ -81,7 +85,7 @@ impl Trajectory {
     }
 
     /// Writes position `ply`'s full observation into `out` (`planes * cells` long).
-    pub(super) fn write_observation(
+    pub(crate) fn write_observation(
         &self,
         ply: usize,
         planes: usize,
@@ -102,7 +106,7 @@ impl Trajectory {
     }
 
     /// The legal actions and targets of position `ply`.
-    pub(super) fn targets(&self, ply: usize) -> (&[u16], &[f32]) {
+    pub(crate) fn targets(&self, ply: usize) -> (&[u16], &[f32]) {
         let range = self.action_offsets[ply] as usize..self.action_offsets[ply + 1] as usize;
         (&self.actions[range.clone()], &self.targets[range])
     }
@@ -114,7 +118,7 @@ impl Trajectory {
     }
 
     /// The policy weight of position `ply`.
-    pub(super) fn policy_weight(&self, ply: usize) -> f32 {
+    pub(crate) fn policy_weight(&self, ply: usize) -> f32 {
         self.policy_weights[ply]
     }
 }
@@ -128,6 +132,12 @@ pub struct TrajectoryRecorder {
     exact: Vec<Option<f32>>,
     /// The endgame tables that give positions their exact values, if any.
     labels: Option<TableLabels>,
+    /// The prover that gives a share of turn starts exact targets, if any.
+    prover: Option<Arc<ProverLabels>>,
+    /// The current turn's proof, when its turn start was proven.
+    proven: Option<ProvenTurn>,
+    /// Positions whose policy target is the proven keeping turns.
+    exact_policies: usize,
     legal: Vec<usize>,
     scratch: Vec<f32>,
     planes: usize,
@@ -146,6 +156,9 @@ impl TrajectoryRecorder {
             movers: Vec::new(),
             exact: Vec::new(),
             labels: None,
+            prover: None,
+            proven: None,
+            exact_policies: 0,
             legal: Vec::new(),
             scratch: vec![0.0; planes * h * w],
             planes,
@@ -159,11 +172,20 @@ impl TrajectoryRecorder {
         TrajectoryRecorder { labels, ..self }
     }
 
+    /// The same recorder, giving the turn starts `prover` settles (and the positions along
+    /// their keeping turns) their exact targets (see [`TrajectoryRecorder::record`]).
+    pub fn with_prover(self, prover: Option<Arc<ProverLabels>>) -> TrajectoryRecorder {
+        TrajectoryRecorder { prover, ..self }
+    }
+
     /// Records `state` (before an action is played in it) with the search's target
     /// distribution over absolute actions (`num_actions` long; only legal actions are read),
     /// the search's root value (mover's view) and whether the target is to be trained on
     /// (false for positions of a cheap search under playout-cap randomisation). A state the
-    /// recorder's labels hold gets their exact value instead of the root value and result.
+    /// recorder's labels hold gets their exact value instead of the root value and result;
+    /// one on a turn the prover settled gets its proven value and, with the prover's policy
+    /// option, a target spread evenly over the steps of the turns that keep it (trained on
+    /// whatever the search).
     pub fn record<G: Game>(
         &mut self,
         state: &G,
@@ -188,6 +210,47 @@ impl TrajectoryRecorder {
         if let Some(exact) = self.labels.as_ref().and_then(|l| l.value(state)) {
             self.record_exact(exact);
         }
+        self.record_proven(state);
+    }
+
+    /// Gives the last recorded position (`state`) the prover's targets where its turn was
+    /// proven and it lies on a keeping turn.
+    fn record_proven<G: Game>(&mut self, state: &G) {
+        let Some(prover) = &self.prover else { return };
+        let Some(pos) = (state as &dyn Any)
+            .downcast_ref::<Fanorona>()
+            .map(Fanorona::position)
+        else {
+            return;
+        };
+        if pos.is_turn_start() {
+            self.proven = prover.prove(pos);
+        }
+        let Some(proven) = &self.proven else { return };
+        let keeping = proven.keeping_actions(pos);
+        if keeping.is_empty() {
+            return;
+        }
+        let value = proven.value;
+        if prover.policy() {
+            let g = &mut self.game;
+            let start = g.action_offsets[g.action_offsets.len() - 2] as usize;
+            let share = 1.0 / keeping.len() as f32;
+            for (i, &action) in self.legal.iter().enumerate() {
+                g.targets[start + i] = if keeping.contains(&action) {
+                    share
+                } else {
+                    0.0
+                };
+            }
+            *g.policy_weights
+                .last_mut()
+                .expect("a position was recorded") = 1.0;
+            self.exact_policies += 1;
+        }
+        if self.exact.last().is_some_and(Option::is_none) {
+            self.record_exact(value);
+        }
     }
 
     /// Gives the last recorded position its exact value (from its mover's view, e.g. from
@@ -204,6 +267,11 @@ impl TrajectoryRecorder {
     /// Positions recorded with an exact value.
     pub fn exact_positions(&self) -> usize {
         self.exact.iter().flatten().count()
+    }
+
+    /// Positions recorded with the proven keeping turns as their policy target.
+    pub fn exact_policy_positions(&self) -> usize {
+        self.exact_policies
     }
 
     /// Positions recorded so far.

@@ -8,7 +8,7 @@ use std::time::Instant;
 use fanorona_env::{Game, GameVisitor};
 use rand::SeedableRng;
 
-use super::run_labels;
+use super::{run_labels, run_prover};
 use crate::config::RunConfig;
 use crate::error::TrainError;
 use crate::io::{Shard, ShardError};
@@ -40,7 +40,9 @@ impl<G: Game> GameWorker<G> {
     ) -> Result<GameWorker<G>, TrainError> {
         let selfplay = SelfPlay::new(start.clone(), config.mcts.clone(), config.selfplay.clone());
         Ok(GameWorker {
-            selfplay: selfplay.with_labels(run_labels(config)?),
+            selfplay: selfplay
+                .with_labels(run_labels(config)?)
+                .with_prover(run_prover(config)?),
             evaluator: NetworkEvaluator::new(net),
             start,
             model_version: version,

@@ -1,14 +1,17 @@
-//! A run's exact value targets: its `selfplay.tables` (endgame tables or a solved board)
-//! opened as the [`TableLabels`] its self-play records with.
+//! A run's exact targets: its `selfplay.tables` (endgame tables or a solved board) opened as
+//! the [`TableLabels`] its self-play records with, and its `selfplay.prover` as the
+//! [`ProverLabels`] (with those tables at the prover's leaves).
 
 use std::path::Path;
+use std::sync::Arc;
 
 use fanorona_env::Board;
 use fanorona_exact::solver::{TableSource, shared_solution};
-use fanorona_exact::tables::shared_tables;
+use fanorona_exact::tables::{EndgameTables, shared_tables};
 
 use crate::config::{FanoronaPart, RunConfig};
 use crate::error::TrainError;
+use crate::prover_targets::ProverLabels;
 use crate::table_labels::TableLabels;
 
 /// The labels of a run: its `selfplay.tables` (a directory of endgame tables, or the file
@@ -24,11 +27,34 @@ pub(crate) fn run_labels(config: &RunConfig) -> Result<Option<TableLabels>, Trai
     if path.is_file() {
         return open_solution(path, board).map(Some);
     }
-    let tables = shared_tables(path, board).map_err(|error| TrainError::Tables {
-        dir: path.clone(),
+    Ok(Some(TableLabels::new(open_tables(path, board)?)))
+}
+
+/// The prover of a run's exact targets (`selfplay.prover`), with the run's endgame tables
+/// (not a solved board) at its leaves; `None` without it.
+pub(crate) fn run_prover(config: &RunConfig) -> Result<Option<Arc<ProverLabels>>, TrainError> {
+    let Some(settings) = &config.selfplay.prover else {
+        return Ok(None);
+    };
+    config.validate()?;
+    let board = config.fanorona_board(FanoronaPart::Prover)?;
+    let tables = match &config.selfplay.tables {
+        Some(path) if !path.is_file() => Some(open_tables(path, board)?),
+        _ => None,
+    };
+    Ok(Some(Arc::new(ProverLabels::new(
+        settings.clone(),
+        tables,
+        board,
+    ))))
+}
+
+/// The endgame tables in `dir` for `board` (opened once per process).
+fn open_tables(dir: &Path, board: &'static Board) -> Result<Arc<EndgameTables>, TrainError> {
+    shared_tables(dir, board).map_err(|error| TrainError::Tables {
+        dir: dir.to_path_buf(),
         error,
-    })?;
-    Ok(Some(TableLabels::new(tables)))
+    })
 }
 
 /// The solved board in `path`, refused if it is not of `board`.

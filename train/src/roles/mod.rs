@@ -30,7 +30,7 @@ pub(crate) use game_worker::GameWorker;
 pub use game_worker::shard_rng;
 pub use gauntlet::{Gauntlet, GauntletRow};
 pub use gauntlet_loop::{GauntletSchedule, run_gauntlet};
-pub(crate) use labels::run_labels;
+pub(crate) use labels::{run_labels, run_prover};
 pub use learner::{DEFAULT_REPLAY_RATIO, Learner, LearnerRow};
 pub use learner_loop::{LearnLimits, LearnerEnd, LearnerEvent, run_learner};
 pub use worker::SelfPlayWorker;

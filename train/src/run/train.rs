@@ -204,6 +204,7 @@ fn selfplay_row(iteration: u64, played: &SelfPlayOutput) -> MetricsRow {
         positions_per_s: stats.positions_per_s(),
         mean_game_length: stats.mean_game_length(),
         exact_positions: stats.exact_positions,
+        exact_policy_positions: stats.exact_policy_positions,
         ..MetricsRow::default()
     }
 }

@@ -41,6 +41,10 @@ pub struct MetricsRow {
     /// value (runs with `selfplay.tables`).
     #[serde(default)]
     pub exact_positions: u64,
+    /// Positions of this iteration's games whose policy target is the turns the prover shows
+    /// to keep the value (runs with `selfplay.prover`).
+    #[serde(default)]
+    pub exact_policy_positions: u64,
     /// Positions in the replay window.
     pub replay_positions: u64,
     /// Learning rate at the last step.

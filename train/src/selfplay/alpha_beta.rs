@@ -97,6 +97,7 @@ impl AlphaBetaSelfPlay {
                 seconds: started.elapsed().as_secs_f64(),
                 mean_batch: 1.0,
                 exact_positions,
+                exact_policy_positions: 0,
             },
             games,
         }

@@ -14,7 +14,11 @@
 //! running after `max_actions` actions is scored a draw.
 //!
 //! With endgame tables (`selfplay.tables`, [`TableLabels`]), every recorded position they hold
-//! takes their exact value as its value target instead of the result and the search's value.
+//! takes their exact value as its value target instead of the result and the search's value;
+//! with the prover (`selfplay.prover`, [`ProverLabels`]), a share of the turn starts take
+//! their proven value and policy targets from the turns that keep it.
+//!
+//! With `random_opening` = N, each game first plays from 0 to N random turns (not recorded).
 //!
 //! An `abnet` run's self-play is the alpha-beta's instead ([`AlphaBetaSelfPlay`]).
 
@@ -22,6 +26,7 @@ mod alpha_beta;
 
 pub use alpha_beta::AlphaBetaSelfPlay;
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use fanorona_env::Game;
@@ -29,6 +34,7 @@ use fanorona_search::{Evaluator, SearchConfig, SearchDriver, sample_with_tempera
 use rand::Rng;
 
 use crate::config::{MctsConfig, SelfPlayConfig};
+use crate::prover_targets::ProverLabels;
 use crate::replay::{Trajectory, TrajectoryMeta, TrajectoryRecorder};
 use crate::rng::TrainRng;
 use crate::table_labels::TableLabels;
@@ -46,8 +52,10 @@ pub struct SelfPlayStats {
     pub seconds: f64,
     /// Mean leaves per network call.
     pub mean_batch: f64,
-    /// Positions labelled with their exact value by the endgame tables.
+    /// Positions labelled with their exact value (by the endgame tables or the prover).
     pub exact_positions: u64,
+    /// Positions whose policy target is the prover's keeping turns.
+    pub exact_policy_positions: u64,
 }
 
 impl SelfPlayStats {
@@ -83,6 +91,7 @@ pub struct SelfPlay<G: Game> {
     mcts: MctsConfig,
     selfplay: SelfPlayConfig,
     labels: Option<TableLabels>,
+    prover: Option<Arc<ProverLabels>>,
 }
 
 impl<G: Game> SelfPlay<G> {
@@ -93,6 +102,45 @@ impl<G: Game> SelfPlay<G> {
             mcts,
             selfplay,
             labels: None,
+            prover: None,
+        }
+    }
+
+    /// Self-play whose turn starts `prover` settles get their exact targets.
+    pub fn with_prover(self, prover: Option<Arc<ProverLabels>>) -> SelfPlay<G> {
+        SelfPlay { prover, ..self }
+    }
+
+    /// A game's first position: the start after 0 to `random_opening` random turns (the start
+    /// itself if they end the game).
+    fn opening(&self, rng: &mut TrainRng) -> G {
+        let mut game = self.start.clone();
+        if self.selfplay.random_opening == 0 {
+            return game;
+        }
+        let turns = rng.random_range(0..=self.selfplay.random_opening);
+        let mut legal = Vec::new();
+        for _ in 0..turns {
+            let mover = game.current_player();
+            while !game.is_terminal() && game.current_player() == mover {
+                game.legal_actions(&mut legal);
+                game.apply_unchecked(legal[rng.random_range(0..legal.len())]);
+            }
+            if game.is_terminal() {
+                return self.start.clone();
+            }
+        }
+        game
+    }
+
+    /// An empty slot for a game starting at `start`.
+    fn slot(&self, start: &G) -> Slot {
+        let recorder = TrajectoryRecorder::new(start)
+            .with_labels(self.labels.clone())
+            .with_prover(self.prover.clone());
+        Slot {
+            recorder: Some(recorder),
+            actions: 0,
         }
     }
 
@@ -144,7 +192,7 @@ impl<G: Game> SelfPlay<G> {
                 }
                 let state = session.driver.state(i);
                 if state.is_terminal() || session.slots[i].actions >= self.selfplay.max_actions {
-                    retired_unfinished |= session.end_game(i, meta, &mut on_game);
+                    retired_unfinished |= session.end_game(i, meta, &mut on_game, rng);
                 } else {
                     session.play_move(i, full, rng);
                 }
@@ -164,16 +212,6 @@ struct Slot {
     actions: usize,
 }
 
-impl Slot {
-    /// A slot whose game starts at `start`, its positions labelled by `labels`.
-    fn new<G: Game>(start: &G, labels: &Option<TableLabels>) -> Slot {
-        Slot {
-            recorder: Some(TrajectoryRecorder::new(start).with_labels(labels.clone())),
-            actions: 0,
-        }
-    }
-}
-
 /// One [`SelfPlay::play`] call in progress: the driver searching the games being played, their
 /// slots and what has been produced so far.
 struct Session<'a, G: Game> {
@@ -189,21 +227,20 @@ struct Session<'a, G: Game> {
 }
 
 impl<'a, G: Game> Session<'a, G> {
-    /// The first `parallel_games` games, all at the start.
+    /// The first `parallel_games` games, each from its opening.
     fn new(selfplay: &'a SelfPlay<G>, rng: &mut TrainRng) -> Session<'a, G> {
         let total = selfplay.selfplay.games_per_iteration;
         let parallel = selfplay.selfplay.parallel_games.min(total).max(1);
+        let starts: Vec<G> = (0..parallel).map(|_| selfplay.opening(rng)).collect();
         let driver = SearchDriver::new(
             selfplay.search_config(true, rng.random()),
             parallel,
-            &vec![selfplay.start.clone(); parallel],
+            &starts,
         );
         Session {
             selfplay,
             driver,
-            slots: (0..parallel)
-                .map(|_| Slot::new(&selfplay.start, &selfplay.labels))
-                .collect(),
+            slots: starts.iter().map(|s| selfplay.slot(s)).collect(),
             started: parallel,
             output: SelfPlayOutput::default(),
             batch_calls: 0,
@@ -251,6 +288,7 @@ impl<'a, G: Game> Session<'a, G> {
         i: usize,
         meta: &TrajectoryMeta,
         on_game: &mut impl FnMut(&Trajectory),
+        rng: &mut TrainRng,
     ) -> bool {
         let state = self.driver.state(i);
         let over = state.is_terminal();
@@ -262,17 +300,18 @@ impl<'a, G: Game> Session<'a, G> {
             .take()
             .expect("the game was being played");
         self.output.stats.exact_positions += recorder.exact_positions() as u64;
+        self.output.stats.exact_policy_positions += recorder.exact_policy_positions() as u64;
         let weight = self.selfplay.selfplay.score_weight;
         let game = recorder.finish_scored(game_meta, returns, state.score(), weight);
         self.output.stats.games += 1;
         self.output.stats.positions += game.len() as u64;
         on_game(&game);
         self.output.games.push(game);
-        let start = &self.selfplay.start;
         if self.started < self.selfplay.selfplay.games_per_iteration {
             self.started += 1;
-            self.driver.reset(i, start);
-            self.slots[i] = Slot::new(start, &self.selfplay.labels);
+            let start = self.selfplay.opening(rng);
+            self.driver.reset(i, &start);
+            self.slots[i] = self.selfplay.slot(&start);
             return false;
         }
         !over
@@ -456,6 +495,105 @@ mod tests {
             }
         }
         assert!(moved > 0, "some game ends with a piece difference");
+    }
+
+    #[test]
+    fn random_openings_start_games_from_many_positions_and_none_from_a_finished_one() {
+        let (mcts, mut selfplay) = settings();
+        selfplay.games_per_iteration = 12;
+        let start = Fanorona::new(Position::initial(Board::new(5, 3).unwrap()));
+        let first_positions = |selfplay: &SelfPlayConfig| {
+            let play = SelfPlay::new(start.clone(), mcts.clone(), selfplay.clone());
+            let games = play_seeded(&play, 4).games;
+            assert_eq!(games.len(), 12);
+            let mut firsts: Vec<Vec<f32>> = games
+                .iter()
+                .map(|g| {
+                    let mut obs = vec![0.0; 5 * 3 * g.plane_constant.len() / g.len()];
+                    g.write_observation(0, g.plane_constant.len() / g.len(), 15, &mut obs);
+                    obs
+                })
+                .collect();
+            firsts.dedup();
+            firsts.len()
+        };
+        assert_eq!(first_positions(&selfplay), 1, "every game from the start");
+        selfplay.random_opening = 3;
+        assert!(
+            first_positions(&selfplay) >= 4,
+            "games open in several ways"
+        );
+    }
+
+    #[test]
+    fn turns_the_prover_settles_take_the_keeping_steps_as_policy_and_their_value() {
+        use crate::config::ProverTargets;
+        use crate::prover_targets::ProverLabels;
+        use fanorona_env::action::step_to_action;
+        use fanorona_eval::exam::{LabelBudget, prove_label};
+
+        let (mcts, mut selfplay) = settings();
+        selfplay.games_per_iteration = 6;
+        let board = Board::new(5, 3).unwrap();
+        let start = Fanorona::new(Position::initial(board));
+        let plain = SelfPlay::new(start.clone(), mcts, selfplay);
+        let settings = ProverTargets {
+            nodes: 200_000,
+            share: 1.0,
+            policy: true,
+        };
+        let prover = ProverLabels::new(settings, None, board);
+        let proven = plain.clone().with_prover(Some(Arc::new(prover)));
+        let (plain, proven) = (play_seeded(&plain, 2), play_seeded(&proven, 2));
+        let mut changed = 0;
+        for (p, l) in plain.games.iter().zip(&proven.games) {
+            assert_eq!(
+                (&p.meta, &p.actions),
+                (&l.meta, &l.actions),
+                "the same games"
+            );
+            for ply in 0..p.len() {
+                let (_, targets) = l.targets(ply);
+                if p.targets(ply) != l.targets(ply) || p.values[ply] != l.values[ply] {
+                    changed += 1;
+                    let share = targets.iter().cloned().fold(0.0, f32::max);
+                    assert!(targets.iter().all(|&t| t == 0.0 || t == share));
+                    assert!((targets.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+                    assert_eq!(l.policy_weight(ply), 1.0);
+                    assert!([-1.0, 0.0, 1.0].contains(&l.values[ply]));
+                }
+            }
+        }
+        assert!(changed > 0 && proven.stats.exact_policy_positions > 0);
+        assert_eq!(plain.stats.exact_policy_positions, 0);
+        // At the start (every game's first position), the targets are the first steps of the
+        // turns the prover shows to keep the win, evenly.
+        let budget = LabelBudget {
+            nodes: 200_000,
+            max_entries: 1 << 20,
+        };
+        let truth = prove_label(start.position(), None, budget)
+            .unwrap()
+            .unwrap();
+        let mut keeping: Vec<u16> = truth
+            .keeps
+            .iter()
+            .map(|t| start.to_mover_action(step_to_action(board, t.moves(board)[0])) as u16)
+            .collect();
+        keeping.sort();
+        keeping.dedup();
+        for game in &proven.games {
+            let (actions, targets) = game.targets(0);
+            let mut chosen: Vec<u16> = actions
+                .iter()
+                .zip(targets)
+                .filter(|(_, t)| **t > 0.0)
+                .map(|(&a, _)| a)
+                .collect();
+            chosen.sort();
+            assert_eq!(chosen, keeping);
+            assert_eq!(game.values()[0], 1.0, "5x3 is a first-player win");
+        }
     }
 
     #[test]
