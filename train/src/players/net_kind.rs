@@ -187,6 +187,7 @@ impl<G: Game> Agent<G> for PolicyAgent<G> {
             .expect("at least one legal action");
         self.info = Some(SearchInfo {
             value: Some(value[0]),
+            wdl: self.evaluator.own_wdl(state),
             nodes: 1,
             time: start.elapsed(),
             pv: vec![state.action_name(best)],
@@ -425,7 +426,8 @@ pub(crate) mod tests {
     use crate::config::Architecture;
     use crate::io::{PolicyMeta, export_policy};
     use fanorona_env::action::ENCODING_VERSION;
-    use fanorona_env::{Board, Position, Rules};
+    use burn::module::Module;
+    use fanorona_env::{Board, Position, Rules, Wdl};
 
     /// The agent of `text`, built through the project's registry.
     fn create(text: &str) -> Result<Box<dyn Agent<Fanorona>>, SpecError> {
@@ -444,9 +446,20 @@ pub(crate) mod tests {
         name: &str,
         architecture: Architecture,
     ) -> (std::path::PathBuf, crate::model::PolicyValueNet) {
+        exported_config(
+            name,
+            NetworkConfig::for_game(&Fanorona::standard(), architecture),
+        )
+    }
+
+    /// An untrained network of `config` for the standard board, exported into a fresh
+    /// folder named after `name`.
+    fn exported_config(
+        name: &str,
+        config: NetworkConfig,
+    ) -> (std::path::PathBuf, crate::model::PolicyValueNet) {
         let dir = std::env::temp_dir().join(format!("fanorona-net-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
-        let config = NetworkConfig::for_game(&Fanorona::standard(), architecture);
         let net = PolicyValueNet::init_seeded(&config, &Device::flex(), 1).unwrap();
         let meta = PolicyMeta {
             game: GameId::standard(),
@@ -507,6 +520,32 @@ pub(crate) mod tests {
                 .to_string()
                 .contains("no endgame tables")
         );
+    }
+
+    #[test]
+    fn the_raw_policy_reports_a_wdl_heads_own_probabilities_and_a_scalar_head_none() {
+        let mut config = NetworkConfig::for_game(&Fanorona::standard(), Architecture::mlp(&[16]));
+        config.value_head = crate::config::ValueHead::Wdl;
+        let (wdl_path, wdl_net) = exported_config("wdl-info", config);
+        let (scalar_path, _) = exported("scalar-info");
+        let game = Fanorona::new(Position::from_fen("9/9/3B5/9/2W1B4 w").unwrap());
+        let info = |path: &std::path::Path| {
+            let mut agent = create(&format!("net:path={},sims=0", path.display())).unwrap();
+            agent.act(&game).unwrap();
+            agent.last_info().unwrap()
+        };
+        let mut obs = vec![0.0; game.observation_shape().iter().product()];
+        game.write_observation(&mut obs);
+        let mut expected = [Wdl::from_value(0.0)];
+        let mut logits = vec![0.0; game.num_actions()];
+        wdl_net.valid().infer_wdl(&obs, &mut logits, &mut expected);
+        let reported = info(&wdl_path);
+        assert_eq!(reported.wdl, Some(expected[0]));
+        assert!((reported.value.unwrap() - expected[0].value()).abs() < 1e-5);
+        assert_eq!(info(&scalar_path).wdl, None);
+        for path in [wdl_path, scalar_path] {
+            std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+        }
     }
 
     #[test]

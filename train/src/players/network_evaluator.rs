@@ -4,10 +4,11 @@
 //! legal actions' logits only; the others are left at minus infinity, which search masks
 //! anyway); other networks run once per batch through burn.
 
-use fanorona_env::Game;
+use fanorona_env::{Game, Wdl};
 use fanorona_search::Evaluator;
 use rayon::prelude::*;
 
+use crate::config::ValueHead;
 use crate::model::{MlpInference, MlpScratch, PolicyValueNet};
 
 /// Batches from this size on are split over the rayon threads (self-play's); smaller ones (a
@@ -100,6 +101,23 @@ impl<G: Game> NetworkEvaluator<G> {
         self.mlp = net.mlp_inference();
     }
 
+    /// The network's own win/draw/loss probabilities for `state`'s mover, where its value head
+    /// is a win/draw/loss head (`None` for a scalar head, whose probabilities would only
+    /// restate its value).
+    pub fn own_wdl(&mut self, state: &G) -> Option<Wdl> {
+        if self.net.config().value_head != ValueHead::Wdl {
+            return None;
+        }
+        self.observations
+            .resize(state.observation_shape().iter().product(), 0.0);
+        state.write_observation(&mut self.observations);
+        self.logits.resize(self.net.config().num_actions, 0.0);
+        let mut wdl = [Wdl::from_value(0.0)];
+        self.net
+            .infer_wdl(&self.observations, &mut self.logits, &mut wdl);
+        Some(wdl[0])
+    }
+
     /// Evaluates through `mlp`: on this thread, or split over the rayon threads.
     fn evaluate_mlp(&mut self, states: &[G], policy: &mut [f32], values: &mut [f32]) {
         let mlp = self.mlp.as_ref().expect("called for an MLP");
@@ -173,7 +191,7 @@ impl<G: Game> Evaluator<G> for NetworkEvaluator<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{Architecture, NetworkConfig, ValueHead};
+    use crate::config::{Architecture, NetworkConfig};
     use burn::module::Module;
     use burn::tensor::Device;
     use fanorona_env::{Color, Fanorona};
