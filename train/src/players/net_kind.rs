@@ -425,8 +425,8 @@ pub(crate) mod tests {
     use super::*;
     use crate::config::Architecture;
     use crate::io::{PolicyMeta, export_policy};
-    use fanorona_env::action::ENCODING_VERSION;
     use burn::module::Module;
+    use fanorona_env::action::ENCODING_VERSION;
     use fanorona_env::{Board, Position, Rules, Wdl};
 
     /// The agent of `text`, built through the project's registry.
