@@ -162,7 +162,7 @@ pub fn run(args: Args) -> Result<()> {
     bar.set_message("positions examined");
     let mut report = examine(&factory, &solution, &questions, args.seed, excluded, &bar)?;
     bar.finish_and_clear();
-    if let Some(net) = network_of(&registry, &spec)? {
+    if let Some(net) = network_of(&registry, &spec, solution.board())? {
         let positions: Vec<Position> = questions.iter().map(|q| q.position).collect();
         let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
         let mut score = ValueScore::default();
@@ -324,7 +324,7 @@ fn set_exam(
     let mut report: SetExamReport =
         examine_set(&factory, &set, tables.as_deref(), args.seed, &bar)?;
     bar.finish_and_clear();
-    if let Some(net) = network_of(registry, spec)? {
+    if let Some(net) = network_of(registry, spec, set.board)? {
         let (error, exact) = value_head_scores(&net, &set, tables.as_deref())?;
         report.value_head = Some(error);
         report.value_head_exact = exact;
@@ -353,7 +353,7 @@ fn exact_exam(
     let bar = progress_bar(args, set.positions.len(), "positions examined");
     let mut report = examine_exact(&factory, set, args.seed, &bar)?;
     bar.finish_and_clear();
-    if let Some(net) = network_of(registry, spec)? {
+    if let Some(net) = network_of(registry, spec, set.board)? {
         let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
         let values = value_head(&net, &positions).map_err(anyhow::Error::msg)?;
         report.score_values(set, &values);

@@ -13,7 +13,9 @@ use fanorona_eval::exam::{ExactSet, KeepTally, examine_exact};
 use fanorona_util::progress::ProgressBar;
 
 use crate::model::PolicyValueNet;
-use crate::players::{ABNET_KIND, NET_KIND, NetworkEvaluator, PolicyAgent, load_fanorona_net};
+use crate::players::{
+    ABNET_KIND, NET_KIND, NetworkEvaluator, PolicyAgent, board_spec, load_fanorona_net,
+};
 
 /// An exact set built into the binary: its board, its text and its three phases by pieces on
 /// the board (fewest first).
@@ -126,16 +128,19 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
 /// Positions evaluated in one call.
 const BATCH: usize = 256;
 
-/// The network of a `net` or `abnet` specification (checked by `registry`); `None` for the
+/// The network a `net` or `abnet` specification (checked by `registry`) plays on `board`
+/// (a shipped model of the board's own where it names no file nor model); `None` for the
 /// kinds without a network.
 pub fn network_of(
     registry: &Registry,
     spec: &AgentSpec,
+    board: &Board,
 ) -> Result<Option<PolicyValueNet>, SpecError> {
     if spec.kind != NET_KIND.name && spec.kind != ABNET_KIND.name {
         return Ok(None);
     }
-    let options = registry.options(spec)?;
+    let spec = board_spec(spec, board);
+    let options = registry.options(&spec)?;
     Ok(Some(load_fanorona_net(&options)?.0))
 }
 
@@ -240,16 +245,27 @@ mod tests {
     }
 
     #[test]
-    fn only_network_kinds_have_a_network() {
+    fn only_network_kinds_have_a_network_and_a_board_may_have_its_own() {
         let registry = registry();
+        let (nine, five) = (Board::standard(), Board::new(5, 5).unwrap());
         let spec = registry.parse("minimax:depth=2").unwrap();
-        assert!(network_of(&registry, &spec).unwrap().is_none());
+        assert!(network_of(&registry, &spec, nine).unwrap().is_none());
         let spec = registry
             .parse("net:path=/nonexistent/model.safetensors")
             .unwrap();
         assert!(matches!(
-            network_of(&registry, &spec),
+            network_of(&registry, &spec, nine),
             Err(SpecError::Unavailable { .. })
         ));
+        // `abnet` alone plays the student on 9x5 and the 5x5 model on 5x5; a named model is
+        // the one played anywhere.
+        let made_for = |text: &str, board| {
+            let spec = registry.parse(text).unwrap();
+            let net = network_of(&registry, &spec, board).unwrap().unwrap();
+            (net.config().width, net.config().height)
+        };
+        assert_eq!(made_for("abnet", nine), (9, 5));
+        assert_eq!(made_for("abnet", five), (5, 5));
+        assert_eq!(made_for("abnet:model=teacher", five), (9, 5));
     }
 }

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use burn::tensor::Device;
+use fanorona_env::Board;
 
 use super::{LoadedPolicy, PolicyFileError, policy_from_bytes};
 
@@ -18,18 +19,34 @@ pub enum ShippedModel {
     /// `models/fanorona-9x5.safetensors`: the MLP 256-256 trained by the `long` preset, the
     /// student's teacher and the network `net` plays by default.
     Teacher,
+    /// `models/fanorona-5x5.safetensors`: the MLP 256-256 with a win/draw/loss head trained by
+    /// the `5x5` preset, which `net` and `abnet` play on 5x5.
+    Board5x5,
 }
 
 impl ShippedModel {
     /// Every shipped model, the student first.
-    pub const ALL: [ShippedModel; 2] = [ShippedModel::Student, ShippedModel::Teacher];
+    pub const ALL: [ShippedModel; 3] = [
+        ShippedModel::Student,
+        ShippedModel::Teacher,
+        ShippedModel::Board5x5,
+    ];
 
     /// The model's name, as the `model` option of the network kinds takes it.
     pub fn name(self) -> &'static str {
         match self {
             ShippedModel::Student => "student",
             ShippedModel::Teacher => "teacher",
+            ShippedModel::Board5x5 => "5x5",
         }
+    }
+
+    /// The model made for `board` that the network kinds play there when no model is named
+    /// (the 5x5 network on 5x5); `None` where the kinds' defaults play (9x5) or none is.
+    pub fn for_board(board: &Board) -> Option<ShippedModel> {
+        (board.width(), board.height())
+            .eq(&(5, 5))
+            .then_some(ShippedModel::Board5x5)
     }
 
     /// The model called `name`, if one is.
@@ -44,6 +61,7 @@ impl ShippedModel {
                 include_bytes!("../../../models/fanorona-9x5-64x32.safetensors")
             }
             ShippedModel::Teacher => include_bytes!("../../../models/fanorona-9x5.safetensors"),
+            ShippedModel::Board5x5 => include_bytes!("../../../models/fanorona-5x5.safetensors"),
         }
     }
 
@@ -57,7 +75,7 @@ impl ShippedModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Architecture;
+    use crate::config::{Architecture, ValueHead};
     use crate::model::mlp_value_tests::{largest_error, positions};
 
     #[test]
@@ -65,14 +83,20 @@ mod tests {
         for model in ShippedModel::ALL {
             assert_eq!(ShippedModel::named(model.name()), Some(model));
             let loaded = model.load_on(&Device::flex()).unwrap();
-            assert_eq!(loaded.meta.game.to_string(), "fanorona 9x5");
-            let hidden = match model {
-                ShippedModel::Student => [64, 32],
-                ShippedModel::Teacher => [256, 256],
+            let (game, hidden, head) = match model {
+                ShippedModel::Student => ("fanorona 9x5", [64, 32], ValueHead::Scalar),
+                ShippedModel::Teacher => ("fanorona 9x5", [256, 256], ValueHead::Scalar),
+                ShippedModel::Board5x5 => ("fanorona 5x5", [256, 256], ValueHead::Wdl),
             };
+            assert_eq!(loaded.meta.game.to_string(), game);
             assert_eq!(loaded.net.config().architecture, Architecture::mlp(&hidden));
+            assert_eq!(loaded.net.config().value_head, head);
+            let board = loaded.meta.game.board();
+            let own = ShippedModel::for_board(board);
+            assert_eq!(own, (model == ShippedModel::Board5x5).then_some(model));
         }
         assert_eq!(ShippedModel::named("fanorona-9x5"), None);
+        assert_eq!(ShippedModel::for_board(Board::new(5, 3).unwrap()), None);
     }
 
     #[test]

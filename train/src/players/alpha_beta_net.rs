@@ -22,6 +22,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::model::{MlpInference, MlpValue, MlpValueScratch};
 use crate::players::NetAgent;
+use crate::players::board_model::with_board_models;
 use crate::players::net_kind::{MODEL, PATH, WEIGHTS, load_fanorona_net};
 
 /// Entries of a [`NetValue`]'s cache (a power of two).
@@ -169,11 +170,12 @@ fn create_abnet_agent(
         options.real("material").expect("material has a default") as f32,
     );
     let chooser = alpha_beta_chooser(options, seed, value)?;
-    Ok(Box::new(NetAgent::new(
+    let agent = Box::new(NetAgent::new(
         Box::new(TurnAgent::new(chooser)),
         net.config().clone(),
         meta.game,
-    )))
+    ));
+    Ok(with_board_models(options, seed, agent))
 }
 
 #[cfg(test)]

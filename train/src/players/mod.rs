@@ -6,6 +6,7 @@
 
 mod alpha_beta_mix;
 mod alpha_beta_net;
+mod board_model;
 mod mcts_kind;
 mod net_kind;
 mod network_evaluator;
@@ -14,6 +15,7 @@ mod rl_adapter;
 mod table_leaves;
 
 pub use alpha_beta_net::{ABNET_KIND, NetValue, sample_planes};
+pub use board_model::board_spec;
 pub use mcts_kind::MCTS_TABLES_KIND;
 pub use net_kind::{
     MODEL, NET_KIND, NetAgent, PATH, PolicyAgent, load_fanorona_net, network_agent,

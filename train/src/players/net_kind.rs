@@ -27,6 +27,7 @@ use crate::config::NetworkConfig;
 use crate::io::{LoadedPolicy, PolicyMeta, ShippedModel, load_policy};
 use crate::model::PolicyValueNet;
 use crate::players::alpha_beta_mix::{AlphaBetaMix, LeafProbe};
+use crate::players::board_model::with_board_models;
 use crate::players::{NetworkEvaluator, TableLeaves};
 use fanorona_search::options::{
     BATCH, CONSIDERED, CPUCT, FPU, GUMBEL, MAX_SIMS, MS, SIMS, TEMP, search_budget, search_config,
@@ -45,10 +46,12 @@ pub const PATH: OptionDef = OptionDef {
 /// [`ShippedModel::name`]; each kind sets its own default.
 pub const MODEL: OptionDef = OptionDef {
     name: "model",
-    value: ValueType::Text("student|teacher"),
+    value: ValueType::Text("student|teacher|5x5"),
     default: OptionDefault::Value("teacher"),
     help: "a model built into the program, played when no path is given: student (the MLP \
-           64-32 distilled from the teacher) or teacher (the MLP 256-256 of the long preset)",
+           64-32 distilled from the teacher), teacher (the MLP 256-256 of the long preset) or \
+           5x5 (the 5x5 preset's network); with neither path nor model, the 5x5 model plays \
+           on 5x5",
 };
 
 /// The `weights` option of the kinds that play with a trained network.
@@ -382,11 +385,8 @@ fn create_net_agent(
         Some(dir) => Box::new(TablesFirst::new(inner, dir)),
         None => inner,
     };
-    Ok(Box::new(NetAgent::new(
-        inner,
-        net.config().clone(),
-        meta.game,
-    )))
+    let agent = Box::new(NetAgent::new(inner, net.config().clone(), meta.game));
+    Ok(with_board_models(options, seed, agent))
 }
 
 /// How a `net` agent searches: the search, its budget, leaves per network call, its name, and
