@@ -18,7 +18,7 @@ use rand::{Rng, SeedableRng};
 fn options(
     max_nodes: u64,
     turns: bool,
-    progress: &mut dyn FnMut(&fanorona_exact::prover::Progress),
+    progress: &mut (dyn FnMut(&fanorona_exact::prover::Progress) + Send),
 ) -> ProveOptions<'_> {
     ProveOptions {
         max_nodes,

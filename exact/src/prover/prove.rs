@@ -89,8 +89,9 @@ pub struct ProveOptions<'a> {
     pub max_entries: usize,
     /// Also settle whether each turn of the root keeps its value.
     pub turns: bool,
-    /// Called with each progress report.
-    pub progress: &'a mut dyn FnMut(&Progress),
+    /// Called with each progress report (on the proving thread: [`super::prove_file`] runs
+    /// the search on a thread of its own).
+    pub progress: &'a mut (dyn FnMut(&Progress) + Send),
     /// Set (by a signal handler, say) to stop the run early: its searches stop within about
     /// a thousand nodes, and what they reached is kept as when the budget runs out.
     pub stop: Option<&'a AtomicBool>,
