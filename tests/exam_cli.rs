@@ -244,3 +244,98 @@ fn bad_settings_of_an_exact_set_are_refused_before_anything_is_written() {
         assert!(!set.exists());
     }
 }
+
+/// The arguments of a small exact set of 5x5 (about 18 candidates, a few seconds) written to
+/// `set`, with `seed`.
+fn small_exact_set<'a>(set: &'a str, seed: &'a str) -> Vec<&'a str> {
+    vec![
+        "exam",
+        "--make-set",
+        set,
+        "--prove",
+        "--board",
+        "5x5",
+        "--pieces",
+        "8-20",
+        "--positions",
+        "6",
+        "--nodes",
+        "100000",
+        "--player",
+        "minimax:depth=2",
+        "--player",
+        "greedy",
+        "--seed",
+        seed,
+    ]
+}
+
+/// Starts `args`, kills the process (SIGKILL: no chance to tidy up) once the journal `partial`
+/// holds at least 3 records while it still runs, and returns the records it kept.
+fn killed_with_records(args: &[&str], partial: &std::path::Path) -> usize {
+    let mut child = common::command(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let started = std::time::Instant::now();
+    loop {
+        let records = std::fs::read_to_string(partial).map_or(0, |t| t.lines().count() - 1);
+        if records >= 3 {
+            break;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the labelling ended before its journal held 3 records"
+        );
+        assert!(started.elapsed().as_secs() < 120, "no journal records");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::read_to_string(partial).unwrap().lines().count() - 1
+}
+
+#[test]
+fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.txt");
+    let whole_text = whole.to_str().unwrap();
+    let run = fanorona(small_exact_set(whole_text, "1"));
+    run.assert_success();
+    // Progress lines (stderr is no terminal here), and no journal left.
+    assert!(
+        run.stderr.contains("labelled: 6 of 6 positions settled"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("whole.txt.partial").exists());
+    // Killed part-way, then run again: it resumes and writes the same set.
+    let cut = dir.path().join("cut.txt");
+    let cut_text = cut.to_str().unwrap();
+    let partial = dir.path().join("cut.txt.partial");
+    let records = killed_with_records(&small_exact_set(cut_text, "1"), &partial);
+    assert!(!cut.exists());
+    let resumed = fanorona(small_exact_set(cut_text, "1"));
+    resumed.assert_success();
+    assert!(
+        resumed.stderr.contains(&format!(
+            "resuming from {}: {records} positions tried before",
+            partial.display()
+        )),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&cut).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+    assert!(!partial.exists());
+    // A journal left by another command (another seed) is refused, and kept.
+    killed_with_records(&small_exact_set(cut_text, "2"), &partial);
+    fanorona(small_exact_set(cut_text, "1")).assert_failure(
+        "the labelling journal of another command (its sources is \"games of every pair",
+    );
+    assert!(partial.exists());
+}
