@@ -15,6 +15,7 @@ use super::node::{Key, children};
 use super::search::{Limits, Outcome, Question, Search};
 use super::table::{Entry, ProofTable};
 use super::tables_id::TablesId;
+use crate::solver::Value;
 use crate::tables::EndgameTables;
 
 /// Nodes searched before the first look for a trap among the positions met.
@@ -39,6 +40,17 @@ impl Verdict {
             Verdict::Win => "win",
             Verdict::Draw => "draw",
             Verdict::Loss => "loss",
+        }
+    }
+}
+
+impl From<Value> for Verdict {
+    /// The verdict of a solved or tabled value: its distance dropped.
+    fn from(value: Value) -> Verdict {
+        match value {
+            Value::Win(_) => Verdict::Win,
+            Value::Draw => Verdict::Draw,
+            Value::Loss(_) => Verdict::Loss,
         }
     }
 }
