@@ -105,6 +105,26 @@ function showIteration(it) {
   $("analysis-iterations").prepend(li);
 }
 
+// Shows the prover's answer (and the endgame tables', where they hold the position).
+function showProof(proof) {
+  const keeping = (proof.turns || []).filter((t) => t.status === "keeps").map((t) => t.turn);
+  let text;
+  if (proof.error) text = `not proven: ${proof.error}`;
+  else if (proof.value === null) text = `not proven within ${proof.nodes} nodes`;
+  else {
+    text = `proven: a ${proof.value} for ${proof.side_to_move}`;
+    if (keeping.length) text += `, kept by ${keeping.join(" ")}`;
+    const unsettled = proof.turns.filter((t) => t.status === "unknown").length;
+    if (unsettled) text += ` (${unsettled} turns unsettled)`;
+  }
+  const tables = proof.tables;
+  if (tables) {
+    const distance = tables.distance === null ? "" : ` in ${tables.distance}`;
+    text += `; endgame tables: a ${tables.value}${distance}, kept by ${tables.keeps.join(" ")}`;
+  }
+  $("analysis-proof").textContent = text;
+}
+
 // Reads the event stream of an analysis until it ends; calls `on(name, data)` per event.
 async function readEvents(response, on) {
   const reader = response.body.getReader();
@@ -140,11 +160,13 @@ async function start() {
   $("analysis-iterations").textContent = "";
   $("analysis-verdict").textContent = "thinking…";
   $("analysis-line").textContent = "";
+  $("analysis-proof").textContent = "";
   try {
     const response = await fetch(`/api/analysis?${analysisQuery()}`, { signal: abort.signal });
     if (!response.ok) await answer(response);
     await readEvents(response, (name, data) => {
       if (name === "start") running.id = data.id;
+      else if (name === "proof") showProof(data);
       else if (name === "iteration") showIteration(data);
       else if (name === "end") $("analysis-end").textContent = `analysis ${data.reason}: ${data.message}`;
     });
@@ -186,8 +208,10 @@ function stop() {
 // takes a second place on the server); of restarts asked meanwhile, the last one starts.
 async function restart() {
   const run = ++state.analysisRuns;
+  state.restarting = true;
   await stop();
   if (run !== state.analysisRuns) return;
+  state.restarting = false;
   $("analysis-end").textContent = "";
   start();
 }
@@ -205,9 +229,14 @@ export function initAnalysis() {
     state.line = null;
     stepTo(Number(ply));
   });
+  // The button stops the analysis running, or the one waiting to start (a restart under
+  // way: the one before takes a moment to end, its proof included).
   $("analyse").addEventListener("click", () => {
-    if (state.analysis) stop();
-    else restart();
+    if (state.analysis || state.restarting) {
+      state.analysisRuns += 1;
+      state.restarting = false;
+      stop();
+    } else restart();
   });
   $("play-here").addEventListener("click", () => {
     const view = state.view;
