@@ -10,7 +10,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
 use fanorona_exact::prover::{
-    Progress, ProofFile, ProofReport, ProveOptions, check_file, lock_path, prove_file,
+    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, Progress, ProofFile, ProofReport, ProveOptions,
+    check_file, lock_path, prove_file,
 };
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
@@ -33,14 +34,14 @@ pub struct Args {
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// Stop after this many expanded nodes.
-    #[arg(long, default_value_t = 1_000_000_000)]
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     pub nodes: u64,
     /// Stop after this many seconds (0 to 1e9).
     #[arg(long, value_parser = parse_seconds)]
     pub seconds: Option<f64>,
     /// Positions a transposition table may hold before its open entries are dropped (about
     /// 40 bytes each).
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = DEFAULT_MAX_ENTRIES)]
     pub max_entries: usize,
     /// Continue the searches of this proof file if it exists (every record checked first),
     /// and write it back when done or stopped by Ctrl-C or SIGTERM (settled questions keep

@@ -12,6 +12,12 @@ use super::file::ProofFile;
 use super::prove::{ProofReport, ProveOptions, prove};
 use crate::tables::EndgameTables;
 
+/// The node budget of a run when none is given (`fanorona prove`, `fanorona.prove`).
+pub const DEFAULT_MAX_NODES: u64 = 1_000_000_000;
+
+/// The entries a working table holds before its open entries are dropped, when not given.
+pub const DEFAULT_MAX_ENTRIES: usize = 50_000_000;
+
 /// Stack of the proving thread: df-pn recurses once per turn of the line it follows.
 const STACK: usize = 1 << 30;
 
