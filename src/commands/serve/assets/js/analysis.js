@@ -152,8 +152,13 @@ async function readEvents(response, on) {
 // Starts analysing the position shown.
 async function start() {
   const abort = new AbortController();
-  let finish;
-  const running = { id: null, abort, done: new Promise((resolve) => { finish = resolve; }) };
+  let finish, started;
+  const running = {
+    id: null,
+    abort,
+    started: new Promise((resolve) => { started = resolve; }), // its id is known, or it ended
+    done: new Promise((resolve) => { finish = resolve; }),
+  };
   state.analysis = running;
   document.body.dataset.analysis = "running";
   $("analyse").textContent = "stop analysis";
@@ -165,7 +170,10 @@ async function start() {
     const response = await fetch(`/api/analysis?${analysisQuery()}`, { signal: abort.signal });
     if (!response.ok) await answer(response);
     await readEvents(response, (name, data) => {
-      if (name === "start") running.id = data.id;
+      if (name === "start") {
+        running.id = data.id;
+        started();
+      }
       else if (name === "proof") showProof(data);
       else if (name === "iteration") showIteration(data);
       else if (name === "end") $("analysis-end").textContent = `analysis ${data.reason}: ${data.message}`;
@@ -173,6 +181,7 @@ async function start() {
   } catch (e) {
     if (e.name !== "AbortError") showError(e);
   } finally {
+    started();
     finish();
     if (state.analysis === running) {
       state.analysis = null;
@@ -188,6 +197,9 @@ function stop() {
   if (!running) return state.stopping;
   state.analysis = null;
   state.stopping = (async () => {
+    // Stopped by a request once its id is known: a client that only goes away is noticed
+    // by the server late (at its next event, after the proof), and holds the place until then.
+    await running.started;
     if (running.id) {
       try {
         await api("POST", `/api/analysis/${running.id}/stop`);
