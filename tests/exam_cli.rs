@@ -247,6 +247,7 @@ fn bad_settings_of_an_exact_set_are_refused_before_anything_is_written() {
 
 /// The arguments of a small exact set of 5x5 (about 18 candidates, a few seconds) written to
 /// `set`, with `seed`.
+#[cfg(unix)]
 fn small_exact_set<'a>(set: &'a str, seed: &'a str) -> Vec<&'a str> {
     vec![
         "exam",
@@ -270,9 +271,14 @@ fn small_exact_set<'a>(set: &'a str, seed: &'a str) -> Vec<&'a str> {
     ]
 }
 
-/// Starts `args`, kills the process (SIGKILL: no chance to tidy up) once the journal `partial`
-/// holds at least 3 records while it still runs, and returns the records it kept.
-fn killed_with_records(args: &[&str], partial: &std::path::Path) -> usize {
+/// Starts `args`, sends the process `signal` once the journal `partial` holds at least 3
+/// records while it still runs, and returns how it ended and the records the journal kept.
+#[cfg(unix)]
+fn stopped_with_records(
+    args: &[&str],
+    partial: &std::path::Path,
+    signal: libc::c_int,
+) -> (std::process::ExitStatus, usize) {
     let mut child = common::command(args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
@@ -280,11 +286,8 @@ fn killed_with_records(args: &[&str], partial: &std::path::Path) -> usize {
         .spawn()
         .expect("the binary runs");
     let started = std::time::Instant::now();
-    loop {
-        let records = std::fs::read_to_string(partial).map_or(0, |t| t.lines().count() - 1);
-        if records >= 3 {
-            break;
-        }
+    let records = || std::fs::read_to_string(partial).map_or(0, |t| t.lines().count() - 1);
+    while records() < 3 {
         assert!(
             child.try_wait().unwrap().is_none(),
             "the labelling ended before its journal held 3 records"
@@ -292,11 +295,14 @@ fn killed_with_records(args: &[&str], partial: &std::path::Path) -> usize {
         assert!(started.elapsed().as_secs() < 120, "no journal records");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    std::fs::read_to_string(partial).unwrap().lines().count() - 1
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: the child is ours and has not been waited for, so its id names it.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let status = child.wait().unwrap();
+    (status, records())
 }
 
+#[cfg(unix)]
 #[test]
 fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -315,7 +321,8 @@ fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_
     let cut = dir.path().join("cut.txt");
     let cut_text = cut.to_str().unwrap();
     let partial = dir.path().join("cut.txt.partial");
-    let records = killed_with_records(&small_exact_set(cut_text, "1"), &partial);
+    let (_, records) =
+        stopped_with_records(&small_exact_set(cut_text, "1"), &partial, libc::SIGKILL);
     assert!(!cut.exists());
     let resumed = fanorona(small_exact_set(cut_text, "1"));
     resumed.assert_success();
@@ -332,8 +339,11 @@ fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_
         std::fs::read_to_string(&whole).unwrap()
     );
     assert!(!partial.exists());
+    // Stopped by SIGTERM: the positions being proven stop, the journal stays, status 143.
+    let (status, _) =
+        stopped_with_records(&small_exact_set(cut_text, "2"), &partial, libc::SIGTERM);
+    assert_eq!(status.code(), Some(143));
     // A journal left by another command (another seed) is refused, and kept.
-    killed_with_records(&small_exact_set(cut_text, "2"), &partial);
     fanorona(small_exact_set(cut_text, "1")).assert_failure(
         "the labelling journal of another command (its sources is \"games of every pair",
     );

@@ -10,7 +10,7 @@
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
@@ -32,7 +32,7 @@ use fanorona_util::progress::{self, ProgressBar};
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::outputs::check_outputs;
-use super::train::{INTERRUPTED, TERMINATED, TERMINATED_STATUS, stop_on_ctrl_c, stop_on_sigterm};
+use super::train::{exit_stopped, stop_on_ctrl_c, stop_on_sigterm};
 use crate::label_progress::LabelProgress;
 use crate::output::{logln, outln};
 
@@ -622,24 +622,11 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         bar.finish_and_clear();
         display.finish();
         let set = match made {
-            Err(ExamError::Stopped { tried, settled }) => {
-                let terminated = TERMINATED.load(Ordering::SeqCst);
-                logln!(
-                    "{}: {} keeps the {tried} positions tried ({settled} settled); run the \
-                     same command again to go on",
-                    if terminated {
-                        "terminated"
-                    } else {
-                        "interrupted"
-                    },
-                    journal.display()
-                );
-                std::process::exit(if terminated {
-                    TERMINATED_STATUS
-                } else {
-                    INTERRUPTED
-                });
-            }
+            Err(ExamError::Stopped { tried, settled }) => exit_stopped(format_args!(
+                "{} keeps the {tried} positions tried ({settled} settled); run the same \
+                 command again to go on",
+                journal.display()
+            )),
             made => made?,
         };
         set.write(path)?;

@@ -16,7 +16,7 @@ use fanorona_exact::prover::{
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
 use super::outputs::check_outputs;
-use super::train::{INTERRUPTED, TERMINATED, TERMINATED_STATUS, stop_on_ctrl_c, stop_on_sigterm};
+use super::train::{exit_stopped, stop_on_ctrl_c, stop_on_sigterm};
 use crate::output::{logln, outln};
 
 /// The most seconds `--seconds` takes (about 31 years).
@@ -129,21 +129,10 @@ pub fn run(args: Args) -> Result<()> {
     let report = prove_file(&pos, tables.as_deref(), args.proof.as_deref(), options)?;
     print_report(&args, &pos, &report, started.elapsed().as_secs_f64())?;
     if stop.load(Ordering::SeqCst) {
-        let terminated = TERMINATED.load(Ordering::SeqCst);
-        logln!(
-            "{}: the proof file {} is saved; run the same command again to continue",
-            if terminated {
-                "terminated"
-            } else {
-                "interrupted"
-            },
+        exit_stopped(format_args!(
+            "the proof file {} is saved; run the same command again to continue",
             args.proof.as_deref().unwrap_or(Path::new("")).display()
-        );
-        std::process::exit(if terminated {
-            TERMINATED_STATUS
-        } else {
-            INTERRUPTED
-        });
+        ));
     }
     Ok(())
 }
