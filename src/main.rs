@@ -3,6 +3,7 @@
 #[cfg(test)]
 mod cli_reference;
 mod commands;
+mod label_progress;
 mod output;
 mod plot;
 mod run_progress;

@@ -244,3 +244,108 @@ fn bad_settings_of_an_exact_set_are_refused_before_anything_is_written() {
         assert!(!set.exists());
     }
 }
+
+/// The arguments of a small exact set of 5x5 (about 18 candidates, a few seconds) written to
+/// `set`, with `seed`.
+#[cfg(unix)]
+fn small_exact_set<'a>(set: &'a str, seed: &'a str) -> Vec<&'a str> {
+    vec![
+        "exam",
+        "--make-set",
+        set,
+        "--prove",
+        "--board",
+        "5x5",
+        "--pieces",
+        "8-20",
+        "--positions",
+        "6",
+        "--nodes",
+        "100000",
+        "--player",
+        "minimax:depth=2",
+        "--player",
+        "greedy",
+        "--seed",
+        seed,
+    ]
+}
+
+/// Starts `args`, sends the process `signal` once the journal `partial` holds at least 3
+/// records while it still runs, and returns how it ended and the records the journal kept.
+#[cfg(unix)]
+fn stopped_with_records(
+    args: &[&str],
+    partial: &std::path::Path,
+    signal: libc::c_int,
+) -> (std::process::ExitStatus, usize) {
+    let mut child = common::command(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let started = std::time::Instant::now();
+    let records = || std::fs::read_to_string(partial).map_or(0, |t| t.lines().count() - 1);
+    while records() < 3 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the labelling ended before its journal held 3 records"
+        );
+        assert!(started.elapsed().as_secs() < 120, "no journal records");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: the child is ours and has not been waited for, so its id names it.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let status = child.wait().unwrap();
+    (status, records())
+}
+
+#[cfg(unix)]
+#[test]
+fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.txt");
+    let whole_text = whole.to_str().unwrap();
+    let run = fanorona(small_exact_set(whole_text, "1"));
+    run.assert_success();
+    // Progress lines (stderr is no terminal here), and no journal left.
+    assert!(
+        run.stderr.contains("labelled: 6 of 6 positions settled"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.path().join("whole.txt.partial").exists());
+    // Killed part-way, then run again: it resumes and writes the same set.
+    let cut = dir.path().join("cut.txt");
+    let cut_text = cut.to_str().unwrap();
+    let partial = dir.path().join("cut.txt.partial");
+    let (_, records) =
+        stopped_with_records(&small_exact_set(cut_text, "1"), &partial, libc::SIGKILL);
+    assert!(!cut.exists());
+    let resumed = fanorona(small_exact_set(cut_text, "1"));
+    resumed.assert_success();
+    assert!(
+        resumed.stderr.contains(&format!(
+            "resuming from {}: {records} positions tried before",
+            partial.display()
+        )),
+        "{}",
+        resumed.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(&cut).unwrap(),
+        std::fs::read_to_string(&whole).unwrap()
+    );
+    assert!(!partial.exists());
+    // Stopped by SIGTERM: the positions being proven stop, the journal stays, status 143.
+    let (status, _) =
+        stopped_with_records(&small_exact_set(cut_text, "2"), &partial, libc::SIGTERM);
+    assert_eq!(status.code(), Some(143));
+    // A journal left by another command (another seed) is refused, and kept.
+    fanorona(small_exact_set(cut_text, "1")).assert_failure(
+        "the labelling journal of another command (its sources is \"games of every pair",
+    );
+    assert!(partial.exists());
+}

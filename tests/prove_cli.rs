@@ -165,7 +165,7 @@ fn a_second_prove_on_a_file_is_refused_and_signals_save_the_proof_file() {
         // Searching now: a second run on the same file is refused at once.
         std::thread::sleep(std::time::Duration::from_millis(1000));
         let second = fanorona(["prove", "--proof", proof, "--nodes", "10"]);
-        second.assert_failure("the proof file is in use by another `fanorona prove` (process");
+        second.assert_failure("the proof file is in use by another run of the prover (process");
         // SAFETY: kill(2) with the id of our own, still unreaped, child.
         assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
         let run = wait_within(

@@ -1,7 +1,8 @@
 //! The analysis board's API of `fanorona serve` over HTTP: a position named by a start and
 //! turns, an analysis streamed as server-sent events (ever deeper iterations with a value and
 //! a best line), stopped by a request, by the client going away or by the time cap; the
-//! number of analyses capped; bad requests refused in JSON.
+//! number of analyses capped; bad requests refused in JSON; the prover's answer first,
+//! beside the endgame tables'.
 
 mod common;
 
@@ -78,6 +79,12 @@ fn an_analysis_streams_deeper_iterations_and_stops_on_request_or_when_the_client
     assert_eq!(start["side_to_move"], "white");
     assert_eq!(start["agent"], "minimax");
     let id = start["id"].as_str().unwrap().to_string();
+    // First the prover's answer: the 9x5 start is not settled in the default budget.
+    let proof = events.expect("proof");
+    assert!(
+        proof["value"].is_null() && proof["tables"].is_null(),
+        "{proof}"
+    );
     // At least three successive evaluations of the position, each a turn deeper, each with
     // a value and a best line as long as its depth.
     for depth in 1..=3 {
@@ -131,10 +138,20 @@ fn an_analysis_streams_deeper_iterations_and_stops_on_request_or_when_the_client
 
 #[test]
 fn a_forced_win_completes_the_analysis_and_the_time_cap_ends_it() {
-    let server = Server::start(&["--agent", "minimax", "--analysis-ms", "500"]);
+    // A small proof first (on 9x5 the prover takes about 20,000 nodes a second), within
+    // the cap.
+    let server = Server::start(&[
+        "--agent",
+        "minimax",
+        "--analysis-ms",
+        "500",
+        "--prove-nodes",
+        "1000",
+    ]);
     let fen = CHAIN_FEN.replace(' ', "%20");
     let mut events = Events::open(&server, &format!("/api/analysis?fen={fen}")).unwrap();
     assert_eq!(events.expect("start")["fen"], CHAIN_FEN);
+    assert_eq!(events.expect("proof")["value"], "win");
     let it = events.expect("iteration");
     assert_eq!(it["mate_in"], 1);
     assert_eq!(it["verdict"], "white wins in 1");
@@ -150,7 +167,7 @@ fn a_forced_win_completes_the_analysis_and_the_time_cap_ends_it() {
         if name == "end" {
             break data;
         }
-        iterations += 1;
+        iterations += usize::from(name == "iteration");
     };
     assert_eq!(end["reason"], "time", "{end}");
     assert!(iterations >= 1);
@@ -212,14 +229,19 @@ fn positions_are_replayed_and_bad_analysis_requests_are_refused_in_json() {
     }
 }
 
+/// A folder of the 9x5 endgame tables of up to 3 pieces.
+fn tables_of_three_pieces() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    common::fanorona(["tables", "build", "--pieces", "3", "--out", out, "--quiet"])
+        .assert_success();
+    dir
+}
+
 #[test]
 fn with_endgame_tables_the_analysis_knows_a_long_win_at_once() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = tables_of_three_pieces();
     let tables = dir.path().to_str().unwrap();
-    common::fanorona([
-        "tables", "build", "--pieces", "3", "--out", tables, "--quiet",
-    ])
-    .assert_success();
     // Black to move loses in 6 turns (white wins in 3 of its own): too deep for the first
     // iterations without tables.
     let fen = "9/9/9/W8/1W1B5%20b";
@@ -228,6 +250,7 @@ fn with_endgame_tables_the_analysis_knows_a_long_win_at_once() {
         let path = format!("/api/analysis?fen={fen}&agent=minimax");
         let mut events = Events::open(&server, &path).unwrap();
         events.expect("start");
+        events.expect("proof");
         events.expect("iteration")
     };
     let with = first(&["--agent", "minimax", "--tables", tables]);
@@ -251,4 +274,59 @@ fn with_endgame_tables_the_analysis_knows_a_long_win_at_once() {
         "127.0.0.1:0",
     ])
     .assert_failure("bad --tables");
+}
+
+#[test]
+fn the_proof_shows_the_proven_value_and_its_turns_beside_the_tables_answer() {
+    let dir = tables_of_three_pieces();
+    let tables = dir.path().to_str().unwrap();
+    let server = Server::start(&["--agent", "minimax", "--tables", tables]);
+    let proof_of = |fen: &str| {
+        let path = format!("/api/analysis?fen={}", fen.replace(' ', "%20"));
+        let mut events = Events::open(&server, &path).unwrap();
+        let id = events.expect("start")["id"].as_str().unwrap().to_string();
+        let proof = events.expect("proof");
+        // Stopped (unless it has ended: a forced result), so that the next has the place.
+        let stop = server.post(&format!("/api/analysis/{id}/stop"), json!({}));
+        assert!(matches!(stop.status, 200 | 404), "{}", stop.body);
+        while events.next().is_some_and(|(name, _)| name != "end") {}
+        proof
+    };
+    // White wins by taking both black pieces; stopping after the first does not win.
+    let won = proof_of("9/9/3B5/9/2W1B4 w");
+    assert_eq!(won["value"], "win", "{won}");
+    assert_eq!(won["side_to_move"], "white");
+    assert_eq!(
+        won["turns"],
+        json!([
+            {"turn": "c1d1A", "status": "spoils"},
+            {"turn": "c1d1Ad2A", "status": "keeps"},
+        ])
+    );
+    assert_eq!(
+        won["tables"],
+        json!({"value": "win", "distance": 1, "keeps": ["c1d1Ad2A"]})
+    );
+    // A lost position: every turn keeps the loss, for the prover as for the tables.
+    let lost = proof_of("9/9/9/W8/1W1B5 b");
+    assert_eq!(lost["value"], "loss", "{lost}");
+    assert_eq!(lost["tables"]["value"], "loss");
+    assert_eq!(lost["tables"]["distance"], 6);
+    let turns = lost["turns"].as_array().unwrap();
+    assert!(!turns.is_empty() && turns.iter().all(|t| t["status"] == "keeps"));
+    assert_eq!(
+        lost["tables"]["keeps"].as_array().unwrap().len(),
+        turns.len()
+    );
+    // Beyond the tables: no answer of theirs.
+    let start = proof_of("BBBBBBBBB/BBBBBBBBB/BWBW1BWBW/WWWWWWWWW/WWWWWWWWW w");
+    assert!(
+        start["tables"].is_null() && start["value"].is_null(),
+        "{start}"
+    );
+    // --prove-nodes 0: no proof, the iterations come at once.
+    let off = Server::start(&["--agent", "minimax", "--prove-nodes", "0"]);
+    let mut events = Events::open(&off, "/api/analysis").unwrap();
+    events.expect("start");
+    events.expect("iteration");
 }

@@ -449,6 +449,9 @@ async fn a_game_by_keyboard_and_an_analysis_board_in_headless_chromium() {
     assert!(verdict.contains("white's expected score"), "{verdict}");
     let best = page.text("analysis-line").await;
     assert!(best.starts_with("best line: "), "{best}");
+    // The prover's answer came first: an opening is not settled within the default nodes.
+    let proof = page.text("analysis-proof").await;
+    assert_eq!(proof, "not proven within 10000 nodes");
     let depths = page
         .js(
             "return [...document.querySelectorAll('#analysis-iterations li')]\

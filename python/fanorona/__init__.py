@@ -22,6 +22,8 @@ on one object run one at a time, and a thread waiting for one holds no GIL.
 - :class:`Policy`: an exported policy file run on batches of observations.
 - :class:`EndgameTables`: exact values of positions with few pieces (``fanorona tables
   build``): ``EndgameTables(dir).probe(position)``.
+- :func:`prove`: the exact value of a position by the prover (``fanorona prove``), with the
+  turns that keep it: ``prove(fen, tables=DIR, nodes=N, turns=True)``.
 - :func:`match`: an arena match between two agents.
 - :mod:`fanorona.training`: :class:`SelfPlayWorker`, :class:`Learner`, :func:`run_config`,
   the training roles, which :mod:`fanorona.ray` runs as Ray actors (``python -m fanorona.ray
@@ -48,6 +50,7 @@ from ._fanorona import (
     __version__,
     agent_kinds,
     match_summary,
+    prove,
     run_config,
 )
 
@@ -67,6 +70,7 @@ __all__ = [
     "__version__",
     "agent_kinds",
     "match",
+    "prove",
     "run_config",
 ]
 

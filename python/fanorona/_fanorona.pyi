@@ -24,6 +24,7 @@ __all__ = [
     "__version__",
     "agent_kinds",
     "match_summary",
+    "prove",
     "run_config",
 ]
 
@@ -43,6 +44,19 @@ def match_summary(
     seed: int = ...,
 ) -> Dict[str, Any]:
     """A match between two agents; the arena's summary."""
+
+def prove(
+    fen: Optional[str] = None,
+    *,
+    board: Optional[str] = None,
+    tables: Optional[Union[str, PathLike[str]]] = None,
+    nodes: int = ...,
+    seconds: Optional[float] = None,
+    max_entries: int = ...,
+    turns: bool = False,
+    proof: Optional[Union[str, PathLike[str]]] = None,
+) -> Dict[str, Any]:
+    """The prover's value of a position (``fanorona prove --json``'s object as a dict)."""
 
 def run_config(
     preset: Optional[str] = None,

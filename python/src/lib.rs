@@ -1,7 +1,7 @@
 //! `fanorona._fanorona`, the Rust core of the `fanorona` Python package: positions, the
 //! two-player and single-agent environments, the batched `VecEnv`, agents of every registry
-//! kind, exported policies and matches. The pure-Python modules of `python/fanorona/` build the
-//! PettingZoo and Gymnasium environments on top of it.
+//! kind, exported policies, matches and the prover. The pure-Python modules of
+//! `python/fanorona/` build the PettingZoo and Gymnasium environments on top of it.
 
 use pyo3::prelude::*;
 
@@ -16,6 +16,7 @@ mod locks;
 mod names;
 mod policy;
 mod position;
+mod prove;
 mod roles;
 mod session;
 mod single_agent;
@@ -42,6 +43,7 @@ fn _fanorona(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<tables::EndgameTables>()?;
     m.add_function(wrap_pyfunction!(arena::match_summary, m)?)?;
     m.add_function(wrap_pyfunction!(agent::agent_kinds, m)?)?;
+    m.add_function(wrap_pyfunction!(prove::prove, m)?)?;
     m.add_class::<roles::SelfPlayWorker>()?;
     m.add_class::<roles::Learner>()?;
     m.add_function(wrap_pyfunction!(roles::run_config, m)?)?;

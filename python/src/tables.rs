@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use fanorona_env::{Board, Game};
+use fanorona_exact::prover::Verdict;
 use fanorona_exact::solver::Value;
 use fanorona_exact::tables::EndgameTables as Tables;
 use fanorona_exact::tables::shared_tables;
@@ -22,15 +23,6 @@ use crate::position::Position;
 #[pyclass(module = "fanorona", name = "EndgameTables", frozen)]
 pub struct EndgameTables {
     tables: Arc<Tables>,
-}
-
-/// A value's name: "win", "draw" or "loss".
-fn value_name(value: Value) -> &'static str {
-    match value {
-        Value::Win(_) => "win",
-        Value::Draw => "draw",
-        Value::Loss(_) => "loss",
-    }
 }
 
 #[pymethods]
@@ -96,13 +88,13 @@ impl EndgameTables {
         let best_turns = Value::best_turns(values.clone()).map_or(Vec::new(), |(_, t)| t);
         let board = pos.board();
         let out = PyDict::new(py);
-        out.set_item("value", value_name(best))?;
+        out.set_item("value", Verdict::from(best).name())?;
         out.set_item("distance", best.distance())?;
         let names: Vec<String> = best_turns.iter().map(|t| t.notation(board)).collect();
         out.set_item("best_turns", names)?;
         let turns = PyDict::new(py);
         for (turn, value) in &values {
-            turns.set_item(turn.notation(board), value_name(*value))?;
+            turns.set_item(turn.notation(board), Verdict::from(*value).name())?;
         }
         out.set_item("turns", turns)?;
         Ok(Some(out))

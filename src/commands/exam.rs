@@ -10,14 +10,15 @@
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{AgentSpec, Board, Budget, Position, Registry};
 use fanorona_eval::exam::{
-    ExactExamReport, ExactSet, ExamReport, ExamSet, LabelBudget, LabelledPosition, SetExamReport,
-    SetSampling, TestSet, ValueError, ValueScore, exact_turn_values, examine, examine_exact,
-    examine_set, questions,
+    ExactExamReport, ExactSet, ExamError, ExamReport, ExamSet, LabelBudget, LabelledPosition,
+    Labelling, SetExamReport, SetSampling, TestSet, ValueError, ValueScore, exact_turn_values,
+    examine, examine_exact, examine_set, journal_path, questions,
 };
 use fanorona_eval::minimax::MAX_DEPTH;
 use fanorona_eval::{AgentFactory, spec_factory};
@@ -31,6 +32,8 @@ use fanorona_util::progress::{self, ProgressBar};
 use super::agent_arg::agent_spec;
 use super::agent_help::agent_help;
 use super::outputs::check_outputs;
+use super::train::{exit_stopped, stop_on_ctrl_c, stop_on_sigterm};
+use crate::label_progress::LabelProgress;
 use crate::output::{logln, outln};
 
 /// The most points of a board the exam solves itself (7x3 and 3x7 take minutes); larger
@@ -100,7 +103,8 @@ pub struct Args {
     /// With --make-set: label by the prover instead of minimax: an exact set, each position
     /// with its proven value and the proven turns that keep it (positions the prover does
     /// not settle within --nodes are left out). Players default to minimax:depth=4 and
-    /// mcts:sims=800.
+    /// mcts:sims=800. FILE.partial keeps the positions proven as they come: a labelling
+    /// stopped (Ctrl-C, a kill, a crash) goes on from there when the same command runs again.
     #[arg(long, requires = "make_set")]
     pub prove: bool,
     /// With --make-set --prove: only positions with this many pieces on the board, N or
@@ -560,7 +564,14 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
     let mut inputs: Vec<PathBuf> = specs.iter().flat_map(|s| registry.input_paths(s)).collect();
     inputs.extend(args.tables.clone());
     let inputs: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
-    check_outputs(&[("--make-set", Some(path))], &inputs)?;
+    let journal = args.prove.then(|| journal_path(path));
+    check_outputs(
+        &[
+            ("--make-set", Some(path)),
+            ("--make-set (its journal)", journal.as_deref()),
+        ],
+        &inputs,
+    )?;
     let tables = args
         .tables
         .as_deref()
@@ -597,9 +608,30 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
             seed: args.seed,
             sources,
         };
-        let set = ExactSet::make(sampling, tables.as_deref(), budget, &bar)?;
+        let journal = journal.expect("a journal with --prove");
+        let display = LabelProgress::new(!args.quiet, &journal);
+        let stop = Arc::new(AtomicBool::new(false));
+        stop_on_ctrl_c(Arc::clone(&stop), "stopping the labelling")?;
+        stop_on_sigterm(Arc::clone(&stop))?;
+        let labelling = Labelling {
+            journal: Some(&journal),
+            report: &|tally| display.show(tally),
+            stop: Some(&stop),
+        };
+        let made = ExactSet::make(sampling, tables.as_deref(), budget, &labelling, &bar);
         bar.finish_and_clear();
+        display.finish();
+        let set = match made {
+            Err(ExamError::Stopped { tried, settled }) => exit_stopped(format_args!(
+                "{} keeps the {tried} positions tried ({settled} settled); run the same \
+                 command again to go on",
+                journal.display()
+            )),
+            made => made?,
+        };
         set.write(path)?;
+        std::fs::remove_file(&journal)
+            .with_context(|| format!("{}: cannot remove it", journal.display()))?;
         let spread: Vec<String> = set
             .spread()
             .iter()

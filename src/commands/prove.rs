@@ -9,20 +9,18 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
-use fanorona_exact::prover::{Progress, ProofFile, ProofReport, ProveOptions, check_file, prove};
+use fanorona_exact::prover::{
+    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, Progress, ProofFile, ProofReport, ProveOptions,
+    check_file, lock_path, prove_file,
+};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
-use fanorona_util::file_lock::{FileLock, LockError};
-use serde_json::json;
 
 use super::outputs::check_outputs;
-use super::train::{INTERRUPTED, TERMINATED, TERMINATED_STATUS, stop_on_ctrl_c, stop_on_sigterm};
+use super::train::{exit_stopped, stop_on_ctrl_c, stop_on_sigterm};
 use crate::output::{logln, outln};
 
 /// The most seconds `--seconds` takes (about 31 years).
 const MAX_SECONDS: f64 = 1e9;
-
-/// Stack of the proving thread: df-pn recurses once per turn of the line it follows.
-const STACK: usize = 1 << 30;
 
 /// Arguments of `fanorona prove`.
 #[derive(clap::Args, Debug)]
@@ -36,14 +34,14 @@ pub struct Args {
     #[arg(long)]
     pub tables: Option<PathBuf>,
     /// Stop after this many expanded nodes.
-    #[arg(long, default_value_t = 1_000_000_000)]
+    #[arg(long, default_value_t = DEFAULT_MAX_NODES)]
     pub nodes: u64,
     /// Stop after this many seconds (0 to 1e9).
     #[arg(long, value_parser = parse_seconds)]
     pub seconds: Option<f64>,
     /// Positions a transposition table may hold before its open entries are dropped (about
     /// 40 bytes each).
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = DEFAULT_MAX_ENTRIES)]
     pub max_entries: usize,
     /// Continue the searches of this proof file if it exists (every record checked first),
     /// and write it back when done or stopped by Ctrl-C or SIGTERM (settled questions keep
@@ -77,27 +75,6 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
     }
 }
 
-/// The lock file of the proof file `path`: `path.lock` beside it.
-fn lock_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".lock");
-    PathBuf::from(name)
-}
-
-/// Takes the lock of the proof file `path`, or says that another `prove` holds it.
-fn lock_proof(path: &Path) -> Result<FileLock> {
-    let lock = lock_path(path);
-    FileLock::try_acquire(&lock).map_err(|e| match e {
-        LockError::Held { holder } => anyhow::anyhow!(
-            "{}: the proof file is in use by another `fanorona prove`{holder} (its lock {} is \
-             held); wait for it to end, or give another --proof file",
-            path.display(),
-            lock.display()
-        ),
-        LockError::Io(e) => anyhow::anyhow!("{}: cannot take the lock: {e}", lock.display()),
-    })
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let pos = match &args.fen {
@@ -122,102 +99,51 @@ pub fn run(args: Args) -> Result<()> {
     if args.check {
         return run_check(&args, pos.board(), tables.as_deref());
     }
-    // Held until the file is written back.
-    let _lock = args.proof.as_deref().map(lock_proof).transpose()?;
-    let file = match &args.proof {
-        Some(path) if path.exists() => ProofFile::load(path)?,
-        _ => ProofFile::new(pos.board()),
-    };
     // With a proof file to save, Ctrl-C and SIGTERM stop the searches and the file is saved.
     let stop = Arc::new(AtomicBool::new(false));
     if args.proof.is_some() {
         stop_on_ctrl_c(Arc::clone(&stop), "saving the proof file")?;
         stop_on_sigterm(Arc::clone(&stop))?;
     }
-    let stop_flag = Arc::clone(&stop);
     let quiet = args.quiet;
-    let options_turns = args.turns;
-    let (nodes, seconds, max_entries) = (args.nodes, args.seconds, args.max_entries);
+    let mut progress = |p: &Progress| {
+        if !quiet {
+            logln!(
+                "prove: {} to win? {} nodes, {} positions in its table, {:.0} s",
+                p.question.attacker,
+                p.nodes,
+                p.entries,
+                p.seconds
+            );
+        }
+    };
+    let options = ProveOptions {
+        max_nodes: args.nodes,
+        max_seconds: args.seconds,
+        max_entries: args.max_entries,
+        turns: args.turns,
+        progress: &mut progress,
+        stop: Some(&stop),
+    };
     let started = Instant::now();
-    // The search runs on a thread of its own, for its deep stack.
-    let (report, file) = std::thread::Builder::new()
-        .stack_size(STACK)
-        .spawn(move || {
-            let mut progress = |p: &Progress| {
-                if !quiet {
-                    logln!(
-                        "prove: {} to win? {} nodes, {} positions in its table, {:.0} s",
-                        p.question.attacker,
-                        p.nodes,
-                        p.entries,
-                        p.seconds
-                    );
-                }
-            };
-            let options = ProveOptions {
-                max_nodes: nodes,
-                max_seconds: seconds,
-                max_entries,
-                turns: options_turns,
-                progress: &mut progress,
-                stop: Some(&stop_flag),
-            };
-            prove(&pos, tables.as_deref(), file, options)
-        })
-        .context("cannot start the proving thread")?
-        .join()
-        .map_err(|_| anyhow::anyhow!("the proving thread panicked"))??;
-    if let Some(path) = &args.proof {
-        file.save(path)?;
-    }
+    let report = prove_file(&pos, tables.as_deref(), args.proof.as_deref(), options)?;
     print_report(&args, &pos, &report, started.elapsed().as_secs_f64())?;
     if stop.load(Ordering::SeqCst) {
-        let terminated = TERMINATED.load(Ordering::SeqCst);
-        logln!(
-            "{}: the proof file {} is saved; run the same command again to continue",
-            if terminated {
-                "terminated"
-            } else {
-                "interrupted"
-            },
+        exit_stopped(format_args!(
+            "the proof file {} is saved; run the same command again to continue",
             args.proof.as_deref().unwrap_or(Path::new("")).display()
-        );
-        std::process::exit(if terminated {
-            TERMINATED_STATUS
-        } else {
-            INTERRUPTED
-        });
+        ));
     }
     Ok(())
 }
 
 fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64) -> Result<()> {
-    let board = pos.board();
-    let value = report.value.map(|v| v.name());
     if args.json {
-        let json = json!({
-            "fen": pos.to_fen(),
-            "board": board.to_string(),
-            "side_to_move": pos.side_to_move().to_string(),
-            "value": value,
-            "questions": report.questions.iter().map(|q| json!({
-                "attacker": q.question.attacker.to_string(),
-                "outcome": q.outcome.name(),
-                "nodes": q.nodes,
-                "seconds": q.seconds,
-                "size": q.size,
-            })).collect::<Vec<_>>(),
-            "turns": report.turns.iter().map(|(t, s)| json!({
-                "turn": t.notation(board),
-                "status": s.name(),
-            })).collect::<Vec<_>>(),
-            "nodes": report.nodes,
-            "seconds": seconds,
-            "proof": args.proof.as_ref().map(|p| p.display().to_string()),
-        });
-        outln!("{json}")?;
+        outln!("{}", report.to_json(pos, args.proof.as_deref()))?;
         return Ok(());
     }
+    let board = pos.board();
+    let value = report.value.map(|v| v.name());
     outln!(
         "value: {} for {} to move (standard rules, draw limits ignored)",
         value.unwrap_or("unproven"),

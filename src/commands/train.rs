@@ -226,6 +226,23 @@ pub(crate) fn stop_on_sigterm(_stop: Arc<AtomicBool>) -> Result<()> {
     Ok(())
 }
 
+/// Ends a command that a signal stopped, its work saved: says `terminated: MESSAGE` (after
+/// SIGTERM) or `interrupted: MESSAGE` (after Ctrl-C) and exits with the status of the signal.
+pub(crate) fn exit_stopped(message: std::fmt::Arguments) -> ! {
+    let terminated = TERMINATED.load(Ordering::SeqCst);
+    let how = if terminated {
+        "terminated"
+    } else {
+        "interrupted"
+    };
+    logln!("{how}: {message}");
+    std::process::exit(if terminated {
+        TERMINATED_STATUS
+    } else {
+        INTERRUPTED
+    });
+}
+
 /// Sets `stop` at the first Ctrl-C (SIGINT), saying on stderr that the command is `finishing`
 /// (e.g. the iteration, then writing a checkpoint); a second Ctrl-C exits at once.
 pub(crate) fn stop_on_ctrl_c(stop: Arc<AtomicBool>, finishing: &'static str) -> Result<()> {

@@ -27,6 +27,14 @@ pub enum ExamError {
         /// The position.
         fen: String,
     },
+    /// A labelling was stopped (its journal keeps what was proven).
+    #[error("stopped after {tried} positions tried, {settled} settled")]
+    Stopped {
+        /// Candidates proven so far, over every sitting.
+        tried: usize,
+        /// Of those, the ones the prover settled.
+        settled: usize,
+    },
     /// A test-set file cannot be read or written, or is malformed.
     #[error("{path}: {reason}")]
     SetFile {

@@ -166,7 +166,8 @@ mod tests {
     use super::*;
     use crate::SolverAgent;
     use crate::arena::Built;
-    use crate::exam::exact_set::{LabelBudget, SetSampling};
+    use crate::exam::exact_set::SetSampling;
+    use crate::exam::labelling::{LabelBudget, Labelling};
     use fanorona_env::{Board, Position, RandomAgent};
     use fanorona_exact::solver::{TableSource, shared_solution};
 
@@ -185,7 +186,8 @@ mod tests {
             nodes: 200_000,
             max_entries: 1 << 20,
         };
-        let set = ExactSet::make(sampling, None, budget, &ProgressBar::hidden()).unwrap();
+        let silent = Labelling::silent();
+        let set = ExactSet::make(sampling, None, budget, &silent, &ProgressBar::hidden()).unwrap();
         let hidden = ProgressBar::hidden();
         // Perfect play keeps every value.
         let table = shared_solution(&TableSource::Solve(5, 3)).unwrap();

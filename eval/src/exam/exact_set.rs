@@ -23,12 +23,13 @@ use std::ops::RangeInclusive;
 use std::path::Path;
 
 use fanorona_env::{Board, Excerpt, Position, Turn};
-use fanorona_exact::prover::{ProofFile, ProveOptions, TurnStatus, Verdict, prove};
+use fanorona_exact::prover::{TablesId, Verdict};
 use fanorona_exact::tables::EndgameTables;
 use fanorona_util::progress::ProgressBar;
-use rayon::prelude::*;
+use serde_json::json;
 
 use super::error::ExamError;
+use super::labelling::{LabelBudget, Labelling, label_candidates};
 use super::sample::Sampler;
 use super::set_file::{SetFormat, SetHeader, fields, parse_position, write_set_text};
 use crate::arena::AgentFactory;
@@ -67,51 +68,6 @@ impl ProvenPosition {
     }
 }
 
-/// The prover's budget for one position of a set (its value and every turn's status).
-#[derive(Clone, Copy, Debug)]
-pub struct LabelBudget {
-    /// Nodes expanded for the position, all its questions together.
-    pub nodes: u64,
-    /// Entries of each working table before its open entries are dropped.
-    pub max_entries: usize,
-}
-
-/// Proves the value of `pos` and whether each of its turns keeps it, within `budget`, with
-/// `tables` at the leaves. `None` when the budget does not settle all of it.
-pub fn prove_label(
-    pos: &Position,
-    tables: Option<&EndgameTables>,
-    budget: LabelBudget,
-) -> Result<Option<ProvenPosition>, ExamError> {
-    let options = ProveOptions {
-        max_nodes: budget.nodes,
-        max_seconds: None,
-        max_entries: budget.max_entries,
-        turns: true,
-        progress: &mut |_| {},
-        stop: None,
-    };
-    let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options)
-        .map_err(|e| ExamError::Settings(format!("{}: {e}", pos.to_fen())))?;
-    let Some(value) = report.value else {
-        return Ok(None);
-    };
-    if report.turns.iter().any(|(_, s)| *s == TurnStatus::Unknown) {
-        return Ok(None);
-    }
-    let keeps = report
-        .turns
-        .into_iter()
-        .filter(|(_, s)| *s == TurnStatus::Keeps)
-        .map(|(t, _)| t)
-        .collect();
-    Ok(Some(ProvenPosition {
-        position: *pos,
-        value,
-        keeps,
-    }))
-}
-
 /// How an exact set's positions are drawn: from which games, how many, and which.
 pub struct SetSampling<'a> {
     /// The position every game starts from.
@@ -127,9 +83,6 @@ pub struct SetSampling<'a> {
     /// Where the games come from, for the header.
     pub sources: String,
 }
-
-/// Positions proven at once (the set does not depend on the threads).
-const PROVE_CHUNK: usize = 32;
 
 /// Candidate positions sampled for each position wanted (some stay unproven).
 const CANDIDATES_PER_POSITION: usize = 3;
@@ -157,11 +110,13 @@ impl ExactSet {
     /// A set of up to `sampling.count` distinct positions from the games, spread evenly
     /// over their piece counts, each proven within `budget` with `tables` at the leaves.
     /// Candidates are proven in rounds that take one of each piece count in turn; those the
-    /// budget does not settle are left out (and counted in the labeller line).
+    /// budget does not settle are left out (and counted in the labeller line). `progress`
+    /// shows the games' sampling; `labelling` keeps the journal, reports and stops.
     pub fn make(
         sampling: SetSampling<'_>,
         tables: Option<&EndgameTables>,
         budget: LabelBudget,
+        labelling: &Labelling<'_>,
         progress: &ProgressBar,
     ) -> Result<ExactSet, ExamError> {
         if sampling.count == 0 {
@@ -170,6 +125,18 @@ impl ExactSet {
             ));
         }
         let board = sampling.start.board();
+        let reach = tables.map_or("no tables".into(), |t| {
+            format!("tables up to {} pieces", t.pieces())
+        });
+        let header = json!({
+            "board": board.to_string(),
+            "sources": sampling.sources,
+            "positions": sampling.count,
+            "pieces": format!("{}-{}", sampling.pieces.start(), sampling.pieces.end()),
+            "nodes": budget.nodes,
+            "max_entries": budget.max_entries,
+            "tables": TablesId::of(tables).describe(board),
+        });
         let sampler = Sampler::new(
             sampling.start,
             sampling.pairs,
@@ -181,35 +148,15 @@ impl ExactSet {
         let wanted = sampling.count.saturating_mul(CANDIDATES_PER_POSITION);
         let candidates = sampler.sample(wanted, &mut HashSet::new(), progress)?;
         let order = interleave_by_pieces(candidates);
-        progress.set_length(sampling.count as u64);
-        progress.set_position(0);
-        let mut positions = Vec::with_capacity(sampling.count);
-        let mut tried = 0;
-        for chunk in order.chunks(PROVE_CHUNK) {
-            if positions.len() >= sampling.count {
-                break;
-            }
-            let labels: Vec<Option<ProvenPosition>> = chunk
-                .par_iter()
-                .map(|pos| prove_label(pos, tables, budget))
-                .collect::<Result<_, _>>()?;
-            tried += chunk.len();
-            for label in labels.into_iter().flatten() {
-                if positions.len() < sampling.count {
-                    positions.push(label);
-                    progress.inc(1);
-                }
-            }
-        }
+        let header = header.as_object().expect("an object");
+        let (positions, tried) =
+            label_candidates(&order, sampling.count, tables, budget, labelling, header)?;
         if positions.is_empty() {
             return Err(ExamError::Settings(format!(
                 "the prover settled none of the {tried} positions tried within {} nodes each",
                 budget.nodes
             )));
         }
-        let reach = tables.map_or("no tables".into(), |t| {
-            format!("tables up to {} pieces", t.pieces())
-        });
         Ok(ExactSet {
             board,
             labeller: format!(
@@ -297,7 +244,7 @@ fn interleave_by_pieces(positions: Vec<Position>) -> Vec<Position> {
 }
 
 /// Reads a verdict's name.
-fn parse_verdict(text: &str) -> Result<Verdict, String> {
+pub(crate) fn parse_verdict(text: &str) -> Result<Verdict, String> {
     [Verdict::Win, Verdict::Draw, Verdict::Loss]
         .into_iter()
         .find(|v| v.name() == text)
@@ -345,9 +292,12 @@ mod tests {
     use super::*;
     use crate::arena::Built;
     use crate::exam::ExamSet;
+    use crate::exam::labelling::{LabelTally, prove_label};
     use crate::exam::sample::fresh;
     use fanorona_env::{Fanorona, RandomAgent};
     use fanorona_exact::solver::{Solution, TableSource, Value, shared_solution};
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
 
     fn random(seed: u64) -> Built {
         Ok(Box::new(RandomAgent::new(seed)))
@@ -361,6 +311,15 @@ mod tests {
     }
 
     fn small_set(count: usize, seed: u64) -> ExactSet {
+        make_small(count, seed, &Labelling::silent()).unwrap()
+    }
+
+    /// A set of `count` positions of 5x3 from random games of `seed`, labelled by `labelling`.
+    fn make_small(
+        count: usize,
+        seed: u64,
+        labelling: &Labelling<'_>,
+    ) -> Result<ExactSet, ExamError> {
         let start = Position::initial(Board::new(5, 3).unwrap());
         let sampling = SetSampling {
             start,
@@ -368,9 +327,64 @@ mod tests {
             count,
             pieces: 4..=10,
             seed,
-            sources: "random games".into(),
+            sources: format!("random games, seed {seed}"),
         };
-        ExactSet::make(sampling, None, budget(), &ProgressBar::hidden()).unwrap()
+        ExactSet::make(sampling, None, budget(), labelling, &ProgressBar::hidden())
+    }
+
+    #[test]
+    fn a_stopped_labelling_resumes_from_its_journal_to_the_same_set() {
+        let whole = small_set(40, 7);
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("set.txt.partial");
+        // Stopped after 10 positions proven: the journal keeps them.
+        let stop = AtomicBool::new(false);
+        let stop_at_ten = |t: &LabelTally| {
+            if t.tried >= 10 {
+                stop.store(true, Ordering::SeqCst);
+            }
+        };
+        let labelling = Labelling {
+            journal: Some(&journal),
+            report: &stop_at_ten,
+            stop: Some(&stop),
+        };
+        let e = make_small(40, 7, &labelling).unwrap_err();
+        assert!(
+            matches!(e, ExamError::Stopped { tried, .. } if tried >= 10),
+            "{e}"
+        );
+        let kept = std::fs::read_to_string(&journal).unwrap();
+        let records = kept.lines().count() - 1;
+        assert!(records >= 10, "{kept}");
+        // A line cut short by a crash is dropped.
+        std::fs::write(&journal, format!("{kept}{{\"index\":9")).unwrap();
+        // Resumed: it starts from the journal's records and ends with the same set.
+        let first = Mutex::new(None);
+        let note_first = |t: &LabelTally| {
+            first.lock().unwrap().get_or_insert(*t);
+        };
+        let resume = Labelling {
+            journal: Some(&journal),
+            report: &note_first,
+            stop: None,
+        };
+        let resumed = make_small(40, 7, &resume).unwrap();
+        assert_eq!(first.lock().unwrap().unwrap().resumed, records);
+        assert_eq!(resumed.to_text(), whole.to_text());
+        // A journal of other settings is refused, naming what differs.
+        let other = Labelling {
+            journal: Some(&journal),
+            report: &|_| {},
+            stop: None,
+        };
+        let e = make_small(40, 8, &other).unwrap_err().to_string();
+        assert!(
+            e.contains("labelling journal of another command") && e.contains("its sources is"),
+            "{e}"
+        );
+        let e = make_small(30, 7, &other).unwrap_err().to_string();
+        assert!(e.contains("its positions is 40, this command's 30"), "{e}");
     }
 
     /// The solved table of 5x3.
@@ -388,12 +402,7 @@ mod tests {
             assert!((4..=10).contains(&pieces), "{pieces}");
             let values = solution.turn_values(&p.position).unwrap();
             let best = values.iter().map(|(_, v)| *v).max().unwrap();
-            let verdict = match best {
-                Value::Win(_) => Verdict::Win,
-                Value::Draw => Verdict::Draw,
-                Value::Loss(_) => Verdict::Loss,
-            };
-            assert_eq!(p.value, verdict, "{}", p.position.to_fen());
+            assert_eq!(p.value, Verdict::from(best), "{}", p.position.to_fen());
             for (turn, value) in &values {
                 let keeps = match best {
                     Value::Win(_) => matches!(value, Value::Win(_)),
@@ -515,7 +524,7 @@ mod tests {
             nodes: 1,
             max_entries: 1 << 10,
         };
-        assert_eq!(prove_label(&pos, None, tiny).unwrap(), None);
-        assert!(prove_label(&pos, None, budget()).unwrap().is_some());
+        assert_eq!(prove_label(&pos, None, tiny, None).unwrap(), None);
+        assert!(prove_label(&pos, None, budget(), None).unwrap().is_some());
     }
 }

@@ -12,6 +12,7 @@
 //! - Exact sets ([`exact_set`]) hold positions of strong agents' games on boards too large to
 //!   solve, each with its value and the turns that keep it, proven by the prover; the exam on
 //!   them ([`exact_exam`]) counts where the agent's turn keeps the proven value, by piece count.
+//!   Their labelling ([`labelling`]) keeps a journal ([`label_journal`]) to resume from.
 //!
 //! The solver's values are those of the game without draw limits. The exam shows each
 //! position to the agent as a fresh game (no history, no-capture counter 0) under the
@@ -23,6 +24,8 @@
 pub(crate) mod error;
 pub(crate) mod exact_exam;
 pub(crate) mod exact_set;
+pub(crate) mod label_journal;
+pub(crate) mod labelling;
 pub(crate) mod sample;
 pub(crate) mod set_exam;
 pub(crate) mod set_file;
@@ -32,7 +35,9 @@ pub(crate) mod value_score;
 
 pub use error::ExamError;
 pub use exact_exam::{ExactExamReport, examine_exact};
-pub use exact_set::{ExactSet, LabelBudget, ProvenPosition, SetSampling, prove_label};
+pub use exact_set::{ExactSet, ProvenPosition, SetSampling};
+pub use label_journal::journal_path;
+pub use labelling::{LabelBudget, LabelTally, Labelling, prove_label};
 pub use sample::{Sampler, Source};
 pub use set_exam::{SetExamReport, exact_turn_values, examine_set};
 pub use set_file::{ExamSet, MAX_SET_BYTES};

@@ -45,6 +45,22 @@ pub enum ProverError {
          tables): delete it to start afresh"
     )]
     Untrusted(String),
+    /// Another run holds the lock of the proof file.
+    #[error(
+        "{path}: the proof file is in use by another run of the prover{holder} (its lock \
+         {lock} is held); wait for it to end, or give another proof file"
+    )]
+    Locked {
+        /// The proof file.
+        path: PathBuf,
+        /// Its lock file.
+        lock: PathBuf,
+        /// ` (process N)` naming the holder where known, else empty.
+        holder: String,
+    },
+    /// The proving thread could not be started.
+    #[error("cannot start the proving thread: {0}")]
+    Thread(std::io::Error),
     /// A certificate did not pass its check.
     #[error("the certificate does not check: {0}")]
     Refuted(String),

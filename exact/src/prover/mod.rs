@@ -29,9 +29,11 @@
 pub(crate) mod certificate;
 pub(crate) mod error;
 pub(crate) mod file;
+pub(crate) mod json;
 pub(crate) mod node;
 pub(crate) mod prove;
 pub(crate) mod search;
+pub(crate) mod session;
 pub(crate) mod table;
 pub(crate) mod tables_id;
 
@@ -43,4 +45,5 @@ pub use prove::{
     Progress, ProofReport, ProveOptions, QuestionReport, TurnStatus, Verdict, check_file, prove,
 };
 pub use search::{Outcome, Question};
+pub use session::{DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, lock_path, prove_file};
 pub use tables_id::TablesId;

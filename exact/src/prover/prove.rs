@@ -15,6 +15,7 @@ use super::node::{Key, children};
 use super::search::{Limits, Outcome, Question, Search};
 use super::table::{Entry, ProofTable};
 use super::tables_id::TablesId;
+use crate::solver::Value;
 use crate::tables::EndgameTables;
 
 /// Nodes searched before the first look for a trap among the positions met.
@@ -39,6 +40,17 @@ impl Verdict {
             Verdict::Win => "win",
             Verdict::Draw => "draw",
             Verdict::Loss => "loss",
+        }
+    }
+}
+
+impl From<Value> for Verdict {
+    /// The verdict of a solved or tabled value: its distance dropped.
+    fn from(value: Value) -> Verdict {
+        match value {
+            Value::Win(_) => Verdict::Win,
+            Value::Draw => Verdict::Draw,
+            Value::Loss(_) => Verdict::Loss,
         }
     }
 }
@@ -89,8 +101,9 @@ pub struct ProveOptions<'a> {
     pub max_entries: usize,
     /// Also settle whether each turn of the root keeps its value.
     pub turns: bool,
-    /// Called with each progress report.
-    pub progress: &'a mut dyn FnMut(&Progress),
+    /// Called with each progress report (on the proving thread: [`super::prove_file`] runs
+    /// the search on a thread of its own).
+    pub progress: &'a mut (dyn FnMut(&Progress) + Send),
     /// Set (by a signal handler, say) to stop the run early: its searches stop within about
     /// a thousand nodes, and what they reached is kept as when the budget runs out.
     pub stop: Option<&'a AtomicBool>,

@@ -5,9 +5,10 @@
 //! on the board it was made for, and nothing shown to a client names the server's file.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use fanorona_env::{Agent, AgentSpec, Board, Excerpt, Fanorona, Position, Registry};
-use fanorona_exact::tables::shared_tables;
+use fanorona_exact::tables::{EndgameTables, shared_tables};
 use fanorona_train::config::NetworkConfig;
 use fanorona_train::players::{MODEL, PATH, load_fanorona_net};
 use serde::Serialize;
@@ -240,6 +241,11 @@ impl AgentPolicy {
         Ok(self)
     }
 
+    /// The server's endgame tables of `board`, where its folder (`--tables`) holds them.
+    pub fn tables_of(&self, board: &'static Board) -> Option<Arc<EndgameTables>> {
+        shared_tables(Path::new(self.tables.as_deref()?), board).ok()
+    }
+
     /// What the page offers: the allowed kinds, strongest first (those of unknown strength
     /// last, in the allow-list's order).
     pub fn menu(&self) -> AgentMenu {
@@ -292,7 +298,7 @@ impl AgentPolicy {
         let mut choice = choice;
         if let Some(dir) = &self.tables
             && self.takes(&choice, "tables")
-            && shared_tables(Path::new(dir), start.board()).is_ok()
+            && self.tables_of(start.board()).is_some()
         {
             choice.spec = choice.spec.with_option("tables", Some(dir));
         }

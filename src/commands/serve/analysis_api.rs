@@ -4,7 +4,8 @@
 //! answered 503), each on a place of the thinkers' pool.
 //!
 //! Events, each `event: NAME` and `data: JSON`: `start` (`id`, `fen`, `side_to_move`,
-//! `agent`, `cap_ms`), then one `iteration` per completed iteration (see
+//! `agent`, `cap_ms`), then `proof` (with `--prove-nodes` above 0: see
+//! [`super::proof::proof_event`]), then one `iteration` per completed iteration (see
 //! [`super::analysis::Iteration`]), then `end` (`reason`: `stopped`, `time`, `complete` or
 //! `failed`, and a `message`).
 
@@ -24,6 +25,7 @@ use super::analysis::{Deepening, End, analyse};
 use super::error::ApiError;
 use super::events::{self, event};
 use super::position::PositionQuery;
+use super::proof::proof_event;
 use super::state::AppState;
 
 /// `GET /api/analysis`'s query: the position and the agent.
@@ -90,6 +92,14 @@ pub async fn start(
         let ended = worker
             .thinkers
             .run_until(ticket.stop_flag(), cap, move |stop| {
+                if builder.prove_nodes > 0 {
+                    let pos = game.position();
+                    let tables = builder.agents.tables_of(pos.board());
+                    let proof = proof_event(pos, tables.as_deref(), builder.prove_nodes, &stop);
+                    if sender.blocking_send(event("proof", &proof)).is_err() {
+                        return End::Stopped;
+                    }
+                }
                 match builder.agents.build(&choice, 0) {
                     Ok(mut agent) => analyse(&mut *agent, &game, deepening, &stop, |iteration| {
                         sender.blocking_send(event("iteration", &iteration)).is_ok()

@@ -13,6 +13,7 @@ mod events;
 mod guard;
 mod listen;
 mod position;
+mod proof;
 mod state;
 mod store;
 mod think;
@@ -33,6 +34,9 @@ use listen::ConnectionLimits;
 use state::AppState;
 use store::Store;
 use think::Thinkers;
+
+/// The most nodes `--prove-nodes` takes (about a minute of proving).
+const MAX_PROVE_NODES: u64 = 20_000_000;
 
 /// Arguments of `fanorona serve`.
 #[derive(clap::Args, Debug)]
@@ -68,6 +72,12 @@ pub struct Args {
     /// off [default: half the thinkers, at least one].
     #[arg(long, value_parser = clap::value_parser!(u64).range(0..=think::MAX_THINKERS as u64))]
     pub max_analyses: Option<u64>,
+    /// Nodes of the prover in each analysis (0: no proof): before the engine's iterations,
+    /// the analysis board shows the position's proven value (win, draw or loss, draw limits
+    /// ignored) and the turns that keep it, where the prover settles them within this many
+    /// nodes, beside the endgame tables' answer where --tables holds the position.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(0..=MAX_PROVE_NODES))]
+    pub prove_nodes: u64,
     /// The longest one analysis may run, in milliseconds.
     #[arg(long, default_value_t = 60_000, value_parser = clap::value_parser!(u64).range(100..=3_600_000))]
     pub analysis_ms: u64,
@@ -110,6 +120,7 @@ pub fn run(args: Args) -> Result<()> {
         store: Store::new(args.max_games as usize),
         thinkers,
         analyses: Analyses::new(max_analyses, Duration::from_millis(args.analysis_ms)),
+        prove_nodes: args.prove_nodes,
     });
     let mut max_connections = args.max_connections;
     if let Some(fit) = listen::connections_that_fit()

@@ -15,4 +15,6 @@ pub struct AppState {
     pub thinkers: Thinkers,
     /// The analyses running.
     pub analyses: Analyses,
+    /// The prover's nodes in each analysis (`--prove-nodes`; 0: no proof).
+    pub prove_nodes: u64,
 }

@@ -105,6 +105,26 @@ function showIteration(it) {
   $("analysis-iterations").prepend(li);
 }
 
+// Shows the prover's answer (and the endgame tables', where they hold the position).
+function showProof(proof) {
+  const keeping = (proof.turns || []).filter((t) => t.status === "keeps").map((t) => t.turn);
+  let text;
+  if (proof.error) text = `not proven: ${proof.error}`;
+  else if (proof.value === null) text = `not proven within ${proof.nodes} nodes`;
+  else {
+    text = `proven: a ${proof.value} for ${proof.side_to_move}`;
+    if (keeping.length) text += `, kept by ${keeping.join(" ")}`;
+    const unsettled = proof.turns.filter((t) => t.status === "unknown").length;
+    if (unsettled) text += ` (${unsettled} turns unsettled)`;
+  }
+  const tables = proof.tables;
+  if (tables) {
+    const distance = tables.distance === null ? "" : ` in ${tables.distance}`;
+    text += `; endgame tables: a ${tables.value}${distance}, kept by ${tables.keeps.join(" ")}`;
+  }
+  $("analysis-proof").textContent = text;
+}
+
 // Reads the event stream of an analysis until it ends; calls `on(name, data)` per event.
 async function readEvents(response, on) {
   const reader = response.body.getReader();
@@ -132,25 +152,36 @@ async function readEvents(response, on) {
 // Starts analysing the position shown.
 async function start() {
   const abort = new AbortController();
-  let finish;
-  const running = { id: null, abort, done: new Promise((resolve) => { finish = resolve; }) };
+  let finish, started;
+  const running = {
+    id: null,
+    abort,
+    started: new Promise((resolve) => { started = resolve; }), // its id is known, or it ended
+    done: new Promise((resolve) => { finish = resolve; }),
+  };
   state.analysis = running;
   document.body.dataset.analysis = "running";
   $("analyse").textContent = "stop analysis";
   $("analysis-iterations").textContent = "";
   $("analysis-verdict").textContent = "thinking…";
   $("analysis-line").textContent = "";
+  $("analysis-proof").textContent = "";
   try {
     const response = await fetch(`/api/analysis?${analysisQuery()}`, { signal: abort.signal });
     if (!response.ok) await answer(response);
     await readEvents(response, (name, data) => {
-      if (name === "start") running.id = data.id;
+      if (name === "start") {
+        running.id = data.id;
+        started();
+      }
+      else if (name === "proof") showProof(data);
       else if (name === "iteration") showIteration(data);
       else if (name === "end") $("analysis-end").textContent = `analysis ${data.reason}: ${data.message}`;
     });
   } catch (e) {
     if (e.name !== "AbortError") showError(e);
   } finally {
+    started();
     finish();
     if (state.analysis === running) {
       state.analysis = null;
@@ -166,6 +197,9 @@ function stop() {
   if (!running) return state.stopping;
   state.analysis = null;
   state.stopping = (async () => {
+    // Stopped by a request once its id is known: a client that only goes away is noticed
+    // by the server late (at its next event, after the proof), and holds the place until then.
+    await running.started;
     if (running.id) {
       try {
         await api("POST", `/api/analysis/${running.id}/stop`);
@@ -186,8 +220,10 @@ function stop() {
 // takes a second place on the server); of restarts asked meanwhile, the last one starts.
 async function restart() {
   const run = ++state.analysisRuns;
+  state.restarting = true;
   await stop();
   if (run !== state.analysisRuns) return;
+  state.restarting = false;
   $("analysis-end").textContent = "";
   start();
 }
@@ -205,9 +241,14 @@ export function initAnalysis() {
     state.line = null;
     stepTo(Number(ply));
   });
+  // The button stops the analysis running, or the one waiting to start (a restart under
+  // way: the one before takes a moment to end, its proof included).
   $("analyse").addEventListener("click", () => {
-    if (state.analysis) stop();
-    else restart();
+    if (state.analysis || state.restarting) {
+      state.analysisRuns += 1;
+      state.restarting = false;
+      stop();
+    } else restart();
   });
   $("play-here").addEventListener("click", () => {
     const view = state.view;

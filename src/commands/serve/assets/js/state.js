@@ -17,6 +17,7 @@ export const state = {
   analysis: null,    // the analysis running: { id, done, abort }
   stopping: null,    // the end of the analysis being stopped (a promise)
   analysisRuns: 0,   // analyses asked for, to start only the last one asked
+  restarting: false, // an analysis waits to start until the one before has ended
   gameKey: null,     // the game and position last shown, to re-analyse when it moves
 };
 
