@@ -97,7 +97,7 @@ impl ProverLabels {
             nodes: self.settings.nodes,
             max_entries: MAX_ENTRIES,
         };
-        let proven = prove_label(pos, self.tables.as_deref(), budget).ok()??;
+        let proven = prove_label(pos, self.tables.as_deref(), budget, None).ok()??;
         let value = match proven.value {
             Verdict::Win => 1.0,
             Verdict::Draw => 0.0,
@@ -200,7 +200,7 @@ mod tests {
             nodes: 2_000_000,
             max_entries: MAX_ENTRIES,
         };
-        let truth = prove_label(&start, None, budget).unwrap().unwrap();
+        let truth = prove_label(&start, None, budget, None).unwrap().unwrap();
         assert_eq!(proven.value, 1.0, "5x3 is a first-player win");
         let first = proven.keeping_actions(&start);
         assert!(!first.is_empty());

@@ -572,7 +572,7 @@ mod tests {
             nodes: 200_000,
             max_entries: 1 << 20,
         };
-        let truth = prove_label(start.position(), None, budget)
+        let truth = prove_label(start.position(), None, budget, None)
             .unwrap()
             .unwrap();
         let mut keeping: Vec<u16> = truth
