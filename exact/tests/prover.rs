@@ -47,14 +47,6 @@ fn proven(
     (report.value, report.turns.iter().map(|&(_, s)| s).collect())
 }
 
-fn verdict(value: Value) -> Verdict {
-    match value {
-        Value::Win(_) => Verdict::Win,
-        Value::Loss(_) => Verdict::Loss,
-        Value::Draw => Verdict::Draw,
-    }
-}
-
 /// Compares the prover with the solver on every `stride`-th position of `solution` (whose
 /// side not to move has a piece); returns how many were compared and how many were drawn.
 fn compare(solution: &Solution, stride: usize, tables: Option<&EndgameTables>) -> (usize, usize) {
@@ -65,13 +57,13 @@ fn compare(solution: &Solution, stride: usize, tables: Option<&EndgameTables>) -
         }
         let with_turns = compared % 4 == 0;
         let (proved, statuses) = proven(&pos, tables, with_turns);
-        assert_eq!(proved, Some(verdict(value)), "{}", pos.to_fen());
+        assert_eq!(proved, Some(Verdict::from(value)), "{}", pos.to_fen());
         if with_turns && value != Value::Loss(0) {
             // A turn keeps the value exactly where the solver gives it the same value.
             let turns = solution.turn_values(&pos).unwrap();
             assert_eq!(turns.len(), statuses.len(), "{}", pos.to_fen());
             for ((turn, v), status) in turns.iter().zip(&statuses) {
-                let keeps = verdict(*v) == verdict(value);
+                let keeps = Verdict::from(*v) == Verdict::from(value);
                 let wanted = if keeps {
                     TurnStatus::Keeps
                 } else {
@@ -159,7 +151,7 @@ fn one_piece_beyond_the_tables_the_prover_agrees_with_bigger_tables() {
         if !pos.must_capture() {
             continue;
         }
-        let exact = verdict(four.value(&pos).unwrap());
+        let exact = Verdict::from(four.value(&pos).unwrap());
         let (proved, _) = proven(&pos, Some(&three), false);
         assert_eq!(proved, Some(exact), "{}", pos.to_fen());
         seen[exact as usize] += 1;
@@ -178,7 +170,7 @@ fn proofs_resume_from_their_file_check_again_and_refuse_damage() {
     let board = Board::new(5, 3).unwrap();
     let solution = Solution::solve(board).unwrap();
     let start = Position::initial(board);
-    let value = verdict(solution.value(&start).unwrap());
+    let value = Verdict::from(solution.value(&start).unwrap());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("start.proof");
     // A budget too small to finish: unproven, saved, continued run after run.

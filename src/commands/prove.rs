@@ -22,7 +22,7 @@ use crate::output::{logln, outln};
 const MAX_SECONDS: f64 = 1e9;
 
 /// Stack of the proving thread: df-pn recurses once per turn of the line it follows.
-const STACK: usize = 1 << 30;
+pub(crate) const STACK: usize = 1 << 30;
 
 /// Arguments of `fanorona prove`.
 #[derive(clap::Args, Debug)]

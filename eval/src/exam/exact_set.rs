@@ -388,12 +388,7 @@ mod tests {
             assert!((4..=10).contains(&pieces), "{pieces}");
             let values = solution.turn_values(&p.position).unwrap();
             let best = values.iter().map(|(_, v)| *v).max().unwrap();
-            let verdict = match best {
-                Value::Win(_) => Verdict::Win,
-                Value::Draw => Verdict::Draw,
-                Value::Loss(_) => Verdict::Loss,
-            };
-            assert_eq!(p.value, verdict, "{}", p.position.to_fen());
+            assert_eq!(p.value, Verdict::from(best), "{}", p.position.to_fen());
             for (turn, value) in &values {
                 let keeps = match best {
                     Value::Win(_) => matches!(value, Value::Win(_)),

@@ -15,6 +15,7 @@ use super::node::{Key, children};
 use super::search::{Limits, Outcome, Question, Search};
 use super::table::{Entry, ProofTable};
 use super::tables_id::TablesId;
+use crate::solver::Value;
 use crate::tables::EndgameTables;
 
 /// Nodes searched before the first look for a trap among the positions met.
@@ -39,6 +40,26 @@ impl Verdict {
             Verdict::Win => "win",
             Verdict::Draw => "draw",
             Verdict::Loss => "loss",
+        }
+    }
+
+    /// The value for the other side of the same position: a win is its loss, a draw a draw.
+    pub fn for_other_side(self) -> Verdict {
+        match self {
+            Verdict::Win => Verdict::Loss,
+            Verdict::Draw => Verdict::Draw,
+            Verdict::Loss => Verdict::Win,
+        }
+    }
+}
+
+impl From<Value> for Verdict {
+    /// A value without its distance.
+    fn from(value: Value) -> Verdict {
+        match value {
+            Value::Win(_) => Verdict::Win,
+            Value::Draw => Verdict::Draw,
+            Value::Loss(_) => Verdict::Loss,
         }
     }
 }
