@@ -2,7 +2,7 @@
 //! pieces read from the endgame tables or proven by the prover within a budget, and the first
 //! turn that lost its mover's value.
 
-use fanorona_env::{Color, Position};
+use fanorona_env::{Color, Excerpt, Position};
 use fanorona_exact::prover::{ProofFile, ProveOptions, Verdict, prove};
 use fanorona_exact::solver::check_rules;
 use fanorona_exact::tables::EndgameTables;
@@ -10,6 +10,7 @@ use fanorona_exact::tables::EndgameTables;
 use super::error::AuditError;
 use super::judge::{Judgement, judge};
 use super::records::RecordFile;
+use crate::record::RecordError;
 
 /// What one game's audit may spend, and on which turns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,10 +181,16 @@ pub fn audit_game(
         path: file.path.clone(),
         source,
     })?;
-    let opening = record
-        .tag("Opening")
-        .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or(0);
+    let opening = match record.tag("Opening") {
+        None => 0,
+        Some(n) => n.parse::<usize>().map_err(|_| AuditError::BadRecord {
+            path: file.path.clone(),
+            source: RecordError::TagValue {
+                tag: "Opening".into(),
+                reason: format!("{}: expected the number of opening turns", Excerpt(n)),
+            },
+        })?,
+    };
     let positions = history.positions();
     let mut values = Values {
         file,
@@ -428,5 +435,11 @@ mod tests {
         let e = refused("vela.pgn", vela);
         assert!(matches!(e, AuditError::Rules { .. }), "{e}");
         assert!(e.to_string().contains("vela"), "{e}");
+        let opening = "[Board \"5x3\"]\n[Opening \"two\"]\n[Result \"*\"]\n\n*\n";
+        let e = refused("opening.pgn", opening);
+        assert_eq!(
+            e.to_string(),
+            "bad game record opening.pgn: tag Opening: \"two\": expected the number of opening turns"
+        );
     }
 }
