@@ -51,6 +51,10 @@ enum Command {
     /// Exam an agent exactly: turns that keep solved values on a small board, or agreement
     /// with a labelled test set (9x5); a network's value-head accuracy.
     Exam(commands::exam::Args),
+    /// Where the games of a match lost their value: each turn judged by the endgame tables
+    /// and the prover, the first that lost its mover's value found; a table by agent, colour
+    /// and piece count.
+    Audit(commands::audit::Args),
     /// Train a network by self-play (default: the embedded `default` preset, under 10 minutes
     /// on two CPU cores with its student, the agent); resumes a run.
     Train(commands::train::Args),
@@ -138,6 +142,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Gauntlet(args) => commands::gauntlet::run(args),
         Command::Rate(args) => commands::rate::run(args),
         Command::Review(args) => commands::review::run(args),
+        Command::Audit(args) => commands::audit::run(args),
         Command::Play(args) => commands::play::run(args),
         Command::Engine(args) => commands::engine::run(args),
         Command::Solve(args) => commands::solve::run(args),

@@ -7,11 +7,13 @@
 //!
 //! Every type has one path. The agents, the arena, the agent kinds and game records are at the
 //! crate root; the public modules are subsystems with their own vocabulary: [`minimax`] (the
-//! alpha-beta baseline), [`exam`] (agents against exact values), [`rating`] (ratings of many
+//! alpha-beta baseline), [`exam`] (agents against exact values), [`audit`] (where played
+//! games lost their value), [`rating`] (ratings of many
 //! agents) and [`protocol`] (the engine protocol).
 
 mod agents;
 mod arena;
+pub mod audit;
 pub mod exam;
 mod kinds;
 pub mod minimax;

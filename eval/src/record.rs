@@ -23,6 +23,8 @@
 //! than `*` for a game they do not end needs a Termination tag (forfeit, turn limit,
 //! adjudication). A text with neither moves nor a result is refused.
 
+use std::path::{Path, PathBuf};
+
 use fanorona_env::{Board, Color, Excerpt, History, Position, Rules};
 
 /// A record that cannot be read.
@@ -371,6 +373,25 @@ impl GameRecord {
         }
         Ok(history)
     }
+}
+
+/// Appends the game record files (`*.pgn`) under `folder` and its subfolders to `files`. An
+/// error names the folder that could not be read.
+pub(crate) fn find_record_files(
+    folder: &Path,
+    files: &mut Vec<PathBuf>,
+) -> Result<(), (PathBuf, std::io::Error)> {
+    let io = |source| (folder.to_path_buf(), source);
+    for entry in std::fs::read_dir(folder).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let path = entry.path();
+        if entry.file_type().map_err(io)?.is_dir() {
+            find_record_files(&path, files)?;
+        } else if path.extension().is_some_and(|e| e == "pgn") {
+            files.push(path);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

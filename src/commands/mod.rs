@@ -4,6 +4,7 @@
 
 pub mod agent_arg;
 pub mod agent_help;
+pub mod audit;
 pub mod distill;
 pub mod engine;
 pub mod eval;

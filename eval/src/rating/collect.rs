@@ -2,11 +2,11 @@
 //! subfolders, in path order, read for its players and result; unfinished games (`*`) are
 //! left out.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::error::RatingError;
 use super::results::GameResults;
-use crate::record::{GameRecord, MAX_RECORD_BYTES};
+use crate::record::{GameRecord, MAX_RECORD_BYTES, find_record_files};
 use fanorona_util::input_file::read_text_limited;
 
 /// The games found, and how many records were left out as unfinished.
@@ -27,7 +27,8 @@ pub fn collect_games(folders: &[PathBuf]) -> Result<CollectedGames, RatingError>
         if !folder.is_dir() {
             return Err(RatingError::NotAFolder(folder.clone()));
         }
-        find_records(folder, &mut files)?;
+        find_record_files(folder, &mut files)
+            .map_err(|(path, source)| RatingError::Io { path, source })?;
     }
     files.sort();
     files.dedup();
@@ -66,24 +67,6 @@ pub fn collect_games(folders: &[PathBuf]) -> Result<CollectedGames, RatingError>
         });
     }
     Ok(collected)
-}
-
-/// Appends the `*.pgn` files under `folder` to `files`.
-fn find_records(folder: &Path, files: &mut Vec<PathBuf>) -> Result<(), RatingError> {
-    let io = |source| RatingError::Io {
-        path: folder.to_path_buf(),
-        source,
-    };
-    for entry in std::fs::read_dir(folder).map_err(io)? {
-        let entry = entry.map_err(io)?;
-        let path = entry.path();
-        if entry.file_type().map_err(io)?.is_dir() {
-            find_records(&path, files)?;
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            files.push(path);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

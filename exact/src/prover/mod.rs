@@ -45,5 +45,5 @@ pub use prove::{
     Progress, ProofReport, ProveOptions, QuestionReport, TurnStatus, Verdict, check_file, prove,
 };
 pub use search::{Outcome, Question};
-pub use session::{DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, lock_path, prove_file};
+pub use session::{DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, PROVER_STACK, lock_path, prove_file};
 pub use tables_id::TablesId;

@@ -42,10 +42,19 @@ impl Verdict {
             Verdict::Loss => "loss",
         }
     }
+
+    /// The value for the other side of the same position: a win is its loss, a draw a draw.
+    pub fn for_other_side(self) -> Verdict {
+        match self {
+            Verdict::Win => Verdict::Loss,
+            Verdict::Draw => Verdict::Draw,
+            Verdict::Loss => Verdict::Win,
+        }
+    }
 }
 
 impl From<Value> for Verdict {
-    /// The verdict of a solved or tabled value: its distance dropped.
+    /// A value without its distance.
     fn from(value: Value) -> Verdict {
         match value {
             Value::Win(_) => Verdict::Win,

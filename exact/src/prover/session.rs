@@ -19,7 +19,7 @@ pub const DEFAULT_MAX_NODES: u64 = 1_000_000_000;
 pub const DEFAULT_MAX_ENTRIES: usize = 50_000_000;
 
 /// Stack of the proving thread: df-pn recurses once per turn of the line it follows.
-const STACK: usize = 1 << 30;
+pub const PROVER_STACK: usize = 1 << 30;
 
 /// The lock file of the proof file `path`: `path.lock` beside it.
 pub fn lock_path(path: &Path) -> PathBuf {
@@ -59,7 +59,7 @@ pub fn prove_file(
     };
     let (report, file) = std::thread::scope(|scope| {
         let thread = std::thread::Builder::new()
-            .stack_size(STACK)
+            .stack_size(PROVER_STACK)
             .spawn_scoped(scope, move || prove(pos, tables, file, options))
             .map_err(ProverError::Thread)?;
         thread
