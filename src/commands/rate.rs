@@ -5,9 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use fanorona_eval::rating::{RatingSettings, Ratings, collect_games, rate};
-use fanorona_train::run::{CurvePoint, curve_csv, curve_table, learning_curve};
+use fanorona_train::run::{
+    CurvePoint, ExamPoint, curve_csv, curve_table, exam_curve, learning_curve,
+};
 use fanorona_train::run_dir::RunDir;
 use fanorona_util::atomic_write::write_atomic;
 
@@ -18,8 +20,9 @@ use crate::plot::plot_learning_curves;
 /// Arguments of `fanorona rate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Folders searched (with their subfolders) for game records, *.pgn.
-    #[arg(required = true)]
+    /// Folders searched (with their subfolders) for game records, *.pgn (none: only the
+    /// exact exams of the `--curve` runs are drawn).
+    #[arg(required_unless_present = "curve")]
     pub dirs: Vec<PathBuf>,
     /// The agent rated 0, as the records name it.
     #[arg(long, default_value = "minimax:depth=1")]
@@ -39,7 +42,8 @@ pub struct Args {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// A training run whose rated checkpoints (agents with `path=RUN/checkpoint-STEP.ckpt`)
-    /// make a learning curve: rating against training time from RUN/metrics.csv. Repeatable.
+    /// make a learning curve: rating against training time from RUN/metrics.csv, and its
+    /// exact exams (the PNG's second panel). Repeatable.
     #[arg(long, value_name = "RUN")]
     pub curve: Vec<PathBuf>,
     /// Cores the runs trained on, turning wall-clock hours into core hours (default: this
@@ -63,18 +67,50 @@ fn curves(runs: &[PathBuf], ratings: &Ratings, cores: f64) -> Result<Vec<CurvePo
     Ok(points)
 }
 
-/// Writes the learning curves to the files asked for.
-fn write_curves(points: &[CurvePoint], csv: Option<&Path>, png: Option<&Path>) -> Result<()> {
+/// Writes the learning curves (and the runs' exact `exams`, drawn in the PNG) to the files
+/// asked for.
+fn write_curves(
+    points: &[CurvePoint],
+    exams: &[ExamPoint],
+    csv: Option<&Path>,
+    png: Option<&Path>,
+) -> Result<()> {
     if let Some(path) = csv {
         write_atomic(path, curve_csv(points).as_bytes())
             .with_context(|| format!("cannot write {}", path.display()))?;
         outln!("wrote {}", path.display())?;
     }
     if let Some(path) = png {
-        plot_learning_curves(points, path)?;
+        plot_learning_curves(points, exams, path)?;
         outln!("wrote {}", path.display())?;
     }
     Ok(())
+}
+
+/// Rates the games of `args.dirs`, prints (and writes, with `--json`) the ratings, and
+/// returns the learning curves of the `--curve` runs in them.
+fn rate_games(args: &Args, cores: f64) -> Result<Vec<CurvePoint>> {
+    let found = collect_games(&args.dirs)?;
+    let settings = RatingSettings {
+        anchor: args.anchor.clone(),
+        prior: args.prior,
+        bootstrap: args.bootstrap,
+        seed: args.seed,
+    };
+    let ratings = rate(&found.results, &settings)?;
+    let points = curves(&args.curve, &ratings, cores)?;
+    if let Some(path) = &args.json {
+        write_atomic(path, ratings.to_json().as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    out!("{}", ratings.table())?;
+    if found.unfinished > 0 {
+        outln!("{} unfinished games left out", found.unfinished)?;
+    }
+    if let Some(path) = &args.json {
+        outln!("wrote {}", path.display())?;
+    }
+    Ok(points)
 }
 
 /// Runs the command.
@@ -93,35 +129,33 @@ pub fn run(args: Args) -> Result<()> {
         ],
         &metrics.iter().map(PathBuf::as_path).collect::<Vec<_>>(),
     )?;
-    let found = collect_games(&args.dirs)?;
-    let settings = RatingSettings {
-        anchor: args.anchor.clone(),
-        prior: args.prior,
-        bootstrap: args.bootstrap,
-        seed: args.seed,
-    };
-    let ratings = rate(&found.results, &settings)?;
     let cores = args.cores.map_or_else(
         || std::thread::available_parallelism().map_or(1, |n| n.get()) as f64,
         f64::from,
     );
-    let points = curves(&args.curve, &ratings, cores)?;
-    if let Some(path) = &args.json {
-        write_atomic(path, ratings.to_json().as_bytes())
-            .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut exams = Vec::new();
+    for run in &args.curve {
+        exams.extend(exam_curve(run, cores)?);
     }
-    out!("{}", ratings.table())?;
-    if found.unfinished > 0 {
-        outln!("{} unfinished games left out", found.unfinished)?;
-    }
-    if let Some(path) = &args.json {
-        outln!("wrote {}", path.display())?;
-    }
-    if !points.is_empty() {
-        outln!("\nlearning curve ({cores} cores):")?;
-        out!("{}", curve_table(&points))?;
+    let points = if args.dirs.is_empty() {
+        if exams.is_empty() {
+            bail!(
+                "nothing to rate or draw: no folders of games, and the --curve runs took no \
+                 exact exam (give folders of games, or runs with exact exams in metrics.csv)"
+            );
+        }
+        Vec::new()
+    } else {
+        rate_games(&args, cores)?
+    };
+    if !points.is_empty() || !exams.is_empty() {
+        if !points.is_empty() {
+            outln!("\nlearning curve ({cores} cores):")?;
+            out!("{}", curve_table(&points))?;
+        }
         write_curves(
             &points,
+            &exams,
             args.curve_csv.as_deref(),
             args.curve_png.as_deref(),
         )?;

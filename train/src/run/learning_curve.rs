@@ -206,6 +206,45 @@ pub fn learning_curve(
     Ok(points)
 }
 
+/// One exact exam of a run's network at an evaluation (`metrics.csv`'s `exact_keeps`), at
+/// the training time it had taken.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExamPoint {
+    /// The run directory, as given.
+    pub run: String,
+    /// The iteration the exam followed.
+    pub iteration: u64,
+    /// Core hours of training up to it (wall-clock hours, over resumptions, times the cores).
+    pub core_hours: f64,
+    /// The share of the exact set's proven values the raw policy kept.
+    pub keeps: f64,
+}
+
+/// The exact exams of the run in `run`, in iteration order, with `cores` turning wall-clock
+/// hours into core hours; none for a run without them (or without a `metrics.csv`: a
+/// distributed run).
+pub fn exam_curve(run: &Path, cores: f64) -> Result<Vec<ExamPoint>, CurveError> {
+    let path = RunDir::new(run).metrics();
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let rows = read_metrics(&path)?;
+    let progress: Vec<RunPoint> = rows.iter().map(RunPoint::from).collect();
+    let seconds = training_seconds(&progress);
+    Ok(rows
+        .iter()
+        .zip(seconds)
+        .filter_map(|(row, seconds)| {
+            Some(ExamPoint {
+                run: run.display().to_string(),
+                iteration: row.iteration,
+                core_hours: seconds / 3600.0 * cores,
+                keeps: row.exact_keeps?,
+            })
+        })
+        .collect())
+}
+
 /// The points as CSV text, one row each, with a header.
 pub fn curve_csv(points: &[CurvePoint]) -> String {
     let mut writer = csv::Writer::from_writer(Vec::new());
@@ -280,6 +319,36 @@ mod tests {
         ];
         let rows: Vec<RunPoint> = rows.iter().map(RunPoint::from).collect();
         assert_eq!(training_seconds(&rows), vec![100.0, 250.0, 280.0, 340.0]);
+    }
+
+    #[test]
+    fn the_exact_exams_are_placed_at_their_training_time_and_a_run_without_has_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path().join("run");
+        std::fs::create_dir_all(&run).unwrap();
+        let examined = |mut row: MetricsRow, keeps: f64| {
+            row.exact_keeps = Some(keeps);
+            row
+        };
+        // Resumed after iteration 2: 1800 s into the second segment.
+        let rows = [
+            examined(row(1, 60, 1800.0), 0.5),
+            row(2, 120, 3600.0),
+            examined(row(3, 180, 1800.0), 0.625),
+        ];
+        std::fs::write(RunDir::new(&run).metrics(), csv_of(&rows)).unwrap();
+        let curve = exam_curve(&run, 2.0).unwrap();
+        let got: Vec<(u64, f64, f64)> = curve
+            .iter()
+            .map(|p| (p.iteration, p.core_hours, p.keeps))
+            .collect();
+        assert_eq!(got, vec![(1, 1.0, 0.5), (3, 3.0, 0.625)]);
+        assert_eq!(curve[0].run, run.display().to_string());
+        assert!(
+            exam_curve(&dir.path().join("none"), 2.0)
+                .unwrap()
+                .is_empty()
+        );
     }
 
     fn rated(agent: String, rating: f64) -> PlayerRating {

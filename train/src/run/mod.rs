@@ -9,5 +9,7 @@ mod student;
 mod train;
 
 pub use event::{Phase, RunEvent};
-pub use learning_curve::{CurveError, CurvePoint, curve_csv, curve_table, learning_curve};
+pub use learning_curve::{
+    CurveError, CurvePoint, ExamPoint, curve_csv, curve_table, exam_curve, learning_curve,
+};
 pub use train::{RunSummary, TrainOptions, train};
