@@ -76,7 +76,7 @@ pub enum AuditError {
         played: usize,
         /// The position.
         fen: String,
-        /// Why.
-        source: ProverError,
+        /// Why (boxed: a prover error is large).
+        source: Box<ProverError>,
     },
 }

@@ -147,7 +147,7 @@ impl Values<'_> {
                 path: self.file.path.clone(),
                 played: index,
                 fen: pos.to_fen(),
-                source,
+                source: Box::new(source),
             })?;
         self.audit.proofs += 1;
         self.audit.nodes += report.nodes;
