@@ -308,7 +308,7 @@ fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.txt");
     let whole_text = whole.to_str().unwrap();
-    let run = fanorona(small_exact_set(whole_text, "1"));
+    let run = fanorona([&small_exact_set(whole_text, "1")[..], &["--threads", "1"]].concat());
     run.assert_success();
     // Progress lines (stderr is no terminal here), and no journal left.
     assert!(
@@ -317,14 +317,23 @@ fn a_killed_exact_labelling_resumes_to_the_same_set_and_a_mismatched_journal_is_
         run.stderr
     );
     assert!(!dir.path().join("whole.txt.partial").exists());
-    // Killed part-way, then run again: it resumes and writes the same set.
+    // Proven on two threads: the same bytes.
+    let two = dir.path().join("two.txt");
+    let two_text = two.to_str().unwrap();
+    fanorona([&small_exact_set(two_text, "1")[..], &["--threads", "2"]].concat()).assert_success();
+    assert_eq!(std::fs::read(&two).unwrap(), std::fs::read(&whole).unwrap());
+    // Killed part-way on two threads, then run again on one: it resumes and writes the same
+    // set.
     let cut = dir.path().join("cut.txt");
     let cut_text = cut.to_str().unwrap();
     let partial = dir.path().join("cut.txt.partial");
-    let (_, records) =
-        stopped_with_records(&small_exact_set(cut_text, "1"), &partial, libc::SIGKILL);
+    let (_, records) = stopped_with_records(
+        &[&small_exact_set(cut_text, "1")[..], &["--threads", "2"]].concat(),
+        &partial,
+        libc::SIGKILL,
+    );
     assert!(!cut.exists());
-    let resumed = fanorona(small_exact_set(cut_text, "1"));
+    let resumed = fanorona([&small_exact_set(cut_text, "1")[..], &["--threads", "1"]].concat());
     resumed.assert_success();
     assert!(
         resumed.stderr.contains(&format!(

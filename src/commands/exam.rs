@@ -17,8 +17,8 @@ use anyhow::{Context, Result, bail};
 use fanorona_env::{AgentSpec, Board, Budget, Position, Registry};
 use fanorona_eval::exam::{
     ExactExamReport, ExactSet, ExamError, ExamReport, ExamSet, LabelBudget, LabelledPosition,
-    Labelling, SetExamReport, SetSampling, TestSet, ValueError, ValueScore, exact_turn_values,
-    examine, examine_exact, examine_set, journal_path, questions,
+    Labelling, SetExamReport, SetSampling, TestSet, ValueError, ValueScore, default_threads,
+    exact_turn_values, examine, examine_exact, examine_set, journal_path, questions,
 };
 use fanorona_eval::minimax::MAX_DEPTH;
 use fanorona_eval::{AgentFactory, spec_factory};
@@ -111,6 +111,10 @@ pub struct Args {
     /// MIN-MAX (e.g. 8-16).
     #[arg(long, requires = "prove", value_parser = parse_pieces)]
     pub pieces: Option<RangeInclusive<u32>>,
+    /// With --make-set --prove: positions proven at once, each on a thread of its own (the
+    /// set and its journal do not depend on it) [default: one per available core].
+    #[arg(long, requires = "prove", value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub threads: Option<u64>,
 }
 
 /// Reads `--pieces`: `N` or `MIN-MAX`.
@@ -617,6 +621,9 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
             journal: Some(&journal),
             report: &|tally| display.show(tally),
             stop: Some(&stop),
+            threads: args.threads.map_or_else(default_threads, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            }),
         };
         let made = ExactSet::make(sampling, tables.as_deref(), budget, &labelling, &bar);
         bar.finish_and_clear();

@@ -35,6 +35,9 @@ pub enum ExamError {
         /// Of those, the ones the prover settled.
         settled: usize,
     },
+    /// A labelling thread could not be started.
+    #[error("cannot start a labelling thread: {0}")]
+    Thread(std::io::Error),
     /// A test-set file cannot be read or written, or is malformed.
     #[error("{path}: {reason}")]
     SetFile {

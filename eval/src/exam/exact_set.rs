@@ -348,6 +348,7 @@ mod tests {
             journal: Some(&journal),
             report: &stop_at_ten,
             stop: Some(&stop),
+            threads: 2,
         };
         let e = make_small(40, 7, &labelling).unwrap_err();
         assert!(
@@ -368,6 +369,7 @@ mod tests {
             journal: Some(&journal),
             report: &note_first,
             stop: None,
+            threads: 1,
         };
         let resumed = make_small(40, 7, &resume).unwrap();
         assert_eq!(first.lock().unwrap().unwrap().resumed, records);
@@ -377,6 +379,7 @@ mod tests {
             journal: Some(&journal),
             report: &|_| {},
             stop: None,
+            threads: 1,
         };
         let e = make_small(40, 8, &other).unwrap_err().to_string();
         assert!(
@@ -385,6 +388,38 @@ mod tests {
         );
         let e = make_small(30, 7, &other).unwrap_err().to_string();
         assert!(e.contains("its positions is 40, this command's 30"), "{e}");
+    }
+
+    #[test]
+    fn the_set_and_its_journal_are_the_same_on_one_thread_and_on_two() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = |threads: usize| {
+            let journal = dir.path().join(format!("set-{threads}.txt.partial"));
+            let labelling = Labelling {
+                journal: Some(&journal),
+                report: &|_| {},
+                stop: None,
+                threads,
+            };
+            let set = make_small(40, 5, &labelling).unwrap();
+            (set.to_text(), std::fs::read(&journal).unwrap())
+        };
+        let (one, one_journal) = made(1);
+        let (two, two_journal) = made(2);
+        assert_eq!(one, two);
+        assert_eq!(one_journal, two_journal);
+        // Journaled in candidate order.
+        let indices: Vec<u64> = String::from_utf8(one_journal)
+            .unwrap()
+            .lines()
+            .skip(1)
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["index"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(indices, (0..indices.len() as u64).collect::<Vec<_>>());
     }
 
     /// The solved table of 5x3.

@@ -37,7 +37,7 @@ pub use error::ExamError;
 pub use exact_exam::{ExactExamReport, examine_exact};
 pub use exact_set::{ExactSet, ProvenPosition, SetSampling};
 pub use label_journal::journal_path;
-pub use labelling::{LabelBudget, LabelTally, Labelling, prove_label};
+pub use labelling::{LabelBudget, LabelTally, Labelling, default_threads, prove_label};
 pub use sample::{Sampler, Source};
 pub use set_exam::{SetExamReport, exact_turn_values, examine_set};
 pub use set_file::{ExamSet, MAX_SET_BYTES};
