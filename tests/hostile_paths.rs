@@ -67,7 +67,7 @@ fn run_with_metrics(dir: &Path) -> PathBuf {
     file(&run, "metrics.csv", b"iteration\n")
 }
 
-/// An empty folder of games, for `rate`.
+/// An empty folder of games, for `rate` and `audit`.
 fn games(dir: &Path) -> String {
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
@@ -149,6 +149,21 @@ fn file_outputs() -> Vec<FileOutput> {
             },
             // The model a player loads.
             input: model,
+        },
+        FileOutput {
+            option: "audit --json",
+            write: |dir, t| {
+                let tables = text(&dir.join("tables"));
+                args(&[
+                    "audit",
+                    &games(dir),
+                    "--tables",
+                    &tables,
+                    "--json",
+                    &text(t),
+                ])
+            },
+            input: class_file_in_tables,
         },
         FileOutput {
             option: "rate --json",
@@ -293,6 +308,8 @@ const READ_ONLY_OR_RUNS: &[&str] = &[
     "serve --tables",
     "learn --config",
     "prove --tables",
+    "audit games",
+    "audit --tables",
 ];
 
 /// The options that take a path, as the binary's clap definitions list them.
