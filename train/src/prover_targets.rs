@@ -3,20 +3,20 @@
 //! turn's status are settled, the position takes its proven value, and the steps of the turns
 //! that keep it (at the turn start and along their chains) become policy targets.
 //!
-//! The exam sets are test sets: positions of the built-in exact sets of the run's board, and
-//! their images under the board's symmetries and the swap of colours, are never proven here.
+//! The exam sets are test sets: the positions the labels are told to leave out (the run's
+//! built-in exact set, as the run's roles give them) and their images under the board's
+//! symmetries and the swap of colours are never proven here.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
 use fanorona_env::action::step_to_action;
-use fanorona_env::{Board, Color, Point, Position, Step};
+use fanorona_env::{Color, Point, Position, Step};
 use fanorona_eval::exam::{LabelBudget, prove_label};
 use fanorona_exact::prover::{Key, Verdict};
 use fanorona_exact::tables::EndgameTables;
 
 use crate::config::ProverTargets;
-use crate::exam::BuiltinExactSet;
 
 /// Entries of the prover's working tables before open entries are dropped (a self-play
 /// position's budget is small: this bounds memory, not the search).
@@ -54,26 +54,17 @@ pub struct ProverLabels {
 }
 
 impl ProverLabels {
-    /// Labels by the prover with `settings`, `tables` at its leaves, for positions of `board`
-    /// (the built-in exact set of the board, if any, is excluded).
+    /// Labels by the prover with `settings` and `tables` at its leaves, never of `excluded`
+    /// (nor of their images).
     pub fn new(
         settings: ProverTargets,
         tables: Option<Arc<EndgameTables>>,
-        board: &'static Board,
+        excluded: &[Position],
     ) -> ProverLabels {
-        let excluded = BuiltinExactSet::of_board(board.width(), board.height())
-            .map(|set| {
-                set.set()
-                    .positions
-                    .iter()
-                    .flat_map(|p| images(&p.position))
-                    .collect()
-            })
-            .unwrap_or_default();
         ProverLabels {
             settings,
             tables,
-            excluded,
+            excluded: excluded.iter().flat_map(images).collect(),
         }
     }
 
@@ -178,22 +169,22 @@ fn images(pos: &Position) -> Vec<Key> {
 mod tests {
     use super::*;
     use fanorona_env::action::stop_action;
-    use fanorona_env::{Fanorona, Game};
+    use fanorona_env::{Board, Fanorona, Game};
 
-    fn labels(board: &'static Board, nodes: u64) -> ProverLabels {
+    fn labels(nodes: u64, excluded: &[Position]) -> ProverLabels {
         let settings = ProverTargets {
             nodes,
             share: 1.0,
             policy: true,
         };
-        ProverLabels::new(settings, None, board)
+        ProverLabels::new(settings, None, excluded)
     }
 
     #[test]
     fn the_keeping_steps_are_those_of_proven_keeping_turns_and_lead_through_their_chains() {
         // 5x3 is small enough for the prover to settle its positions at once.
         let board = Board::new(5, 3).unwrap();
-        let labels = labels(board, 2_000_000);
+        let labels = labels(2_000_000, &[]);
         let start = Position::initial(board);
         let proven = labels.prove(&start).expect("the 5x3 start is settled");
         let budget = LabelBudget {
@@ -237,31 +228,53 @@ mod tests {
     }
 
     #[test]
-    fn exam_positions_and_their_images_are_never_proven_and_the_share_is_fixed() {
-        let board = Board::new(5, 5).unwrap();
-        let labels = labels(board, 1);
-        let set = BuiltinExactSet::of_board(5, 5).unwrap().set();
-        for p in &set.positions {
-            for key in images(&p.position) {
-                assert!(labels.excluded.contains(&key));
-            }
-            assert!(labels.is_excluded(&p.position));
-            assert_eq!(labels.prove(&p.position), None);
+    fn excluded_positions_and_their_images_are_never_proven_and_the_share_is_fixed() {
+        let board = Board::new(5, 3).unwrap();
+        let start = Position::initial(board);
+        let mut after = start;
+        after.play_turn(&start.legal_turn_names()[0]).unwrap();
+        let labels = labels(2_000_000, &[after]);
+        for key in images(&after) {
+            assert!(labels.excluded.contains(&key));
         }
-        // The 5x5 start is not an exam position; a share of a half takes about half.
-        assert!(!labels.is_excluded(&Position::initial(board)));
-        let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
+        assert_eq!(labels.prove(&after), None);
+        // The start is not excluded, and is settled.
+        assert!(!labels.is_excluded(&start));
+        assert!(labels.prove(&start).is_some());
+        // A mirror image of an excluded position is excluded too.
+        let mirror = |set: u64| {
+            (0..board.points())
+                .filter(|&p| set >> p & 1 == 1)
+                .map(|p| 1u64 << board.mirror_point_horizontal(p as Point))
+                .sum::<u64>()
+        };
+        let mirrored = Position::from_pieces(
+            board,
+            [
+                mirror(after.pieces(Color::White)),
+                mirror(after.pieces(Color::Black)),
+            ],
+            after.side_to_move(),
+            *after.rules(),
+        )
+        .unwrap();
+        assert!(labels.is_excluded(&mirrored));
+        // A share of a half takes about half of many positions, and always the same ones.
+        let positions: Vec<Position> = (0..400u64)
+            .map(|i| {
+                let white = (i * 2_654_435_761) & board.all() & !0b111;
+                Position::from_pieces(board, [white | 1, 0b110], Color::White, *after.rules())
+                    .unwrap()
+            })
+            .collect();
         let taken = positions.iter().filter(|p| in_share(p, 0.5)).count();
         assert!(
-            (400..700).contains(&taken),
+            (120..280).contains(&taken),
             "{taken} of {}",
             positions.len()
         );
         assert!(positions.iter().all(|p| in_share(p, 1.0)));
-        assert_eq!(
-            positions.iter().filter(|p| in_share(p, 0.5)).count(),
-            taken,
-            "the share is a function of the position"
-        );
+        let again = positions.iter().filter(|p| in_share(p, 0.5)).count();
+        assert_eq!(again, taken, "the share is a function of the position");
     }
 }

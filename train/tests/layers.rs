@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 const LAYERS: [&[&str]; 11] = [
     // Every settings type of a run: pure data with its serde form, defaults and checks.
     &["config"],
-    // The seeded generator; exact value targets from endgame tables.
-    &["rng", "table_labels"],
+    // The seeded generator; exact targets from endgame tables and from the prover.
+    &["rng", "table_labels", "prover_targets"],
     // Trajectories, the replay window, minibatches.
     &["replay"],
     // The network, the trainer, the device.

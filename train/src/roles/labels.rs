@@ -5,12 +5,13 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use fanorona_env::Board;
+use fanorona_env::{Board, Position};
 use fanorona_exact::solver::{TableSource, shared_solution};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
 use crate::config::{FanoronaPart, RunConfig};
 use crate::error::TrainError;
+use crate::exam::BuiltinExactSet;
 use crate::prover_targets::ProverLabels;
 use crate::table_labels::TableLabels;
 
@@ -42,10 +43,14 @@ pub(crate) fn run_prover(config: &RunConfig) -> Result<Option<Arc<ProverLabels>>
         Some(path) if !path.is_file() => Some(open_tables(path, board)?),
         _ => None,
     };
+    // The exam set of the board is a test set: its positions are never labelled.
+    let exam: Vec<Position> = BuiltinExactSet::of_board(board.width(), board.height())
+        .map(|set| set.set().positions.iter().map(|p| p.position).collect())
+        .unwrap_or_default();
     Ok(Some(Arc::new(ProverLabels::new(
         settings.clone(),
         tables,
-        board,
+        &exam,
     ))))
 }
 
@@ -81,6 +86,32 @@ mod tests {
     use crate::table_labels::tests::built_tables;
     use fanorona_env::{Fanorona, GameId, Position};
     use fanorona_exact::solver::{Solution, Value};
+
+    #[test]
+    fn a_runs_prover_never_labels_the_exam_positions_of_its_board() {
+        let mut config = crate::config::RunConfig::preset("5x5").unwrap();
+        config.selfplay.prover = Some(crate::config::ProverTargets {
+            nodes: 1_000,
+            share: 1.0,
+            policy: true,
+        });
+        let prover = run_prover(&config).unwrap().unwrap();
+        let set = BuiltinExactSet::of_board(5, 5).unwrap().set();
+        assert!(
+            set.positions
+                .iter()
+                .all(|p| prover.is_excluded(&p.position))
+        );
+        assert!(
+            set.positions
+                .iter()
+                .all(|p| prover.prove(&p.position).is_none())
+        );
+        assert!(!prover.is_excluded(&Position::initial(Board::new(5, 5).unwrap())));
+        // Without the key, no prover.
+        config.selfplay.prover = None;
+        assert!(run_prover(&config).unwrap().is_none());
+    }
 
     #[test]
     fn a_run_opens_its_tables_and_refuses_missing_ones_or_another_game() {

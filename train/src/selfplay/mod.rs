@@ -542,7 +542,7 @@ mod tests {
             share: 1.0,
             policy: true,
         };
-        let prover = ProverLabels::new(settings, None, board);
+        let prover = ProverLabels::new(settings, None, &[]);
         let proven = plain.clone().with_prover(Some(Arc::new(prover)));
         let (plain, proven) = (play_seeded(&plain, 2), play_seeded(&proven, 2));
         let mut changed = 0;
