@@ -9,7 +9,7 @@ use super::PlotError;
 use super::chart::{Curve, Panel, draw_panel, draw_png};
 
 /// The colours of successive runs on a rating plot.
-const RUN_COLORS: [RGBColor; 4] = [BLUE, RED, GREEN, MAGENTA];
+const RUN_COLORS: [RGBColor; 6] = [BLUE, RED, GREEN, MAGENTA, CYAN, BLACK];
 
 /// Draws the ratings of each run's checkpoints (`points`, grouped by run and search, as
 /// [`learning_curve`](fanorona_train::run::learning_curve) orders them) against core hours,
