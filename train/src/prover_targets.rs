@@ -11,9 +11,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use fanorona_env::action::step_to_action;
-use fanorona_env::{Color, Point, Position, Step};
+use fanorona_env::{Color, Position, Step, Symmetry};
 use fanorona_eval::exam::{LabelBudget, prove_label};
-use fanorona_exact::prover::{Key, Verdict};
+use fanorona_exact::prover::Key;
 use fanorona_exact::tables::EndgameTables;
 
 use crate::config::ProverTargets;
@@ -89,11 +89,7 @@ impl ProverLabels {
             max_entries: MAX_ENTRIES,
         };
         let proven = prove_label(pos, self.tables.as_deref(), budget, None).ok()??;
-        let value = match proven.value {
-            Verdict::Win => 1.0,
-            Verdict::Draw => 0.0,
-            Verdict::Loss => -1.0,
-        };
+        let value = proven.value.result();
         let board = pos.board();
         let mut steps: Vec<(Position, usize)> = Vec::new();
         for turn in &proven.keeps {
@@ -130,27 +126,14 @@ fn in_share(pos: &Position, share: f64) -> bool {
 /// swapped (the swapped position seen from the other side is the same problem).
 fn images(pos: &Position) -> Vec<Key> {
     let board = pos.board();
-    let map = |set: u64, f: &dyn Fn(usize) -> usize| {
-        let mut out = 0u64;
-        let mut rest = set;
-        while rest != 0 {
-            let p = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            out |= 1 << f(p);
-        }
-        out
-    };
-    let transforms: [&dyn Fn(usize) -> usize; 4] = [
-        &|p| p,
-        &|p| board.mirror_point_horizontal(p as Point) as usize,
-        &|p| board.mirror_point_vertical(p as Point) as usize,
-        &|p| board.rotate_point(p as Point) as usize,
-    ];
     let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
     let white_to_move = pos.side_to_move() == Color::White;
-    let mut keys = Vec::with_capacity(8);
-    for f in transforms {
-        let (w, b) = (map(white, f), map(black, f));
+    let mut keys = Vec::with_capacity(2 * Symmetry::ALL.len());
+    for symmetry in Symmetry::ALL {
+        let (w, b) = (
+            symmetry.bitboard(board, white),
+            symmetry.bitboard(board, black),
+        );
         keys.push(Key {
             white: w,
             black: b,
@@ -242,12 +225,7 @@ mod tests {
         assert!(!labels.is_excluded(&start));
         assert!(labels.prove(&start).is_some());
         // A mirror image of an excluded position is excluded too.
-        let mirror = |set: u64| {
-            (0..board.points())
-                .filter(|&p| set >> p & 1 == 1)
-                .map(|p| 1u64 << board.mirror_point_horizontal(p as Point))
-                .sum::<u64>()
-        };
+        let mirror = |set: u64| Symmetry::MirrorLeftRight.bitboard(board, set);
         let mirrored = Position::from_pieces(
             board,
             [

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use fanorona_env::{AgentError, Board, Fanorona, Position, SearchInfo, SearchLimits, Turn};
-use fanorona_exact::prover::{ProofFile, ProveOptions, TurnStatus, Verdict, prove};
+use fanorona_exact::prover::{ProofFile, ProveOptions, TurnStatus, prove};
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
 use super::turn_agent::TurnChooser;
@@ -120,11 +120,7 @@ impl PerfectChooser {
             evaluate(&next)
         })?;
         let info = SearchInfo {
-            value: Some(match value {
-                Verdict::Win => 1.0,
-                Verdict::Draw => 0.0,
-                Verdict::Loss => -1.0,
-            }),
+            value: Some(value.result()),
             nodes: report.nodes,
             ..SearchInfo::default()
         };

@@ -207,15 +207,7 @@ mod tests {
         // Random play fares worse where a turn can spoil the value.
         assert!(random.critical.keeps_value() < random.all.keeps_value());
         // Values: the truth scores perfectly, its opposite does not.
-        let truth: Vec<f32> = set
-            .positions
-            .iter()
-            .map(|p| match p.value {
-                fanorona_exact::prover::Verdict::Win => 1.0,
-                fanorona_exact::prover::Verdict::Draw => 0.0,
-                fanorona_exact::prover::Verdict::Loss => -1.0,
-            })
-            .collect();
+        let truth: Vec<f32> = set.positions.iter().map(|p| p.value.result()).collect();
         let truth_wdl: Vec<Wdl> = truth.iter().map(|&v| Wdl::from_value(v)).collect();
         let mut scored = report.clone();
         scored.score_values(&set, &truth_wdl);

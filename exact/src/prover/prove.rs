@@ -43,6 +43,15 @@ impl Verdict {
         }
     }
 
+    /// As a result for the side to move: +1 a win, 0 a draw, -1 a loss.
+    pub fn result(self) -> f32 {
+        match self {
+            Verdict::Win => 1.0,
+            Verdict::Draw => 0.0,
+            Verdict::Loss => -1.0,
+        }
+    }
+
     /// The value for the other side of the same position: a win is its loss, a draw a draw.
     pub fn for_other_side(self) -> Verdict {
         match self {

@@ -44,9 +44,7 @@ impl ShippedModel {
     /// The model made for `board` that the network kinds play there when no model is named
     /// (the 5x5 network on 5x5); `None` where the kinds' defaults play (9x5) or none is.
     pub fn for_board(board: &Board) -> Option<ShippedModel> {
-        (board.width(), board.height())
-            .eq(&(5, 5))
-            .then_some(ShippedModel::Board5x5)
+        ((board.width(), board.height()) == (5, 5)).then_some(ShippedModel::Board5x5)
     }
 
     /// The model called `name`, if one is.

@@ -18,7 +18,7 @@ pub fn with_board_models(
     seed: u64,
     agent: Box<dyn Agent<Fanorona>>,
 ) -> Box<dyn Agent<Fanorona>> {
-    if options.is_given("path") || options.is_given("model") {
+    if names_its_network(options.spec()) {
         return agent;
     }
     let default = options.text("model").expect("model has a default");
@@ -37,11 +37,14 @@ pub fn with_board_models(
 /// one; `spec` itself otherwise.
 pub fn board_spec(spec: &AgentSpec, board: &Board) -> AgentSpec {
     match ShippedModel::for_board(board) {
-        Some(model) if spec.option("path").is_none() && spec.option("model").is_none() => {
-            spec.with_option("model", Some(model.name()))
-        }
+        Some(model) if !names_its_network(spec) => spec.with_option("model", Some(model.name())),
         _ => spec.clone(),
     }
+}
+
+/// Whether `spec` names the network it plays: a file (`path`) or a shipped model (`model`).
+fn names_its_network(spec: &AgentSpec) -> bool {
+    spec.option("path").is_some() || spec.option("model").is_some()
 }
 
 /// A network agent that plays the shipped model of each board it is asked to play.
