@@ -1,5 +1,6 @@
 //! A minibatch of the teacher's answers: for each position its observation, its legal mask,
-//! the teacher's policy (softmax of its logits over the legal actions) as the policy target
+//! the teacher's policy (softmax of its logits over the legal actions, in the mover's frame as
+//! the network sees them) as the policy target
 //! and the teacher's value as the value target, or the exact value where endgame tables hold
 //! the position.
 
@@ -38,7 +39,12 @@ pub fn lesson(
     }
     let (mut actions, mut probabilities) = (Vec::new(), Vec::new());
     for (i, pos) in positions.iter().enumerate() {
-        Fanorona::new(*pos).legal_actions(&mut actions);
+        // The network's actions are in the mover's frame (the board turned for black).
+        let state = Fanorona::new(*pos);
+        state.legal_actions(&mut actions);
+        for action in actions.iter_mut() {
+            *action = state.to_mover_action(*action);
+        }
         let row = i * a;
         legal_softmax(&logits[row..row + a], &actions, &mut probabilities);
         for (&action, &p) in actions.iter().zip(&probabilities) {
@@ -66,10 +72,12 @@ mod tests {
             .valid();
         let mut pos = Position::standard();
         let first = pos.legal_turns()[0];
+        // White to move, then black: black's actions are seen with the board turned.
         let positions = [pos, {
             pos.play_turn_unchecked(&first);
             pos
         }];
+        assert_eq!(positions[1].side_to_move(), fanorona_env::Color::Black);
         let (mut batch, mut logits) = (Batch::default(), Vec::new());
         lesson(&teacher, None, &positions, &mut batch, &mut logits);
         let a = config.num_actions;
@@ -83,6 +91,9 @@ mod tests {
             teacher.infer(&observation, &mut policy, &mut value);
             assert_eq!(batch.values[i], value[0]);
             state.legal_actions(&mut legal);
+            for action in legal.iter_mut() {
+                *action = state.to_mover_action(*action);
+            }
             let target = &batch.policy[i * a..(i + 1) * a];
             let legal_sum: f32 = legal.iter().map(|&l| target[l]).sum();
             assert!((legal_sum - 1.0).abs() < 1e-5);
@@ -96,6 +107,10 @@ mod tests {
             assert!((ratio - (policy[x] - policy[y])).abs() < 1e-3);
             let mask = &batch.mask[i * a..(i + 1) * a];
             assert_eq!(mask.iter().sum::<f32>() as usize, legal.len());
+            assert!(
+                legal.iter().all(|&l| mask[l] == 1.0),
+                "the mover's legal actions"
+            );
         }
     }
 
