@@ -66,6 +66,9 @@ enum Command {
     Export(commands::export::Args),
     /// Teach a smaller MLP a trained network's policy and value (a faster `abnet` value).
     Distill(commands::distill::Args),
+    /// Teach a new network the proven values and keeping turns of exact sets (the ceiling of
+    /// a network's shape with perfect labels).
+    Fit(commands::fit::Args),
     /// Self-play worker of a shared run directory: plays shards with the newest model.
     Selfplay(commands::role_args::SelfplayArgs),
     /// Learner of a shared run directory: trains on the workers' shards, publishes models.
@@ -153,6 +156,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Eval(args) => commands::eval::run(args),
         Command::Export(args) => commands::export::run(args),
         Command::Distill(args) => commands::distill::run(args),
+        Command::Fit(args) => commands::fit::run(args),
         Command::Selfplay(args) => commands::selfplay::run(args),
         Command::Learn(args) => commands::learn::run(args),
         Command::Serve(args) => commands::serve::run(args),

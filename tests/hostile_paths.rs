@@ -85,6 +85,16 @@ fn teacher_and_student(dir: &Path) -> [String; 2] {
     [text(&model(dir)), text(&dir.join("student.safetensors"))]
 }
 
+/// A small exact 5x5 set in `dir` (what `fit` learns from).
+fn exact_set(dir: &Path) -> PathBuf {
+    file(
+        dir,
+        "set.txt",
+        b"# fanorona exact exam set\n# version: 1\n# board: 5x5\n# labeller: test\n\
+          # sources: test\nB1BBB/B2BB/5/2B2/3W1 w 0 1 ; loss ; d1d2 d1e1 d1c1\n",
+    )
+}
+
 /// Every option that writes a file.
 fn file_outputs() -> Vec<FileOutput> {
     vec![
@@ -197,6 +207,23 @@ fn file_outputs() -> Vec<FileOutput> {
             input: model,
         },
         FileOutput {
+            option: "fit --out",
+            write: |dir, t| {
+                let set = text(&exact_set(dir));
+                args(&["fit", "--set", &set, "--out", &text(t)])
+            },
+            input: exact_set,
+        },
+        FileOutput {
+            option: "fit --metrics",
+            write: |dir, t| {
+                let set = text(&exact_set(dir));
+                let out = text(&dir.join("fitted.safetensors"));
+                args(&["fit", "--set", &set, "--out", &out, "--metrics", &text(t)])
+            },
+            input: exact_set,
+        },
+        FileOutput {
             option: "distill --metrics",
             write: |dir, t| {
                 let [teacher, out] = teacher_and_student(dir);
@@ -302,6 +329,7 @@ const READ_ONLY_OR_RUNS: &[&str] = &[
     "export --checkpoint",
     "distill --teacher",
     "distill --tables",
+    "fit --set",
     "review file",
     "rate dirs",
     "rate --curve",

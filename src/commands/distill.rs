@@ -13,11 +13,10 @@ use fanorona_exact::tables::shared_tables;
 use fanorona_train::config::DistillSettings;
 use fanorona_train::distill::{DistillEvent, EpochReport, distill};
 use fanorona_train::io::{LoadedPolicy, PolicyMeta, export_policy, load_policy};
-use fanorona_train::run_dir::is_run_file;
 use fanorona_util::progress::{self, ProgressBar};
 use serde_json::json;
 
-use super::outputs::check_outputs;
+use super::outputs::network_outputs;
 use crate::output::{logln, outln};
 
 /// Steps between two loss lines of the metrics file.
@@ -89,31 +88,13 @@ impl Args {
         }
     }
 
-    /// The metrics file (`--metrics`, or OUT with the extension `.metrics.jsonl`) after
-    /// checking that neither it nor OUT may not be written ([`check_outputs`]: the teacher, the
-    /// tables, one another) or is a training run's file.
+    /// The metrics file, after checking the outputs against the inputs ([`network_outputs`]).
     fn checked_outputs(&self) -> Result<PathBuf> {
-        let metrics = self
-            .metrics
-            .clone()
-            .unwrap_or_else(|| self.out.with_extension("metrics.jsonl"));
         let inputs: Vec<&Path> = [Some(self.teacher.as_path()), self.tables.as_deref()]
             .into_iter()
             .flatten()
             .collect();
-        check_outputs(
-            &[("--out", Some(&self.out)), ("--metrics", Some(&metrics))],
-            &inputs,
-        )?;
-        for (flag, path) in [("--out", &self.out), ("--metrics", &metrics)] {
-            if is_run_file(path) {
-                bail!(
-                    "{flag} {} is a file of a training run: write it elsewhere",
-                    path.display()
-                );
-            }
-        }
-        Ok(metrics)
+        network_outputs(&self.out, self.metrics.as_deref(), &inputs)
     }
 }
 
@@ -235,7 +216,7 @@ fn epoch_line(report: &EpochReport) -> String {
 }
 
 /// Prints `line` above the bar, or plainly where standard error is no terminal (a log file).
-fn say(bar: &ProgressBar, line: String) {
+pub(crate) fn say(bar: &ProgressBar, line: String) {
     if bar.is_hidden() {
         logln!("{line}");
     } else {

@@ -10,6 +10,7 @@ pub mod engine;
 pub mod eval;
 pub mod exam;
 pub mod export;
+pub mod fit;
 pub mod forfeits;
 pub mod gauntlet;
 pub mod gauntlet_run;

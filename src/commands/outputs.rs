@@ -4,9 +4,10 @@
 //! outputs name the same file. And the one writer of JSON-lines files (`--metrics`).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use fanorona_train::run_dir::is_run_file;
 use fanorona_util::atomic_write::{check_output_file, write_atomic_with};
 use fanorona_util::output_file::same_target;
 use serde::Serialize;
@@ -30,6 +31,26 @@ pub fn check_outputs(outputs: &[(&str, Option<&Path>)], inputs: &[&Path]) -> Res
         }
     }
     Ok(())
+}
+
+/// The metrics file of a command that writes a network to `out` and its metrics to
+/// `metrics` (default: OUT with the extension `.metrics.jsonl`), after checking that neither
+/// overwrites one of `inputs`, the other or a training run's file.
+pub fn network_outputs(out: &Path, metrics: Option<&Path>, inputs: &[&Path]) -> Result<PathBuf> {
+    let metrics = metrics.map_or_else(|| out.with_extension("metrics.jsonl"), Path::to_path_buf);
+    check_outputs(
+        &[("--out", Some(out)), ("--metrics", Some(&metrics))],
+        inputs,
+    )?;
+    for (flag, path) in [("--out", out), ("--metrics", &metrics)] {
+        if is_run_file(path) {
+            bail!(
+                "{flag} {} is a file of a training run: write it elsewhere",
+                path.display()
+            );
+        }
+    }
+    Ok(metrics)
 }
 
 /// Writes `rows` to `path` (atomically: all of them or nothing), one JSON line each.

@@ -62,7 +62,7 @@ impl BuiltinExactSet {
 }
 
 /// A network's figures on the built-in exact set of its board.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ExactScores {
     /// Of the won and drawn positions, the share where the raw policy keeps the proven value.
     pub keeps: f64,
@@ -87,11 +87,20 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
     let Some(builtin) = BuiltinExactSet::of_board(config.width, config.height) else {
         return Ok(None);
     };
-    let set = builtin.set();
     let board = Board::new(builtin.board.0, builtin.board.1).expect("a built-in set's board");
     if !config.fits(&Fanorona::new(Position::initial(board))) {
         return Ok(None);
     }
+    exact_scores(net, builtin.set(), &builtin.phases).map(Some)
+}
+
+/// `net`'s raw policy and value head on the exact set `set` (of the network's board), with
+/// the policy's share also by the three bands of piece counts `phases`. Deterministic.
+pub fn exact_scores(
+    net: &PolicyValueNet,
+    set: &ExactSet,
+    phases: &[RangeInclusive<u32>; 3],
+) -> Result<ExactScores, String> {
     let raw_policy = |_seed| -> Built {
         Ok(Box::new(PolicyAgent::new(
             NetworkEvaluator::<Fanorona>::new(net),
@@ -102,14 +111,14 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
         examine_exact(&raw_policy, set, 0, &ProgressBar::hidden()).map_err(|e| e.to_string())?;
     let positions: Vec<Position> = set.positions.iter().map(|p| p.position).collect();
     report.score_values(set, &value_head(net, &positions)?);
-    let keeps_by_phase = builtin.phases.clone().map(|phase| {
+    let keeps_by_phase = phases.clone().map(|phase| {
         let mut tally = KeepTally::default();
         for (_, t) in report.by_pieces.range(phase) {
             tally.merge(t);
         }
         tally.keeps_value()
     });
-    Ok(Some(ExactScores {
+    Ok(ExactScores {
         keeps: report.all.keeps_value().unwrap_or(f64::NAN),
         keeps_by_phase,
         value_accuracy: report
@@ -122,7 +131,7 @@ pub fn builtin_exact_exam(net: &PolicyValueNet) -> Result<Option<ExactScores>, S
             .as_ref()
             .and_then(|v| v.brier())
             .unwrap_or(f64::NAN),
-    }))
+    })
 }
 
 /// Positions evaluated in one call.

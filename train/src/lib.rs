@@ -4,7 +4,7 @@
 //! (checkpoints, policy files, replay files, shards), `replay` (the window of recent games and
 //! minibatches), `players` (the network as an evaluator and as an agent), `selfplay` (games
 //! played by tree search with the network, or by `abnet`), `distill` (a smaller network taught
-//! by a trained one), `exam` (a network agent's value head for the exams), `run_dir` (a run
+//! by a trained one), `exact_fit` (a network taught by exact sets, above the exams), `exam` (a network agent's value head for the exams), `run_dir` (a run
 //! directory's files and metrics rows: [`run_dir::RunDir`]), `roles` (self-play worker,
 //! learner and gauntlet, and their loops over a shared run directory) and `run` (the training
 //! run in one process: the loop and the events it reports, gate, student and learning curve).
@@ -16,6 +16,7 @@
 pub mod config;
 pub mod distill;
 mod error;
+pub mod exact_fit;
 pub mod exam;
 pub mod io;
 pub mod model;

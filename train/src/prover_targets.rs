@@ -11,7 +11,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use fanorona_env::action::step_to_action;
-use fanorona_env::{Color, Position, Step, Symmetry};
+use fanorona_env::{Color, Position, Step, Symmetry, Turn};
 use fanorona_eval::exam::{LabelBudget, prove_label};
 use fanorona_exact::prover::Key;
 use fanorona_exact::tables::EndgameTables;
@@ -33,6 +33,40 @@ pub struct ProvenTurn {
 }
 
 impl ProvenTurn {
+    /// The turn start `pos` of value `value` (+1, 0, -1) whose turns `keeps` keep it.
+    pub fn new(pos: &Position, value: f32, keeps: &[Turn]) -> ProvenTurn {
+        let board = pos.board();
+        let mut steps: Vec<(Position, usize)> = Vec::new();
+        for turn in keeps {
+            let mut at = *pos;
+            // A chain stopped before its end takes a "stop" after its last step.
+            let path = turn.moves(board).into_iter().chain([Step::Stop]);
+            for step in path {
+                if step == Step::Stop && at.is_turn_start() {
+                    break;
+                }
+                let action = step_to_action(board, step);
+                if !steps.contains(&(at, action)) {
+                    steps.push((at, action));
+                }
+                at.play_step_unchecked(step);
+            }
+        }
+        ProvenTurn { value, steps }
+    }
+
+    /// Each position along the keeping turns (the turn start first) with its keeping
+    /// actions, each position once.
+    pub fn positions(&self) -> Vec<(Position, Vec<usize>)> {
+        let mut out: Vec<(Position, Vec<usize>)> = Vec::new();
+        for &(pos, _) in &self.steps {
+            if !out.iter().any(|(p, _)| *p == pos) {
+                out.push((pos, self.keeping_actions(&pos)));
+            }
+        }
+        out
+    }
+
     /// The actions of keeping turns at `pos` (the turn start or a mid-chain position on one of
     /// their paths), in the order met; empty off their paths.
     pub fn keeping_actions(&self, pos: &Position) -> Vec<usize> {
@@ -89,25 +123,7 @@ impl ProverLabels {
             max_entries: MAX_ENTRIES,
         };
         let proven = prove_label(pos, self.tables.as_deref(), budget, None).ok()??;
-        let value = proven.value.result();
-        let board = pos.board();
-        let mut steps: Vec<(Position, usize)> = Vec::new();
-        for turn in &proven.keeps {
-            let mut at = *pos;
-            // A chain stopped before its end takes a "stop" after its last step.
-            let path = turn.moves(board).into_iter().chain([Step::Stop]);
-            for step in path {
-                if step == Step::Stop && at.is_turn_start() {
-                    break;
-                }
-                let action = step_to_action(board, step);
-                if !steps.contains(&(at, action)) {
-                    steps.push((at, action));
-                }
-                at.play_step_unchecked(step);
-            }
-        }
-        Some(ProvenTurn { value, steps })
+        Some(ProvenTurn::new(pos, proven.value.result(), &proven.keeps))
     }
 }
 
@@ -124,7 +140,7 @@ fn in_share(pos: &Position, share: f64) -> bool {
 
 /// The keys of `pos` under the board's four symmetries, with and without the colours
 /// swapped (the swapped position seen from the other side is the same problem).
-fn images(pos: &Position) -> Vec<Key> {
+pub(crate) fn images(pos: &Position) -> Vec<Key> {
     let board = pos.board();
     let (white, black) = (pos.pieces(Color::White), pos.pieces(Color::Black));
     let white_to_move = pos.side_to_move() == Color::White;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules of `train/src`, bottom layer first: a module may use the modules of
 /// the layers before its own, never those of its own layer or above.
-const LAYERS: [&[&str]; 11] = [
+const LAYERS: [&[&str]; 12] = [
     // Every settings type of a run: pure data with its serde form, defaults and checks.
     &["config"],
     // The seeded generator; exact targets from endgame tables and from the prover.
@@ -25,6 +25,8 @@ const LAYERS: [&[&str]; 11] = [
     &["players"],
     // Self-play games, the student taught by distillation, the network's exams.
     &["selfplay", "distill", "exam"],
+    // A network taught by exact sets, measured by the exams after each epoch.
+    &["exact_fit"],
     // A run directory's files.
     &["run_dir"],
     // What stops training: it wraps the errors of the layers below (config, io, distill,

@@ -109,6 +109,33 @@ impl Architecture {
     }
 }
 
+impl std::str::FromStr for Architecture {
+    type Err = NetworkConfigError;
+
+    /// `mlp:256-256`, `resnet:4x32` (blocks x channels) or `resmlp:2x256` (blocks x width); a
+    /// space may stand for the colon, so [`Architecture::describe`]'s text reads back.
+    fn from_str(text: &str) -> Result<Architecture, NetworkConfigError> {
+        let bad = || {
+            NetworkConfigError(format!(
+                "bad network {text:?}: expected mlp:W-W-..., resnet:BLOCKSxCHANNELS or                  resmlp:BLOCKSxWIDTH (e.g. mlp:256-256, resnet:4x32)"
+            ))
+        };
+        let (kind, sizes) = text.split_once([':', ' ']).ok_or_else(bad)?;
+        let numbers = |separator: char| -> Result<Vec<usize>, NetworkConfigError> {
+            sizes
+                .split(separator)
+                .map(|n| n.trim().parse::<usize>().map_err(|_| bad()))
+                .collect()
+        };
+        match (kind, numbers('x')) {
+            ("mlp", _) => Ok(Architecture::mlp(&numbers('-')?)),
+            ("resnet", Ok(n)) if n.len() == 2 => Ok(Architecture::resnet(n[0], n[1])),
+            ("resmlp", Ok(n)) if n.len() == 2 => Ok(Architecture::residual_mlp(n[1], n[0])),
+            _ => Err(bad()),
+        }
+    }
+}
+
 /// What a network's value head predicts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -331,6 +358,36 @@ impl NetworkConfig {
 mod tests {
     use super::*;
     use fanorona_env::Fanorona;
+
+    #[test]
+    fn architectures_read_from_their_short_text_and_back() {
+        for architecture in [
+            Architecture::mlp(&[256, 128, 64]),
+            Architecture::resnet(4, 32),
+            Architecture::residual_mlp(256, 2),
+        ] {
+            let text = architecture.describe();
+            assert_eq!(
+                text.parse::<Architecture>().unwrap(),
+                architecture,
+                "{text}"
+            );
+            let colon = text.replacen(' ', ":", 1);
+            assert_eq!(colon.parse::<Architecture>().unwrap(), architecture);
+        }
+        for bad in [
+            "mlp",
+            "mlp:",
+            "mlp:256-x",
+            "resnet:4",
+            "resnet:4x32x1",
+            "cnn:4x32",
+            "",
+        ] {
+            let error = bad.parse::<Architecture>().unwrap_err().to_string();
+            assert!(error.contains("expected mlp:"), "{bad}: {error}");
+        }
+    }
 
     #[test]
     fn config_round_trips_through_toml_and_json_and_fits_its_game() {
