@@ -323,6 +323,7 @@ const READ_ONLY_OR_RUNS: &[&str] = &[
     "train --config",
     "train --out",
     "train --tables",
+    "train --init",
     "eval --run",
     "eval --checkpoint",
     "export --run",

@@ -145,6 +145,26 @@ fn a_tiny_run_resumes_and_its_checkpoint_plays_through_eval() {
         );
     }
     eval_error(dir.path(), &[], "no checkpoint found at");
+
+    // A new run starts from the exported network; a run with checkpoints refuses --init.
+    let with_init = |run: &Path| {
+        let mut args = vec!["train", "--preset", "tiny", "--iterations", "1", "--quiet"];
+        args.extend(["--run", run.to_str().unwrap()]);
+        args.extend(["--init", policy.to_str().unwrap()]);
+        fanorona(args)
+    };
+    with_init(&run).assert_failure("--init starts a new run");
+    let started = dir.path().join("started");
+    with_init(&started).assert_success();
+    let config = std::fs::read_to_string(started.join("config.toml")).unwrap();
+    assert!(config.contains("init = "), "{config}");
+    // A network of another board is refused before the run starts.
+    let other = dir.path().join("other");
+    let mut args = vec!["train", "--preset", "tiny", "--board", "3x3", "--quiet"];
+    args.extend(["--run", other.to_str().unwrap()]);
+    args.extend(["--init", policy.to_str().unwrap()]);
+    fanorona(args).assert_failure("fanorona 5x3");
+    assert!(!other.exists(), "nothing made");
 }
 
 #[test]

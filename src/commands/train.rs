@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use fanorona_env::GameId;
 use fanorona_train::config::{ComputeDevice, RunConfig};
 use fanorona_train::run::{TrainOptions, train};
@@ -54,6 +54,10 @@ pub struct Args {
     /// `selfplay.tables`; a resumed run takes them too).
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// A policy file whose network a new run starts from instead of random weights (e.g. of
+    /// `fanorona fit`; of the run's game, architecture and value head: the run's `run.init`).
+    #[arg(long)]
+    pub init: Option<PathBuf>,
     /// Hide the progress bars and log lines.
     #[arg(long)]
     pub quiet: bool,
@@ -116,6 +120,18 @@ pub fn run(args: Args) -> Result<()> {
         let tables = std::path::absolute(&tables)
             .with_context(|| format!("bad --tables {}", tables.display()))?;
         config.selfplay.tables = Some(tables);
+    }
+    if let Some(init) = args.init {
+        if RunDir::new(&out).latest_checkpoint()?.is_some() {
+            bail!(
+                "bad --init: {} has checkpoints already and goes on from them; --init starts a \
+                 new run",
+                out.display()
+            );
+        }
+        let init =
+            std::path::absolute(&init).with_context(|| format!("bad --init {}", init.display()))?;
+        config.run.init = Some(init);
     }
     config.validate()?;
     if !args.quiet {

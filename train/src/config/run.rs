@@ -6,7 +6,7 @@
 //! network of an MCTS (AlphaZero), which a `[distill]` section teaches at the end of the run
 //! to the smaller MLP `abnet` searches with (the run's agent).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use fanorona_env::{Board, Excerpt, GameId};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -174,6 +174,12 @@ pub struct LoopConfig {
     pub eval_games: usize,
     /// Simulations of the network's search in evaluation matches.
     pub eval_simulations: usize,
+    /// A policy file whose network the run starts from, instead of seeded random weights
+    /// (`fanorona export`, `fit`, `distill`): of the run's game, architecture and value head.
+    /// Read when the run starts; a resumed run goes on from its checkpoint. An `abnet` run
+    /// names its start in `abnet.start` instead.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init: Option<PathBuf>,
 }
 
 impl LoopConfig {
@@ -292,6 +298,13 @@ impl RunConfig {
     pub fn validate(&self) -> Result<(), RunConfigError> {
         if self.selfplay.tables.is_some() {
             self.fanorona_board(FanoronaPart::Tables)?;
+        }
+        if self.run.init.is_some() && self.abnet.is_some() {
+            return Err(RunConfigError::Invalid(
+                "run.init and [abnet] both name the network the run starts from: an abnet run \
+                 takes abnet.start"
+                    .into(),
+            ));
         }
         // Sizes of the network do not depend on the game's input size.
         self.network_config([1, 1, 1], 1).validate()?;

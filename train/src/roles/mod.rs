@@ -33,5 +33,6 @@ pub use gauntlet_loop::{GauntletSchedule, run_gauntlet};
 pub(crate) use labels::{run_labels, run_prover};
 pub use learner::{DEFAULT_REPLAY_RATIO, Learner, LearnerRow};
 pub use learner_loop::{LearnLimits, LearnerEnd, LearnerEvent, run_learner};
+pub(crate) use start::check_start_network;
 pub use worker::SelfPlayWorker;
 pub use worker_loop::{WorkerLimits, WorkerTotals, run_worker};

@@ -41,7 +41,7 @@ use crate::model::PolicyValueNet;
 use crate::replay::TrajectoryMeta;
 use crate::rng::TrainRng;
 use crate::roles::state::Best;
-use crate::roles::{GameLearner, GameWorker, Gauntlet, run_labels};
+use crate::roles::{GameLearner, GameWorker, Gauntlet, check_start_network, run_labels};
 use crate::run_dir::{MetricsRow, MetricsWriter, RunDir, RunLock};
 use crate::selfplay::{AlphaBetaSelfPlay, SelfPlayOutput};
 
@@ -244,6 +244,9 @@ impl<'a, G: Game> Run<'a, G> {
         dir: RunDir,
         options: TrainOptions<'a>,
     ) -> Result<Run<'a, G>, TrainError> {
+        if dir.latest_checkpoint()?.is_none() {
+            check_start_network(config, &config.network.config_for(&start))?;
+        }
         let lock = dir.lock()?;
         let learner = GameLearner::open(config, &start, &dir)?;
         dir.write_config(config)?;
