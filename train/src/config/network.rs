@@ -117,7 +117,8 @@ impl std::str::FromStr for Architecture {
     fn from_str(text: &str) -> Result<Architecture, NetworkConfigError> {
         let bad = || {
             NetworkConfigError(format!(
-                "bad network {text:?}: expected mlp:W-W-..., resnet:BLOCKSxCHANNELS or                  resmlp:BLOCKSxWIDTH (e.g. mlp:256-256, resnet:4x32)"
+                "bad network {text:?}: expected mlp:W-W-..., resnet:BLOCKSxCHANNELS or \
+                 resmlp:BLOCKSxWIDTH (e.g. mlp:256-256, resnet:4x32)"
             ))
         };
         let (kind, sizes) = text.split_once([':', ' ']).ok_or_else(bad)?;
@@ -385,7 +386,10 @@ mod tests {
             "",
         ] {
             let error = bad.parse::<Architecture>().unwrap_err().to_string();
-            assert!(error.contains("expected mlp:"), "{bad}: {error}");
+            assert!(
+                error.contains("resnet:BLOCKSxCHANNELS or resmlp:BLOCKSxWIDTH"),
+                "{bad}: {error}"
+            );
         }
     }
 

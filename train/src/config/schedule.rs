@@ -36,6 +36,18 @@ pub enum LrSchedule {
 }
 
 impl LrSchedule {
+    /// The warm-up-cosine schedule of a fixed number of steps (`fit`, `distill`): warm-up
+    /// over the first 2% of `total_steps` (at least one step), then cosine decay to
+    /// `peak * final_fraction` at `total_steps`.
+    pub fn warmup_cosine_over(peak: f64, total_steps: u64, final_fraction: f64) -> LrSchedule {
+        LrSchedule::WarmupCosine {
+            peak,
+            warmup_steps: (total_steps / 50).max(1),
+            total_steps,
+            final_fraction,
+        }
+    }
+
     /// The rate for step `step` (counting from 0).
     pub fn lr_at(&self, step: u64) -> f64 {
         match *self {
@@ -80,6 +92,28 @@ mod tests {
         assert!((s.lr_at(110) - 1e-4).abs() < 1e-12);
         assert!((s.lr_at(1000) - 1e-4).abs() < 1e-12);
         assert!(s.lr_at(30) > s.lr_at(40));
+    }
+
+    #[test]
+    fn a_schedule_over_steps_warms_up_over_two_percent_of_them() {
+        let s = LrSchedule::warmup_cosine_over(1e-3, 1000, 0.05);
+        assert_eq!(
+            s,
+            LrSchedule::WarmupCosine {
+                peak: 1e-3,
+                warmup_steps: 20,
+                total_steps: 1000,
+                final_fraction: 0.05
+            }
+        );
+        let short = LrSchedule::warmup_cosine_over(1e-3, 10, 0.05);
+        assert!(matches!(
+            short,
+            LrSchedule::WarmupCosine {
+                warmup_steps: 1,
+                ..
+            }
+        ));
     }
 
     #[test]

@@ -160,12 +160,7 @@ pub fn distill(
     let total = steps_per_epoch * settings.epochs as u64;
     let trainer_config = TrainerConfig {
         optimizer: OptimizerConfig::Adam { weight_decay: 0.0 },
-        schedule: LrSchedule::WarmupCosine {
-            peak: settings.lr,
-            warmup_steps: (total / 50).max(1),
-            total_steps: total,
-            final_fraction: 0.02,
-        },
+        schedule: LrSchedule::warmup_cosine_over(settings.lr, total, 0.02),
         value_weight: settings.value_weight,
         ema_decay: 0.0,
     };

@@ -192,12 +192,7 @@ pub fn fit(
         optimizer: OptimizerConfig::Adam {
             weight_decay: settings.weight_decay,
         },
-        schedule: LrSchedule::WarmupCosine {
-            peak: settings.lr,
-            warmup_steps: (total / 50).max(1),
-            total_steps: total,
-            final_fraction: 0.05,
-        },
+        schedule: LrSchedule::warmup_cosine_over(settings.lr, total, 0.05),
         value_weight: settings.value_weight,
         ema_decay: 0.0,
     };
@@ -206,6 +201,8 @@ pub fn fit(
     let mut order: Vec<&FitSample> = samples.iter().collect();
     let mut batch = Batch::default();
     let builtin = BuiltinExactSet::of_board(board.width(), board.height());
+    // The bands of piece counts of the exams: the built-in set's, or three wide ones.
+    let phases = builtin.map_or([0..=9, 10..=16, 17..=64], |b| b.phases.clone());
     for epoch in 1..=settings.epochs {
         order.shuffle(&mut rng);
         let (mut policy, mut value) = (0.0f64, 0.0f64);
@@ -227,7 +224,6 @@ pub fn fit(
             progress(FitEvent::Step { loss, total });
         }
         let net = trainer.inference_network();
-        let phases = builtin.map_or([0..=9, 10..=16, 17..=64], |b| b.phases.clone());
         let exam = |set: &ExactSet| exact_scores(&net, set, &phases).map_err(FitError::Exam);
         progress(FitEvent::Epoch(FitEpoch {
             epoch,
