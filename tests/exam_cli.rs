@@ -216,6 +216,60 @@ fn an_exact_set_is_made_by_the_prover_and_scored_by_piece_count() {
 }
 
 #[test]
+fn a_hard_set_holds_critical_positions_where_the_players_disagree() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("hard.txt");
+    let set = set.to_str().unwrap();
+    let made = fanorona([
+        "exam",
+        "--make-set",
+        set,
+        "--prove",
+        "--critical",
+        "--disagree",
+        "--board",
+        "5x3",
+        "--pieces",
+        "5-9",
+        "--positions",
+        "30",
+        "--player",
+        "random",
+        "--player",
+        "greedy",
+        "--nodes",
+        "200000",
+        "--quiet",
+    ]);
+    made.assert_success();
+    let text = std::fs::read_to_string(set).unwrap();
+    assert!(
+        text.contains("settled and critical") && text.contains("another turn"),
+        "{text}"
+    );
+    // Every position is critical: the critical row counts them all, and perfect play keeps
+    // every value there.
+    let perfect = report(&["--set", set, "--agent", "solver:board=5x3"]);
+    assert_eq!(perfect["all"]["positions"], 30);
+    assert_eq!(perfect["critical"]["positions"], 30);
+    assert_eq!(perfect["critical"]["keeps_value"], 1.0);
+    // Disagreement needs two players.
+    fanorona([
+        "exam",
+        "--make-set",
+        set,
+        "--prove",
+        "--disagree",
+        "--board",
+        "5x3",
+        "--player",
+        "greedy",
+    ])
+    .assert_failure("bad --disagree: it compares the turns of a game's two players");
+    fanorona(["exam", "--make-set", set, "--critical", "--board", "5x3"]).assert_failure("--prove");
+}
+
+#[test]
 fn bad_settings_of_an_exact_set_are_refused_before_anything_is_written() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("exact.txt");

@@ -115,6 +115,20 @@ pub struct Args {
     /// set and its journal do not depend on it) [default: one per available core].
     #[arg(long, requires = "prove", value_parser = clap::value_parser!(u64).range(1..=256))]
     pub threads: Option<u64>,
+    /// With --make-set --prove: only critical positions, where some legal turn spoils the
+    /// proven value (a hard set: lost positions and those every turn keeps are left out).
+    #[arg(long, requires = "prove")]
+    pub critical: bool,
+    /// With --make-set --prove: only positions where the two players of the game would choose
+    /// different turns (the mover's opponent is asked in each position once the game is
+    /// over); games are played between different players only, so two or more are needed.
+    #[arg(long, requires = "prove")]
+    pub disagree: bool,
+    /// With --make-set --prove: random turns that open each game before its players play
+    /// (each game takes this many or up to two more): more give more varied positions, as
+    /// deterministic players repeat their games from few openings on a small board.
+    #[arg(long, default_value_t = 2, requires = "prove", value_parser = clap::value_parser!(u32).range(0..=40))]
+    pub opening_turns: u32,
 }
 
 /// Reads `--pieces`: `N` or `MIN-MAX`.
@@ -560,6 +574,12 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
     } else {
         args.player.iter().map(String::as_str).collect()
     };
+    if args.disagree && texts.len() < 2 {
+        bail!(
+            "bad --disagree: it compares the turns of a game's two players, so it needs two or \
+             more --player agents (e.g. --player abnet --player minimax:depth=4)"
+        );
+    }
     let specs = texts
         .iter()
         .map(|t| agent_spec(registry, t, "player"))
@@ -584,17 +604,29 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         .context("bad --tables")?;
     let factories: Vec<_> = specs.iter().map(|s| spec_factory(registry, s)).collect();
     let mut pairs: Vec<(&AgentFactory, &AgentFactory)> = Vec::new();
-    for white in &factories {
-        for black in &factories {
-            pairs.push((white, black));
+    for (w, white) in factories.iter().enumerate() {
+        for (b, black) in factories.iter().enumerate() {
+            if w != b || !args.disagree {
+                pairs.push((white, black));
+            }
         }
     }
     let sources = format!(
-        "games of every pair of {} on {}x{}, two to four random opening turns each, seed {}",
+        "games of every pair of {}{} on {}x{}, two to four random opening turns each, seed {}{}",
+        if args.disagree {
+            "different players of "
+        } else {
+            ""
+        },
         texts.join(" / "),
         board.width(),
         board.height(),
-        args.seed
+        args.seed,
+        if args.disagree {
+            "; positions where the mover's opponent would choose another turn"
+        } else {
+            ""
+        }
     );
     let bar = progress_bar(args, args.positions, "positions");
     let start = Position::initial(board);
@@ -611,6 +643,9 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
             pieces: args.pieces.clone().unwrap_or(0..=u32::MAX),
             seed: args.seed,
             sources,
+            opening_turns: args.opening_turns,
+            disagreement: args.disagree,
+            critical: args.critical,
         };
         let journal = journal.expect("a journal with --prove");
         let display = LabelProgress::new(!args.quiet, &journal);

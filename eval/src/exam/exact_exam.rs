@@ -179,8 +179,11 @@ mod tests {
             pairs: vec![(&random, &random)],
             count: 80,
             pieces: 3..=12,
+            opening_turns: 2,
             seed: 2,
             sources: "random games".into(),
+            disagreement: false,
+            critical: false,
         };
         let budget = LabelBudget {
             nodes: 200_000,

@@ -29,7 +29,7 @@ use fanorona_util::progress::ProgressBar;
 use serde_json::json;
 
 use super::error::ExamError;
-use super::labelling::{LabelBudget, Labelling, label_candidates};
+use super::labelling::{Accept, LabelBudget, Labelling, label_candidates};
 use super::sample::Sampler;
 use super::set_file::{SetFormat, SetHeader, fields, parse_position, write_set_text};
 use crate::arena::AgentFactory;
@@ -78,17 +78,26 @@ pub struct SetSampling<'a> {
     pub count: usize,
     /// Only positions with this many pieces on the board.
     pub pieces: RangeInclusive<u32>,
+    /// Random turns that open each game, or up to two more (by game), before the agents play.
+    pub opening_turns: u32,
     /// Seed of the games' openings and agents.
     pub seed: u64,
     /// Where the games come from, for the header.
     pub sources: String,
+    /// Only positions where the two agents of the game would choose different turns (see
+    /// [`Sampler::with_disagreement`]).
+    pub disagreement: bool,
+    /// Only *critical* positions: proven ones where some turn spoils the value
+    /// ([`ProvenPosition::is_critical`]); the others proven are left out like unsettled ones.
+    pub critical: bool,
 }
 
 /// Candidate positions sampled for each position wanted (some stay unproven).
 const CANDIDATES_PER_POSITION: usize = 3;
 
-/// Opening turns of the games (up to two more, by game).
-const OPENING_PLIES: u32 = 2;
+/// Candidates for each position wanted in a set of critical positions only (about a third
+/// of the positions settled are critical in games of strong agents: lost ones never are).
+const CANDIDATES_PER_CRITICAL: usize = 8;
 
 /// Most positions taken from one game.
 const PER_GAME: usize = 8;
@@ -137,24 +146,64 @@ impl ExactSet {
             "max_entries": budget.max_entries,
             "tables": TablesId::of(tables).describe(board),
         });
-        let sampler = Sampler::new(
+        let mut header = header.as_object().expect("an object").clone();
+        // Named only when asked for, so that the journals of plain sets read as before.
+        for (key, asked) in [
+            ("disagreement", sampling.disagreement),
+            ("critical", sampling.critical),
+        ] {
+            if asked {
+                header.insert(key.into(), true.into());
+            }
+        }
+        let mut sampler = Sampler::new(
             sampling.start,
             sampling.pairs,
-            OPENING_PLIES,
+            sampling.opening_turns,
             PER_GAME,
             sampling.seed,
         )
         .with_pieces(sampling.pieces.clone());
-        let wanted = sampling.count.saturating_mul(CANDIDATES_PER_POSITION);
+        if sampling.disagreement {
+            sampler = sampler.with_disagreement();
+        }
+        let per_position = if sampling.critical {
+            CANDIDATES_PER_CRITICAL
+        } else {
+            CANDIDATES_PER_POSITION
+        };
+        let wanted = sampling.count.saturating_mul(per_position);
         let candidates = sampler.sample(wanted, &mut HashSet::new(), progress)?;
         let order = interleave_by_pieces(candidates);
-        let header = header.as_object().expect("an object");
-        let (positions, tried) =
-            label_candidates(&order, sampling.count, tables, budget, labelling, header)?;
+        let taken = if sampling.critical {
+            " and critical"
+        } else {
+            ""
+        };
+        let accept: Accept = if sampling.critical {
+            ProvenPosition::is_critical
+        } else {
+            |_: &ProvenPosition| true
+        };
+        let (positions, tried) = label_candidates(
+            &order,
+            sampling.count,
+            tables,
+            budget,
+            accept,
+            labelling,
+            &header,
+        )?;
         if positions.is_empty() {
             return Err(ExamError::Settings(format!(
-                "the prover settled none of the {tried} positions tried within {} nodes each",
-                budget.nodes
+                "the prover settled none of the {tried} positions tried within {} nodes \
+                 each{}",
+                budget.nodes,
+                if sampling.critical {
+                    " as critical positions"
+                } else {
+                    ""
+                }
             )));
         }
         Ok(ExactSet {
@@ -162,7 +211,7 @@ impl ExactSet {
             labeller: format!(
                 "the prover (df-pn, fanorona prove) with {reach}, at most {} nodes a \
                  position; the value and every turn proven; {} of {tried} positions tried \
-                 settled (the others are left out)",
+                 settled{taken} (the others are left out)",
                 budget.nodes,
                 positions.len()
             ),
@@ -326,10 +375,55 @@ mod tests {
             pairs: vec![(&random, &random)],
             count,
             pieces: 4..=10,
+            opening_turns: 2,
             seed,
             sources: format!("random games, seed {seed}"),
+            disagreement: false,
+            critical: false,
         };
         ExactSet::make(sampling, None, budget(), labelling, &ProgressBar::hidden())
+    }
+
+    #[test]
+    fn a_critical_set_of_disagreements_holds_critical_positions_only() {
+        let greedy = |seed| -> Built {
+            Ok(Box::new(crate::TurnAgent::new(crate::GreedyChooser::new(
+                "greedy", seed,
+            ))))
+        };
+        let make = |critical, journal: Option<&Path>| {
+            let sampling = SetSampling {
+                start: Position::initial(Board::new(5, 3).unwrap()),
+                pairs: vec![(&random, &greedy), (&greedy, &random)],
+                count: 30,
+                pieces: 4..=10,
+                opening_turns: 2,
+                seed: 5,
+                sources: "random against greedy".into(),
+                disagreement: true,
+                critical,
+            };
+            let labelling = Labelling {
+                journal,
+                ..Labelling::silent()
+            };
+            ExactSet::make(sampling, None, budget(), &labelling, &ProgressBar::hidden())
+        };
+        let plain = make(false, None).unwrap();
+        assert!(!plain.positions.iter().all(ProvenPosition::is_critical));
+        let dir = tempfile::tempdir().unwrap();
+        let journal = dir.path().join("critical.txt.partial");
+        let critical = make(true, Some(&journal)).unwrap();
+        assert_eq!(critical.positions.len(), 30);
+        assert!(critical.positions.iter().all(ProvenPosition::is_critical));
+        assert!(
+            critical.labeller.contains("settled and critical"),
+            "{}",
+            critical.labeller
+        );
+        // The setting is the journal's: a plain labelling does not take its labels.
+        let e = make(false, Some(&journal)).unwrap_err().to_string();
+        assert!(e.contains("critical"), "{e}");
     }
 
     #[test]

@@ -152,7 +152,7 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Proves candidates, the next not taken each time, until no more are needed.
-    fn work(&self, tables: Option<&EndgameTables>, budget: LabelBudget) {
+    fn work(&self, tables: Option<&EndgameTables>, budget: LabelBudget, accept: Accept) {
         while !self.done.load(Ordering::SeqCst) && !self.labelling.stopped() {
             let index = self.taken.fetch_add(1, Ordering::SeqCst);
             let Some(pos) = self.candidates.get(index) else {
@@ -161,7 +161,8 @@ impl Run<'_> {
             if self.journaled.contains_key(&index) {
                 continue;
             }
-            let label = prove_label(pos, tables, budget, self.labelling.stop);
+            let label = prove_label(pos, tables, budget, self.labelling.stop)
+                .map(|label| label.filter(accept));
             // A label cut short by the stop is no label: proven again on resuming.
             if self.labelling.stopped() {
                 return;
@@ -231,16 +232,20 @@ impl Run<'_> {
     }
 }
 
-/// Proves the `candidates` on `labelling.threads` threads until `wanted` are settled at the
-/// end of a chunk: the first `wanted` settled labels, and the candidates tried (whole chunks).
-/// The labels are taken, journaled and reported in candidate order, so that the result and
-/// the journal do not depend on the threads. `header` names the labelling's settings in its
-/// journal.
+/// Which settled labels a set takes; the others count, and are journaled, as unsettled.
+pub(crate) type Accept = fn(&ProvenPosition) -> bool;
+
+/// Proves the `candidates` on `labelling.threads` threads until `wanted` are settled (and
+/// taken by `accept`) at the end of a chunk: the first `wanted` such labels, and the
+/// candidates tried (whole chunks). The labels are taken, journaled and reported in candidate
+/// order, so that the result and the journal do not depend on the threads. `header` names the
+/// labelling's settings in its journal.
 pub(crate) fn label_candidates(
     candidates: &[Position],
     wanted: usize,
     tables: Option<&EndgameTables>,
     budget: LabelBudget,
+    accept: Accept,
     labelling: &Labelling<'_>,
     header: &serde_json::Map<String, serde_json::Value>,
 ) -> Result<(Vec<ProvenPosition>, usize), ExamError> {
@@ -283,7 +288,7 @@ pub(crate) fn label_candidates(
             for _ in 0..labelling.threads.max(1) {
                 let spawned = std::thread::Builder::new()
                     .stack_size(PROVER_STACK)
-                    .spawn_scoped(scope, || run.work(tables, budget));
+                    .spawn_scoped(scope, || run.work(tables, budget, accept));
                 if let Err(e) = spawned {
                     // The threads started end with the positions they are proving.
                     run.done.store(true, Ordering::SeqCst);

@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 
-use fanorona_env::{Agent, Fanorona, History, Position};
+use fanorona_env::{Agent, Color, Fanorona, Position};
 use fanorona_util::progress::ProgressBar;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use super::error::ExamError;
 use crate::Openings;
+use crate::agent_turn;
 use crate::arena::{AgentFactory, play_game};
 
 /// Where a position of an exam comes from.
@@ -49,6 +50,8 @@ pub struct Sampler<'a> {
     per_game: usize,
     /// Only positions with this many pieces on the board are taken.
     pieces: RangeInclusive<u32>,
+    /// Only positions where the mover's opponent would have chosen another turn are taken.
+    disagreement: bool,
     seed: u64,
 }
 
@@ -60,7 +63,6 @@ fn game_seed(seed: u64, index: usize) -> u64 {
 
 /// `pos` as a fresh turn start: no-capture counter 0, turn 1, the same rules.
 pub fn fresh(pos: &Position) -> Position {
-    use fanorona_env::Color;
     let pieces = [pos.pieces(Color::White), pos.pieces(Color::Black)];
     Position::from_pieces(pos.board(), pieces, pos.side_to_move(), *pos.rules())
         .expect("a position's pieces are disjoint and on its board")
@@ -83,6 +85,7 @@ impl<'a> Sampler<'a> {
             opening_plies,
             per_game: per_game.max(1),
             pieces: 0..=u32::MAX,
+            disagreement: false,
             seed,
         }
     }
@@ -90,6 +93,17 @@ impl<'a> Sampler<'a> {
     /// The sampler taking only positions with a number of pieces (both sides) in `pieces`.
     pub fn with_pieces(self, pieces: RangeInclusive<u32>) -> Sampler<'a> {
         Sampler { pieces, ..self }
+    }
+
+    /// The sampler taking only positions where the two agents of the game disagree: once the
+    /// game is over, the mover's opponent is asked for its turn in each position, and the
+    /// position is taken where that turn leads elsewhere than the one played. (A game of an
+    /// agent against itself gives none.)
+    pub fn with_disagreement(self) -> Sampler<'a> {
+        Sampler {
+            disagreement: true,
+            ..self
+        }
     }
 
     /// Up to `target` turn-start positions (as fresh games, see [`fresh`]) met by the agents,
@@ -148,24 +162,38 @@ impl<'a> Sampler<'a> {
         }
         .opening(&self.start, index, self.seed);
         let game = play_game(&mut *white, &mut *black, &opening, MAX_TURNS);
+        let agent_error = |agent: &dyn Agent<Fanorona>, reason: String| ExamError::Agent {
+            agent: agent.name(),
+            reason,
+        };
         if let Some(forfeit) = game.forfeit {
             let agent = match forfeit.color {
-                fanorona_env::Color::White => white.name(),
-                fanorona_env::Color::Black => black.name(),
+                Color::White => &*white,
+                Color::Black => &*black,
             };
-            return Err(ExamError::Agent {
-                agent,
-                reason: forfeit.reason,
-            });
+            return Err(agent_error(agent, forfeit.reason));
         }
-        let mut history = History::new(opening.start);
+        let mut state = Fanorona::new(opening.start);
         let mut positions = Vec::new();
         for (i, turn) in game.turns.iter().enumerate() {
-            let pos = history.position();
+            let pos = *state.position();
             if i >= opening.turns.len() && self.pieces.contains(&pos.piece_count()) {
-                positions.push(fresh(pos));
+                let taken = if self.disagreement {
+                    let opponent = match pos.side_to_move() {
+                        Color::White => &mut *black,
+                        Color::Black => &mut *white,
+                    };
+                    let other = agent_turn(&mut *opponent, &mut state.clone());
+                    let other = other.map_err(|e| agent_error(&*opponent, e.to_string()))?;
+                    !other.same_result(turn)
+                } else {
+                    true
+                };
+                if taken {
+                    positions.push(fresh(&pos));
+                }
             }
-            history.play_unchecked(turn);
+            state.play_turn_unchecked(turn);
         }
         Ok(positions)
     }
@@ -205,6 +233,58 @@ mod tests {
             // The opening's random turn is played first: never the initial position.
             assert_ne!(pos.key(), start.key());
         }
+    }
+
+    /// Plays the first legal action (`last`: the last) of every position: two agents that
+    /// know their own minds, so a test can ask them again.
+    struct Extreme {
+        last: bool,
+    }
+
+    impl Agent<Fanorona> for Extreme {
+        fn name(&self) -> String {
+            format!("extreme:last={}", self.last)
+        }
+
+        fn act(&mut self, state: &Fanorona) -> Result<usize, fanorona_env::AgentError> {
+            use fanorona_env::Game;
+            let mut actions = Vec::new();
+            state.legal_actions(&mut actions);
+            let pick = if self.last {
+                actions.last()
+            } else {
+                actions.first()
+            };
+            Ok(*pick.expect("a position of a game going on has a legal action"))
+        }
+    }
+
+    #[test]
+    fn disagreement_takes_the_positions_where_the_opponent_turns_elsewhere() {
+        let start = Position::initial(Board::new(5, 3).unwrap());
+        let first = |_: u64| -> Built { Ok(Box::new(Extreme { last: false })) };
+        let last = |_: u64| -> Built { Ok(Box::new(Extreme { last: true })) };
+        let all = Sampler::new(start, vec![(&first, &last), (&last, &first)], 1, 100, 3);
+        let split = Sampler::new(start, vec![(&first, &last), (&last, &first)], 1, 100, 3)
+            .with_disagreement();
+        let sample = |sampler: &Sampler| {
+            sampler
+                .sample(400, &mut HashSet::new(), &ProgressBar::hidden())
+                .unwrap()
+        };
+        let (all, split) = (sample(&all), sample(&split));
+        assert_eq!((split.len(), all.len()), (400, 400));
+        let turn_of = |last: bool, pos: &Position| {
+            agent_turn(&mut Extreme { last }, &mut Fanorona::new(*pos)).unwrap()
+        };
+        let disagree = |pos: &Position| !turn_of(false, pos).same_result(&turn_of(true, pos));
+        // Every position taken is one where the two choose turns leading apart; the plain
+        // sample also holds positions where they agree (e.g. a single legal turn).
+        assert!(split.iter().all(disagree));
+        assert!(!all.iter().all(disagree));
+        // A game of an agent against itself gives none.
+        let alone = Sampler::new(start, vec![(&first, &first)], 1, 100, 3).with_disagreement();
+        assert!(sample(&alone).is_empty());
     }
 
     #[test]
