@@ -76,7 +76,8 @@ impl Certificate {
         tables: Option<&EndgameTables>,
         table: &ProofTable,
     ) -> Result<Certificate, ProverError> {
-        Certificate::extract_or_failures(question, outcome, root, tables, table).map_err(|(e, _)| e)
+        Certificate::extract_with(question, outcome, root, tables, table, Failures::Unnamed)
+            .map_err(|(e, _)| e)
     }
 
     /// [`Certificate::extract`], giving where a trap fails also the positions whose
@@ -88,10 +89,22 @@ impl Certificate {
         tables: Option<&EndgameTables>,
         table: &ProofTable,
     ) -> Result<Certificate, (ProverError, Vec<Key>)> {
+        Certificate::extract_with(question, outcome, root, tables, table, Failures::Named)
+    }
+
+    /// The certificate, or the error and the positions named as `failures` says.
+    fn extract_with(
+        question: Question,
+        outcome: Outcome,
+        root: &Position,
+        tables: Option<&EndgameTables>,
+        table: &ProofTable,
+        failures: Failures,
+    ) -> Result<Certificate, (ProverError, Vec<Key>)> {
         let nodes = match outcome {
             Outcome::Proven => extract_proof(question.attacker, root, tables, table)
                 .map_err(|e| (e, Vec::new()))?,
-            Outcome::Disproven => extract_trap(question.attacker, root, tables, table)?,
+            Outcome::Disproven => extract_trap(question.attacker, root, tables, table, failures)?,
             Outcome::Unproven => {
                 return Err((
                     ProverError::Refuted("an unproven question has no certificate".into()),
@@ -272,16 +285,31 @@ fn extract_proof(
     Ok(nodes)
 }
 
+/// Whether a failed trap's extraction names the positions that fell out of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Failures {
+    /// Every position reachable through the candidates is judged, and those that fell out
+    /// are given (to be searched again more strictly).
+    Named,
+    /// Only whether a trap holds: an attacker position with a turn out of the set is not
+    /// explored further (it falls out whatever lies below it), and nothing is named.
+    Unnamed,
+}
+
 /// The largest trap below `root` among the positions of `table` not proven: the positions
-/// reachable from the root through them, less, until none is left to remove, every attacker position with a turn out of the set to a position not
-/// settled as a non-win and every defender position with no turn into the set or to a
-/// settled non-win. Tentative disproofs whose repetition did not hold, and open positions
-/// with unexplored turns, fall out this way.
+/// reachable from the root through them, less, until none is left to remove, every attacker
+/// position with a turn out of the set to a position not settled as a non-win and every
+/// defender position with no turn into the set or to a settled non-win. Tentative disproofs
+/// whose repetition did not hold, and open positions with unexplored turns, fall out this
+/// way. With [`Failures::Unnamed`] the positions below an attacker position that falls out at
+/// once are not explored: the trap found is the part of the largest one reached through
+/// positions that stay, which holds the root exactly when the largest one does.
 fn extract_trap(
     attacker: Color,
     root: &Position,
     tables: Option<&EndgameTables>,
     table: &ProofTable,
+    failures: Failures,
 ) -> Result<FxHashMap<Key, u32>, (ProverError, Vec<Key>)> {
     // Every position the search met and did not prove is a candidate: the search's
     // disproofs lean on path-bound repetitions, but the largest trap among all the explored
@@ -301,77 +329,98 @@ fn extract_trap(
             Vec::new(),
         ));
     }
-    // The reachable candidates, numbered, with their predecessors among them and, for
+    // The reachable candidates, numbered; the edges between them (child, parent); for
     // defender positions, how many good turns they have.
-    let mut number: FxHashMap<Key, usize> = FxHashMap::default();
-    let mut keys: Vec<Key> = Vec::new();
-    let mut predecessors: Vec<Vec<usize>> = Vec::new();
-    let mut good: Vec<u32> = Vec::new();
-    let mut removed: Vec<bool> = Vec::new();
-    let mut stack = vec![*root];
+    let mut number: FxHashMap<Key, u32> = FxHashMap::default();
+    let mut keys: Vec<Key> = vec![root_key];
+    let mut edges: Vec<(u32, u32)> = Vec::new();
+    let mut good: Vec<u32> = vec![0];
+    let mut doomed: Vec<u32> = Vec::new();
+    let mut stack = vec![(*root, 0u32)];
+    let mut open: Vec<(Position, Key)> = Vec::new();
     number.insert(root_key, 0);
-    keys.push(root_key);
-    predecessors.push(Vec::new());
-    good.push(0);
-    removed.push(false);
-    let mut doomed = Vec::new();
-    while let Some(pos) = stack.pop() {
-        let n = number[&Key::of(&pos)];
+    while let Some((pos, n)) = stack.pop() {
         let or = pos.side_to_move() == attacker;
         let mut bad = false;
-        for next in children(&pos) {
-            let key = Key::of(&next);
+        open.clear();
+        pos.for_each_turn(|turn| {
+            let mut next = pos;
+            next.play_turn_unchecked(turn);
             match settle(&next, tables, attacker) {
                 Settled::Win => bad = true,
-                Settled::NoWin => good[n] += 1,
-                Settled::Open if candidate(&key) => {
-                    let m = match number.get(&key) {
-                        Some(&m) => m,
-                        None => {
-                            let m = keys.len();
-                            number.insert(key, m);
-                            keys.push(key);
-                            predecessors.push(Vec::new());
-                            good.push(0);
-                            removed.push(false);
-                            stack.push(next);
-                            m
-                        }
-                    };
-                    predecessors[m].push(n);
-                    good[n] += 1;
+                Settled::NoWin => good[n as usize] += 1,
+                Settled::Open => {
+                    let key = Key::of(&next);
+                    if candidate(&key) {
+                        open.push((next, key));
+                    } else {
+                        bad = true;
+                    }
                 }
-                Settled::Open => bad = true,
             }
+        });
+        if or && bad && failures == Failures::Unnamed {
+            doomed.push(n);
+            continue;
         }
-        if if or { bad } else { good[n] == 0 } {
+        for &(next, key) in &open {
+            let m = *number.entry(key).or_insert_with(|| {
+                let m = u32::try_from(keys.len()).expect("fewer than 2^32 positions");
+                keys.push(key);
+                good.push(0);
+                stack.push((next, m));
+                m
+            });
+            edges.push((m, n));
+            good[n as usize] += 1;
+        }
+        if if or { bad } else { good[n as usize] == 0 } {
             doomed.push(n);
         }
     }
+    // The predecessors of each position, grouped by position (counting sort of the edges).
+    let mut first = vec![0u32; keys.len() + 1];
+    for &(child, _) in &edges {
+        first[child as usize + 1] += 1;
+    }
+    for i in 1..first.len() {
+        first[i] += first[i - 1];
+    }
+    let mut fill = first.clone();
+    let mut predecessors = vec![0u32; edges.len()];
+    for &(child, parent) in &edges {
+        predecessors[fill[child as usize] as usize] = parent;
+        fill[child as usize] += 1;
+    }
     // Remove what fails, and what fails because of it.
-    let attacker_moves = |n: usize| keys[n].side() == attacker;
+    let mut removed = vec![false; keys.len()];
     while let Some(n) = doomed.pop() {
+        let n = n as usize;
         if removed[n] {
             continue;
         }
         removed[n] = true;
-        for &p in &predecessors[n] {
+        for &p in &predecessors[first[n] as usize..first[n + 1] as usize] {
+            let p = p as usize;
             if removed[p] {
                 continue;
             }
             good[p] -= 1;
-            if attacker_moves(p) || good[p] == 0 {
-                doomed.push(p);
+            if keys[p].side() == attacker || good[p] == 0 {
+                doomed.push(p as u32);
             }
         }
     }
     if removed[0] {
-        let failed = keys
-            .into_iter()
-            .zip(removed)
-            .filter(|&(_, r)| r)
-            .map(|(k, _)| k)
-            .collect();
+        let failed = match failures {
+            Failures::Named => keys
+                .into_iter()
+                .zip(removed)
+                .filter(|&(_, r)| r)
+                .map(|(k, _)| k)
+                .collect(),
+            Failures::Unnamed => Vec::new(),
+        };
         return Err((
             ProverError::Refuted(format!(
                 "the disproven positions below {} do not hold together",
