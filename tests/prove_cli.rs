@@ -61,6 +61,29 @@ fn bad_positions_and_arguments_are_refused() {
     fanorona(["prove", "--board", "5x3", "--tables", empty])
         .assert_failure("no endgame tables of 5x3");
     fanorona(["prove", "--board", "5x3", "--check"]).assert_failure("--proof");
+    fanorona(["prove", "--board", "5x3", "--threads", "3"]).assert_failure("--threads");
+}
+
+#[test]
+fn one_thread_or_two_prove_the_same_values() {
+    // Won, drawn (two disproofs) and lost 5x3 positions: every kind of value, its two
+    // questions asked at once or in turn.
+    for (fen, value) in [
+        ("BB3/5/3WW w", "win"),
+        ("B4/5/4W w", "draw"),
+        ("B3B/5/1W3 w", "loss"),
+    ] {
+        let values: Vec<serde_json::Value> = ["1", "2"]
+            .iter()
+            .map(|threads| {
+                let args = ["prove", fen, "--json", "--quiet", "--threads", threads];
+                let json: serde_json::Value =
+                    serde_json::from_str(fanorona(args).assert_success().trim()).unwrap();
+                json["value"].clone()
+            })
+            .collect();
+        assert_eq!(values, [value, value], "{fen}");
+    }
 }
 
 /// Runs the binary with `args`, killing it (and failing) if it has not ended within `limit`:

@@ -27,28 +27,30 @@ fn options(
         turns,
         progress,
         stop: None,
+        parallel: false,
     }
 }
 
-/// The value the prover proves for `pos`, with the status of each turn.
+/// The value the prover proves for `pos`, with the status of each turn; `parallel`: the
+/// root's two questions at once.
 fn proven(
     pos: &Position,
     tables: Option<&EndgameTables>,
     turns: bool,
+    parallel: bool,
 ) -> (Option<Verdict>, Vec<TurnStatus>) {
     let mut quiet = |_: &fanorona_exact::prover::Progress| {};
-    let (report, _) = prove(
-        pos,
-        tables,
-        ProofFile::new(pos.board()),
-        options(5_000_000, turns, &mut quiet),
-    )
-    .unwrap();
+    let options = ProveOptions {
+        parallel,
+        ..options(5_000_000, turns, &mut quiet)
+    };
+    let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options).unwrap();
     (report.value, report.turns.iter().map(|&(_, s)| s).collect())
 }
 
 /// Compares the prover with the solver on every `stride`-th position of `solution` (whose
-/// side not to move has a piece); returns how many were compared and how many were drawn.
+/// side not to move has a piece; every other one with the root's questions asked at once);
+/// returns how many were compared and how many were drawn.
 fn compare(solution: &Solution, stride: usize, tables: Option<&EndgameTables>) -> (usize, usize) {
     let (mut compared, mut drawn) = (0, 0);
     for (pos, value) in solution.positions().step_by(stride) {
@@ -56,7 +58,7 @@ fn compare(solution: &Solution, stride: usize, tables: Option<&EndgameTables>) -
             continue;
         }
         let with_turns = compared % 4 == 0;
-        let (proved, statuses) = proven(&pos, tables, with_turns);
+        let (proved, statuses) = proven(&pos, tables, with_turns, compared % 2 == 1);
         assert_eq!(proved, Some(Verdict::from(value)), "{}", pos.to_fen());
         if with_turns && value != Value::Loss(0) {
             // A turn keeps the value exactly where the solver gives it the same value.
@@ -152,7 +154,7 @@ fn one_piece_beyond_the_tables_the_prover_agrees_with_bigger_tables() {
             continue;
         }
         let exact = Verdict::from(four.value(&pos).unwrap());
-        let (proved, _) = proven(&pos, Some(&three), false);
+        let (proved, _) = proven(&pos, Some(&three), false, false);
         assert_eq!(proved, Some(exact), "{}", pos.to_fen());
         seen[exact as usize] += 1;
         compared += 1;
@@ -187,7 +189,12 @@ fn proofs_resume_from_their_file_check_again_and_refuse_damage() {
     let mut runs = 1;
     let last = loop {
         file = save_and_load(&file, &path);
-        let (report, next) = prove(&start, None, file, options(200, true, &mut quiet)).unwrap();
+        // Every other run asks the root's two questions at once.
+        let options = ProveOptions {
+            parallel: runs % 2 == 0,
+            ..options(200, true, &mut quiet)
+        };
+        let (report, next) = prove(&start, None, file, options).unwrap();
         file = next;
         runs += 1;
         if report.value.is_some() || runs > 10_000 {
@@ -237,7 +244,7 @@ fn the_5x5_start_is_a_draw_and_its_shipped_proof_checks() {
     let dir = tempfile::tempdir().unwrap();
     let (tables, _) = build(board, 6, dir.path(), &BuildOptions::default()).unwrap();
     let start = Position::initial(board);
-    let (value, statuses) = proven(&start, Some(&tables), true);
+    let (value, statuses) = proven(&start, Some(&tables), true, true);
     assert_eq!(value, Some(Verdict::Draw));
     // Of white's five first turns only b2c3A keeps the draw; the others lose.
     let names: Vec<String> = start

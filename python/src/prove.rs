@@ -78,6 +78,7 @@ pub fn prove<'py>(
                 turns,
                 progress: &mut |_| {},
                 stop: None,
+                parallel: false,
             };
             prove_file(&pos, tables.as_deref(), proof.as_deref(), options)
         })

@@ -63,6 +63,11 @@ pub struct Args {
     /// No progress lines on standard error.
     #[arg(long)]
     pub quiet: bool,
+    /// Threads: 2 searches the position's two questions (can the side to move win? can the
+    /// other?) at once, --nodes bounding each; 1 one after the other [default: 2 where the
+    /// machine has two cores or more].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=2))]
+    pub threads: Option<u64>,
 }
 
 /// Reads `--seconds`: a finite number from 0 to [`MAX_SECONDS`].
@@ -124,6 +129,10 @@ pub fn run(args: Args) -> Result<()> {
         turns: args.turns,
         progress: &mut progress,
         stop: Some(&stop),
+        parallel: args.threads.map_or_else(
+            || std::thread::available_parallelism().is_ok_and(|n| n.get() >= 2),
+            |n| n == 2,
+        ),
     };
     let started = Instant::now();
     let report = prove_file(&pos, tables.as_deref(), args.proof.as_deref(), options)?;

@@ -105,6 +105,7 @@ impl PerfectChooser {
             turns: true,
             progress: &mut |_| {},
             stop: None,
+            parallel: false,
         };
         let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options).ok()?;
         let value = report.value?;
@@ -188,6 +189,7 @@ mod tests {
             turns: true,
             progress: &mut |_| {},
             stop: None,
+            parallel: false,
         };
         let (report, _) = prove(pos, None, ProofFile::new(pos.board()), options).unwrap();
         report

@@ -141,6 +141,7 @@ impl Values<'_> {
             turns: false,
             progress: &mut |_| {},
             stop: None,
+            parallel: false,
         };
         let (report, _) = prove(pos, Some(self.tables), ProofFile::new(pos.board()), options)
             .map_err(|source| AuditError::Prover {

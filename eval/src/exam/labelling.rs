@@ -98,6 +98,7 @@ pub fn prove_label(
         turns: true,
         progress: &mut |_| {},
         stop,
+        parallel: false,
     };
     let (report, _) = prove(pos, tables, ProofFile::new(pos.board()), options)
         .map_err(|e| ExamError::Settings(format!("{}: {e}", pos.to_fen())))?;

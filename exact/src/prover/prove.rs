@@ -3,6 +3,7 @@
 //! updated. Nothing of the file is trusted: every record is checked against the rules and the
 //! tables before the run uses or reports it.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -13,6 +14,7 @@ use super::error::ProverError;
 use super::file::{ProofFile, Record};
 use super::node::{Key, children};
 use super::search::{Limits, Outcome, Question, Search};
+use super::session::PROVER_STACK;
 use super::table::{Entry, ProofTable};
 use super::tables_id::TablesId;
 use crate::solver::Value;
@@ -125,6 +127,10 @@ pub struct ProveOptions<'a> {
     /// Set (by a signal handler, say) to stop the run early: its searches stop within about
     /// a thousand nodes, and what they reached is kept as when the budget runs out.
     pub stop: Option<&'a AtomicBool>,
+    /// Search the root's two questions (can the side to move win? can the other?) at once,
+    /// on two threads: a draw takes both anyway, and a proven win or loss halts the other.
+    /// `max_nodes` then bounds each of the two searches.
+    pub parallel: bool,
 }
 
 /// One question of a run: where it got.
@@ -195,23 +201,120 @@ struct Run<'a, 'b> {
     nodes: u64,
 }
 
+/// What one question's search takes from its run: the budget, the flags that stop it, and
+/// where its progress reports start from.
+struct QuestionBudget<'a> {
+    tables: Option<&'a EndgameTables>,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    max_entries: usize,
+    /// The run's stop (Ctrl-C, say).
+    stop: Option<&'a AtomicBool>,
+    /// Set when the other question, asked at once, settled the value.
+    halt: Option<&'a AtomicBool>,
+    /// When the run began, and its nodes before this search (for the progress reports).
+    run_started: Instant,
+    nodes_before: u64,
+}
+
+/// Searches `record`'s question at `root` over `table` within `budget`: searches, and
+/// certifies; where a disproof leaned on path-bound disproofs that do not hold together,
+/// forgets those, makes their positions strict and searches on. At pauses, with the searched
+/// region doubling between them, a disproof is also looked for directly: the largest trap
+/// among the positions met (df-pn's numbers find the disproofs of drawn regions with cycles
+/// late). Returns the record (its outcome, nodes and seconds updated; settled, it keeps its
+/// checked certificate) and the nodes this search expanded.
+fn search_question(
+    root: &Position,
+    mut record: Record,
+    table: &mut ProofTable,
+    budget: QuestionBudget<'_>,
+    progress: &mut dyn FnMut(&Progress),
+) -> Result<(Record, u64), ProverError> {
+    let question = record.question;
+    let started = Instant::now();
+    let mut report = |nodes: u64, entries: usize| {
+        progress(&Progress {
+            question,
+            nodes: budget.nodes_before + nodes,
+            entries,
+            seconds: budget.run_started.elapsed().as_secs_f64(),
+        })
+    };
+    let limits = Limits {
+        max_nodes: budget.max_nodes,
+        deadline: budget.deadline,
+        max_entries: budget.max_entries,
+        progress: &mut report,
+        stop: budget.stop,
+        halt: budget.halt,
+    };
+    let tables = budget.tables;
+    let mut search = Search::new(question, tables, table, limits);
+    let mut pause = search.nodes + FIRST_PAUSE;
+    let outcome = loop {
+        let outcome = search.run(root, pause);
+        if outcome == Outcome::Unproven {
+            let trap =
+                Certificate::extract(question, Outcome::Disproven, root, tables, search.table);
+            if let Ok(certificate) = trap {
+                certificate.check(root.board(), tables)?;
+                record.table = certified_table(&certificate);
+                break Outcome::Disproven;
+            }
+            if search.exhausted() {
+                break outcome;
+            }
+            pause = search.nodes.saturating_mul(2);
+            continue;
+        }
+        match Certificate::extract_or_failures(question, outcome, root, tables, search.table) {
+            Ok(certificate) => {
+                certificate.check(root.board(), tables)?;
+                record.table = certified_table(&certificate);
+                break outcome;
+            }
+            Err((error, failed)) if failed.is_empty() => return Err(error),
+            Err((_, failed)) => search.table.demote(&failed),
+        }
+    };
+    let nodes = search.nodes;
+    record.nodes += nodes;
+    record.seconds += started.elapsed().as_secs_f64();
+    record.outcome = outcome;
+    // Settled here, its certificate checked above; unsettled, it takes this run's table.
+    record.checked = true;
+    Ok((record, nodes))
+}
+
 impl Run<'_, '_> {
-    /// Answers `question` at `root`: from the file where it is settled there, else by
-    /// searching on within what is left of the budget. A settled answer is certified and
-    /// checked, and its record keeps the certificate.
-    fn ask(&mut self, root: &Position, question: Question) -> Result<Outcome, ProverError> {
-        let key = Key::of(root);
+    /// The answer the proof file holds to `question` at `root`, where settled there (its
+    /// record checked).
+    fn settled(
+        &mut self,
+        root: &Position,
+        question: Question,
+    ) -> Result<Option<Outcome>, ProverError> {
         let board = self.file.board;
-        if let Some(r) = self.file.record_mut(key, question)
-            && r.outcome != Outcome::Unproven
-        {
-            verify(r, board, self.tables)?;
-            return Ok(r.outcome);
+        match self.file.record_mut(Key::of(root), question) {
+            Some(r) if r.outcome != Outcome::Unproven => {
+                verify(r, board, self.tables)?;
+                Ok(Some(r.outcome))
+            }
+            _ => Ok(None),
         }
-        if self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-            return Ok(Outcome::Unproven);
-        }
-        let mut record = self.file.take(key, question).unwrap_or(Record {
+    }
+
+    /// Whether the run was told to stop.
+    fn stopped(&self) -> bool {
+        self.options.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The record of `question` at `root` to search on: the file's (taken out of it), or a
+    /// new one.
+    fn take_record(&mut self, root: &Position, question: Question) -> Record {
+        let key = Key::of(root);
+        self.file.take(key, question).unwrap_or(Record {
             root: key,
             question,
             outcome: Outcome::Unproven,
@@ -219,81 +322,141 @@ impl Run<'_, '_> {
             seconds: 0.0,
             table: ProofTable::default(),
             checked: true,
-        });
-        let started = Instant::now();
-        let deadline = self.deadline;
-        let run_started = self.started;
-        let before = self.nodes;
-        let progress = &mut self.options.progress;
-        let mut report = |nodes: u64, entries: usize| {
-            progress(&Progress {
-                question,
-                nodes: before + nodes,
-                entries,
-                seconds: run_started.elapsed().as_secs_f64(),
-            })
-        };
-        let limits = Limits {
+        })
+    }
+
+    /// The budget of a search starting now; `halt` stops it besides the run's stop.
+    fn budget<'h>(&self, halt: Option<&'h AtomicBool>) -> QuestionBudget<'h>
+    where
+        Self: 'h,
+    {
+        QuestionBudget {
+            tables: self.tables,
             max_nodes: self.options.max_nodes.saturating_sub(self.nodes),
-            deadline,
+            deadline: self.deadline,
             max_entries: self.options.max_entries,
-            progress: &mut report,
             stop: self.options.stop,
-        };
-        let table = &mut self.work[question.attacker.index()];
-        let mut search = Search::new(question, self.tables, table, limits);
-        // Search, certify; where a disproof leaned on path-bound disproofs that do not hold
-        // together, forget those, make their positions strict and search on.
-        // At pauses, with the searched region doubling between them, a disproof is also
-        // looked for directly: the largest trap among the positions met (df-pn's numbers
-        // find the disproofs of drawn regions with cycles late).
-        let mut pause = search.nodes + FIRST_PAUSE;
-        let outcome = loop {
-            let outcome = search.run(root, pause);
-            if outcome == Outcome::Unproven {
-                let trap = Certificate::extract(
-                    question,
-                    Outcome::Disproven,
-                    root,
-                    self.tables,
-                    search.table,
-                );
-                if let Ok(certificate) = trap {
-                    certificate.check(root.board(), self.tables)?;
-                    record.table = certified_table(&certificate);
-                    break Outcome::Disproven;
-                }
-                if search.exhausted() {
-                    break outcome;
-                }
-                pause = search.nodes.saturating_mul(2);
-                continue;
-            }
-            match Certificate::extract_or_failures(
-                question,
-                outcome,
-                root,
-                self.tables,
-                search.table,
-            ) {
-                Ok(certificate) => {
-                    certificate.check(root.board(), self.tables)?;
-                    record.table = certified_table(&certificate);
-                    break outcome;
-                }
-                Err((error, failed)) if failed.is_empty() => return Err(error),
-                Err((_, failed)) => search.table.demote(&failed),
-            }
-        };
-        let nodes = search.nodes;
+            halt,
+            run_started: self.started,
+            nodes_before: self.nodes,
+        }
+    }
+
+    /// Files a searched record and counts its nodes.
+    fn file_record(&mut self, record: Record, nodes: u64) -> Outcome {
         self.nodes += nodes;
-        record.nodes += nodes;
-        record.seconds += started.elapsed().as_secs_f64();
-        record.outcome = outcome;
-        // Settled here, its certificate checked above; unsettled, it takes this run's table.
-        record.checked = true;
+        let outcome = record.outcome;
         self.file.records.push(record);
-        Ok(outcome)
+        outcome
+    }
+
+    /// Answers `question` at `root`: from the file where it is settled there, else by
+    /// searching on within what is left of the budget. A settled answer is certified and
+    /// checked, and its record keeps the certificate.
+    fn ask(&mut self, root: &Position, question: Question) -> Result<Outcome, ProverError> {
+        if let Some(outcome) = self.settled(root, question)? {
+            return Ok(outcome);
+        }
+        if self.stopped() {
+            return Ok(Outcome::Unproven);
+        }
+        let record = self.take_record(root, question);
+        let budget = self.budget(None);
+        let table = &mut self.work[question.attacker.index()];
+        let (record, nodes) = search_question(root, record, table, budget, self.options.progress)?;
+        Ok(self.file_record(record, nodes))
+    }
+
+    /// The value of `root` for its side to move: the question of its win, then (disproven)
+    /// that of its loss; with [`ProveOptions::parallel`], both at once.
+    fn value(&mut self, root: &Position) -> Result<Option<Verdict>, ProverError> {
+        let us = root.side_to_move();
+        let win = Question { attacker: us };
+        let loss = Question {
+            attacker: us.other(),
+        };
+        let both_open = self.settled(root, win)?.is_none() && self.settled(root, loss)?.is_none();
+        let (win_outcome, loss_outcome) = if self.options.parallel && both_open && !self.stopped() {
+            self.ask_both(root, win, loss)?
+        } else {
+            match self.ask(root, win)? {
+                Outcome::Disproven => (Outcome::Disproven, self.ask(root, loss)?),
+                other => (other, Outcome::Unproven),
+            }
+        };
+        Ok(match (win_outcome, loss_outcome) {
+            (Outcome::Proven, _) => Some(Verdict::Win),
+            (_, Outcome::Proven) => Some(Verdict::Loss),
+            (Outcome::Disproven, Outcome::Disproven) => Some(Verdict::Draw),
+            _ => None,
+        })
+    }
+
+    /// Searches the root's two questions at once, each on a thread of its own with the
+    /// prover's stack and its attacker's table. A proven win (or loss) settles the value: the
+    /// other search is halted then, and its record left out of the file (the sequential
+    /// order would not have asked it).
+    fn ask_both(
+        &mut self,
+        root: &Position,
+        win: Question,
+        loss: Question,
+    ) -> Result<(Outcome, Outcome), ProverError> {
+        let halt = AtomicBool::new(false);
+        let records = [self.take_record(root, win), self.take_record(root, loss)];
+        let budgets = [self.budget(Some(&halt)), self.budget(Some(&halt))];
+        let progress = Mutex::new(&mut *self.options.progress);
+        let [white, black] = &mut self.work;
+        let tables = match win.attacker {
+            Color::White => [white, black],
+            Color::Black => [black, white],
+        };
+        let results = std::thread::scope(|scope| {
+            let mut threads = Vec::new();
+            for ((record, table), budget) in records.into_iter().zip(tables).zip(budgets) {
+                let (halt, progress) = (&halt, &progress);
+                let thread = std::thread::Builder::new()
+                    .stack_size(PROVER_STACK)
+                    .spawn_scoped(scope, move || {
+                        let mut report = |p: &Progress| {
+                            (progress.lock().unwrap_or_else(|e| e.into_inner()))(p);
+                        };
+                        let result = search_question(root, record, table, budget, &mut report);
+                        // A proof settles the value; an error ends the run.
+                        if result
+                            .as_ref()
+                            .map_or(true, |(r, _)| r.outcome == Outcome::Proven)
+                        {
+                            halt.store(true, Ordering::Relaxed);
+                        }
+                        result
+                    });
+                match thread {
+                    Ok(thread) => threads.push(thread),
+                    Err(e) => {
+                        halt.store(true, Ordering::Relaxed);
+                        return Err(ProverError::Thread(e));
+                    }
+                }
+            }
+            Ok(threads
+                .into_iter()
+                .map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                .collect::<Vec<_>>())
+        })?;
+        let mut outcomes = [Outcome::Unproven; 2];
+        let settled_by_one = results
+            .iter()
+            .any(|r| r.as_ref().is_ok_and(|(r, _)| r.outcome == Outcome::Proven));
+        for (slot, result) in outcomes.iter_mut().zip(results) {
+            let (record, nodes) = result?;
+            if settled_by_one && record.outcome == Outcome::Unproven {
+                self.nodes += nodes;
+            } else {
+                *slot = self.file_record(record, nodes);
+            }
+        }
+        Ok((outcomes[0], outcomes[1]))
     }
 
     /// The proof file to save: settled records keep their certificates; the first unsettled
@@ -382,19 +545,11 @@ pub fn prove(
         deadline,
         nodes: 0,
     };
+    let value = run.value(&root)?;
     let us = root.side_to_move();
     let win = Question { attacker: us };
     let loss = Question {
         attacker: us.other(),
-    };
-    let value = match run.ask(&root, win)? {
-        Outcome::Proven => Some(Verdict::Win),
-        Outcome::Unproven => None,
-        Outcome::Disproven => match run.ask(&root, loss)? {
-            Outcome::Proven => Some(Verdict::Loss),
-            Outcome::Disproven => Some(Verdict::Draw),
-            Outcome::Unproven => None,
-        },
     };
     let mut turns = Vec::new();
     if run.options.turns

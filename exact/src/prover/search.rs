@@ -89,6 +89,8 @@ pub(crate) struct Limits<'a> {
     pub(crate) progress: &'a mut dyn FnMut(u64, usize),
     /// Stop once this is set (checked every 1,024 nodes).
     pub(crate) stop: Option<&'a AtomicBool>,
+    /// Stop once this is set too (another search settled what this one was for).
+    pub(crate) halt: Option<&'a AtomicBool>,
 }
 
 /// One df-pn search: its question, table, path and budget.
@@ -132,7 +134,10 @@ impl<'a, 'b> Search<'a, 'b> {
     pub(crate) fn exhausted(&self) -> bool {
         self.nodes >= self.limits.max_nodes
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            || [self.limits.stop, self.limits.halt]
+                .iter()
+                .flatten()
+                .any(|s| s.load(Ordering::Relaxed))
     }
 
     /// Searches `root` (a turn start) until it is settled, the budget is spent or `pause`

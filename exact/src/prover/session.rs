@@ -86,6 +86,7 @@ mod tests {
             turns,
             progress,
             stop: None,
+            parallel: false,
         }
     }
 

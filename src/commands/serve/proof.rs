@@ -31,6 +31,7 @@ pub fn proof_event(
         turns: true,
         progress: &mut |_| {},
         stop: Some(stop),
+        parallel: false,
     };
     let mut event = match prove_file(pos, tables, None, options) {
         Ok(report) => report.to_json(pos, None),
