@@ -418,13 +418,14 @@ fn print_exact_report(report: &ExactExamReport, path: &Path) -> Result<()> {
     )?;
     let network = report.value_head.is_some();
     outln!(
-        "{:>6} {:>9} {:>5} {:>5} {:>5} {:>11} {:>10} {:>11}{}",
+        "{:>6} {:>9} {:>5} {:>5} {:>5} {:>11} {:>13} {:>10} {:>11}{}",
         "pieces",
         "positions",
         "wins",
         "draws",
         "loss",
         "keeps value",
+        "95% interval",
         "keeps wins",
         "keeps draws",
         if network { "  value head" } else { "" }
@@ -447,8 +448,13 @@ fn print_exact_report(report: &ExactExamReport, path: &Path) -> Result<()> {
         let value_head = values.map_or(String::new(), |v| {
             format!("  {:>10}", percent(v.accuracy()))
         });
+        let interval = tally
+            .keeps_value_interval()
+            .map_or("-".to_string(), |(lo, hi)| {
+                format!("{:.1}-{:.1}%", lo * 100.0, hi * 100.0)
+            });
         outln!(
-            "{name:>6} {:>9} {:>5} {:>5} {:>5} {:>11} {:>10} {:>11}{value_head}",
+            "{name:>6} {:>9} {:>5} {:>5} {:>5} {:>11} {interval:>13} {:>10} {:>11}{value_head}",
             tally.positions,
             tally.wins,
             tally.draws,
@@ -460,7 +466,8 @@ fn print_exact_report(report: &ExactExamReport, path: &Path) -> Result<()> {
     }
     outln!(
         "keeps value: of won and drawn positions, the share where the turn keeps the proven \
-         value; crit.: the critical positions only, where some turn spoils the value{}",
+         value (95% interval: Wilson's); crit.: the critical positions only, where some turn \
+         spoils the value{}",
         if network {
             "; value head: accuracy of its most likely class (of win, draw, loss)"
         } else {

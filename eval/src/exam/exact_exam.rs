@@ -53,6 +53,7 @@ fn tally_json(tally: &KeepTally) -> serde_json::Value {
         "draws": tally.draws,
         "losses": tally.losses,
         "keeps_value": tally.keeps_value(),
+        "keeps_value_95": tally.keeps_value_interval().map(|(lo, hi)| [lo, hi]),
         "keeps_wins": tally.keeps_wins(),
         "keeps_draws": tally.keeps_draws(),
     })

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use super::error::ExamError;
 use super::sample::{Sampler, Source};
-use super::value_score::{ValueScore, share};
+use super::value_score::{ValueScore, share, share_interval};
 use crate::agents::complete_turn::agent_turn;
 use crate::arena::{AgentFactory, Built};
 use fanorona_exact::prover::Verdict;
@@ -174,6 +174,11 @@ impl KeepTally {
     /// score. `None` without such positions.
     pub fn keeps_value(&self) -> Option<f64> {
         share(self.kept_wins + self.kept_draws, self.wins + self.draws)
+    }
+
+    /// The 95% interval of [`KeepTally::keeps_value`] (Wilson's).
+    pub fn keeps_value_interval(&self) -> Option<(f64, f64)> {
+        share_interval(self.kept_wins + self.kept_draws, self.wins + self.draws)
     }
 
     /// The share of won positions where the turn keeps the win.

@@ -118,6 +118,18 @@ pub(crate) fn share(part: u64, whole: u64) -> Option<f64> {
     (whole > 0).then(|| part as f64 / whole as f64)
 }
 
+/// The 95% Wilson score interval of the share `part / whole` (sound near 0 and 1, where the
+/// normal approximation is not), `None` for an empty whole.
+pub(crate) fn share_interval(part: u64, whole: u64) -> Option<(f64, f64)> {
+    const Z: f64 = 1.959_964;
+    let p = share(part, whole)?;
+    let n = whole as f64;
+    let z2 = Z * Z / n;
+    let centre = (p + z2 / 2.0) / (1.0 + z2);
+    let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n)).sqrt() / (1.0 + z2);
+    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+}
+
 /// Predicted values against a search's values (both in `[-1, 1]`): the mean absolute error
 /// and how often both have the same sign (one side better, or both level within 0.1).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -177,6 +189,22 @@ impl ValueError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_share_interval_is_wilsons() {
+        // 90 of 100: Wilson's 95% interval is 0.8256 .. 0.9448.
+        let (lo, hi) = share_interval(90, 100).unwrap();
+        assert!(
+            (lo - 0.8256).abs() < 1e-3 && (hi - 0.9448).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        // At the edges it stays within [0, 1] and off the point itself.
+        let (lo, hi) = share_interval(50, 50).unwrap();
+        assert!(hi > 0.999_999 && hi <= 1.0 && lo > 0.9 && lo < 0.95, "{lo}");
+        let (lo, hi) = share_interval(0, 50).unwrap();
+        assert!((0.0..1e-9).contains(&lo) && hi > 0.05 && hi < 0.1, "{hi}");
+        assert_eq!(share_interval(0, 0), None);
+    }
 
     #[test]
     fn classes_accuracy_and_error_follow_the_nearest_outcome() {
