@@ -55,6 +55,7 @@ def prove(
     max_entries: int = ...,
     turns: bool = False,
     proof: Optional[Union[str, PathLike[str]]] = None,
+    threads: int = 1,
 ) -> Dict[str, Any]:
     """The prover's value of a position (``fanorona prove --json``'s object as a dict)."""
 

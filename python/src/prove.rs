@@ -35,11 +35,12 @@ fn prover_error(error: ProverError) -> PyErr {
 /// ignored) within a budget, as `fanorona prove`: the position `fen` (at the start of a
 /// turn) or the start of `board` (default 9x5), endgame `tables` (a folder of `fanorona
 /// tables build`) at the leaves, at most `nodes` nodes and `seconds` seconds, whether each
-/// turn keeps the value (`turns`), continuing and saving the `proof` file. Returns the
-/// object `fanorona prove --json` prints, as a dict.
+/// turn keeps the value (`turns`), continuing and saving the `proof` file; `threads=2`
+/// searches the two questions of the value at once. Returns the object `fanorona prove
+/// --json` prints, as a dict.
 #[pyfunction]
 #[pyo3(signature = (fen=None, *, board=None, tables=None, nodes=Whole(DEFAULT_MAX_NODES),
-    seconds=None, max_entries=Whole(DEFAULT_MAX_ENTRIES), turns=false, proof=None))]
+    seconds=None, max_entries=Whole(DEFAULT_MAX_ENTRIES), turns=false, proof=None, threads=1))]
 #[allow(clippy::too_many_arguments)]
 pub fn prove<'py>(
     py: Python<'py>,
@@ -51,7 +52,13 @@ pub fn prove<'py>(
     max_entries: Whole<usize>,
     turns: bool,
     proof: Option<PathBuf>,
+    threads: i64,
 ) -> PyResult<Bound<'py, PyAny>> {
+    if !(1..=2).contains(&threads) {
+        return Err(value_error(format!(
+            "threads={threads}: expected 1 (the value's questions in turn) or 2 (at once)"
+        )));
+    }
     let pos = match (fen, board) {
         (Some(_), Some(_)) => {
             return Err(value_error(
@@ -78,7 +85,7 @@ pub fn prove<'py>(
                 turns,
                 progress: &mut |_| {},
                 stop: None,
-                parallel: false,
+                parallel: threads == 2,
             };
             prove_file(&pos, tables.as_deref(), proof.as_deref(), options)
         })

@@ -56,6 +56,13 @@ def test_a_board_start_within_a_budget_and_without_one(tmp_path):
     assert again["value"] == "win" and again["nodes"] == 0
 
 
+def test_two_threads_prove_the_same_values():
+    # Won, drawn and lost 5x3 positions, the value's two questions at once or in turn.
+    for fen, value in [("BB3/5/3WW w", "win"), ("B4/5/4W w", "draw"), ("B3B/5/1W3 w", "loss")]:
+        assert fanorona.prove(fen, threads=2)["value"] == value
+        assert fanorona.prove(fen, threads=1)["value"] == value
+
+
 def test_bad_input_is_a_value_error():
     with pytest.raises(ValueError, match='bad FEN "nonsense"'):
         fanorona.prove("nonsense")
@@ -69,3 +76,5 @@ def test_bad_input_is_a_value_error():
         fanorona.prove(WON, tables="/nonexistent/tables")
     with pytest.raises(ValueError, match="seconds"):
         fanorona.prove(WON, seconds=-1.0)
+    with pytest.raises(ValueError, match="threads=3"):
+        fanorona.prove(WON, threads=3)
