@@ -218,8 +218,11 @@ fn epoch_line(epoch: &FitEpoch) -> String {
     let exam = |name: &str, scores: &Option<ExactScores>| {
         scores.as_ref().map_or(String::new(), |s| {
             format!(
-                "; {name}: raw policy keeps {:.1}%, value head right on {:.1}% (Brier {:.3})",
+                "; {name}: raw policy keeps {:.1}% ({} critical), value head right on {:.1}% \
+                 (Brier {:.3})",
                 100.0 * s.keeps,
+                s.keeps_critical
+                    .map_or("-".into(), |k| format!("{:.1}%", 100.0 * k)),
                 100.0 * s.value_accuracy,
                 s.value_brier
             )

@@ -97,8 +97,8 @@ fn strength_panel(rows: &[MetricsRow]) -> Panel {
     }
 }
 
-/// The exact exam over iterations: the raw policy's kept values by phase, and the value
-/// head's accuracy.
+/// The exact exam over iterations: the raw policy's kept values by phase and in the critical
+/// positions, and the value head's accuracy.
 fn exact_panel(rows: &[MetricsRow]) -> Panel {
     Panel {
         log_x: false,
@@ -111,6 +111,9 @@ fn exact_panel(rows: &[MetricsRow]) -> Panel {
             }),
             curve("middle", GREEN, rows, iteration, |r| r.exact_keeps_middle),
             curve("most pieces", RED, rows, iteration, |r| r.exact_keeps_many),
+            curve("critical only", CYAN, rows, iteration, |r| {
+                r.exact_keeps_critical
+            }),
             curve("value accuracy", MAGENTA, rows, iteration, |r| {
                 r.exact_value_accuracy
             }),

@@ -69,6 +69,9 @@ pub struct ExactScores {
     /// The same in each of the set's three phases ([`BuiltinExactSet::phases`], fewest pieces
     /// first; `None` for a band without such positions).
     pub keeps_by_phase: [Option<f64>; 3],
+    /// The same over the critical positions only, where some legal turn spoils the value
+    /// (`None` for a set without them).
+    pub keeps_critical: Option<f64>,
     /// The share of positions whose proven value (win, draw, loss) the value head gets right
     /// (its most likely class; for a scalar head the nearest of +1, 0, -1).
     pub value_accuracy: f64,
@@ -121,6 +124,7 @@ pub fn exact_scores(
     Ok(ExactScores {
         keeps: report.all.keeps_value().unwrap_or(f64::NAN),
         keeps_by_phase,
+        keeps_critical: report.critical.keeps_value(),
         value_accuracy: report
             .value_head
             .as_ref()

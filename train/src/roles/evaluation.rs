@@ -126,6 +126,7 @@ impl Evaluation {
                 row.exact_keeps_middle,
                 row.exact_keeps_many,
             ] = exact.keeps_by_phase;
+            row.exact_keeps_critical = exact.keeps_critical;
             row.exact_value_accuracy = Some(exact.value_accuracy);
             row.exact_value_brier = Some(exact.value_brier);
         }

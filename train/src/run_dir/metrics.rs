@@ -101,6 +101,9 @@ pub struct MetricsRow {
     /// Of the most pieces (14 to 16 on 9x5, 17 to 22 on 5x5).
     #[serde(default, alias = "exact_keeps_14_16")]
     pub exact_keeps_many: Option<f64>,
+    /// Over the set's critical positions only, where some legal turn spoils the value.
+    #[serde(default)]
+    pub exact_keeps_critical: Option<f64>,
     /// The value head's accuracy against the exact set's proven values (the nearest of +1,
     /// 0, -1).
     #[serde(default)]
