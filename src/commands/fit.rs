@@ -15,7 +15,7 @@ use fanorona_env::{GameId, Position};
 use fanorona_eval::exam::{ExactSet, ExamSet};
 use fanorona_train::config::Architecture;
 use fanorona_train::exact_fit::{FitEpoch, FitError, FitEvent, FitSettings, fit, fit_samples};
-use fanorona_train::exam::{BuiltinExactSet, ExactScores};
+use fanorona_train::exam::{ExactScores, test_positions};
 use fanorona_train::io::{PolicyMeta, export_policy};
 use fanorona_util::progress;
 use rand::SeedableRng;
@@ -98,13 +98,11 @@ pub fn run(args: Args) -> Result<()> {
     let board = sets[0].board;
     let held_out = hold_out(&mut sets, args.held_out, args.seed);
     let mut test: Vec<Position> = held_out.positions.iter().map(|p| p.position).collect();
-    if let Some(builtin) = BuiltinExactSet::of_board(board.width(), board.height()) {
-        test.extend(builtin.set().positions.iter().map(|p| p.position));
-    }
+    test.extend(test_positions(board.width(), board.height()));
     let samples = fit_samples(&sets, &test);
     logln!(
         "{} samples from {} turn starts ({} left out as held-out or built-in exam positions \
-         or images of them, {} repeats); {} held out",
+         (and hard set) positions or images of them, {} repeats); {} held out",
         samples.samples.len(),
         samples.turn_starts,
         samples.left_out,

@@ -61,6 +61,22 @@ impl BuiltinExactSet {
     }
 }
 
+/// The hard 9x5 set (`data/exam-9x5-hard.txt`: critical positions only), a test set too.
+const HARD_9X5: &str = include_str!("../../data/exam-9x5-hard.txt");
+
+/// The positions of every exact set built into the binary for a `width` x `height` board
+/// (the exam's set and, on 9x5, the hard set): test sets, which no training path may learn.
+pub fn test_positions(width: usize, height: usize) -> Vec<Position> {
+    let mut positions: Vec<Position> = BuiltinExactSet::of_board(width, height)
+        .map(|b| b.set().positions.iter().map(|p| p.position).collect())
+        .unwrap_or_default();
+    if (width, height) == (9, 5) {
+        let hard = ExactSet::parse(HARD_9X5).expect("the built-in hard set parses");
+        positions.extend(hard.positions.iter().map(|p| p.position));
+    }
+    positions
+}
+
 /// A network's figures on the built-in exact set of its board.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct ExactScores {
@@ -199,6 +215,19 @@ mod tests {
     use burn::tensor::Device;
     use fanorona_env::Board;
     use fanorona_search::Evaluator;
+
+    #[test]
+    fn the_test_positions_hold_every_built_in_set_of_the_board() {
+        let hard = ExactSet::parse(HARD_9X5).unwrap();
+        assert_eq!(hard.positions.len(), 500);
+        assert!(hard.positions.iter().all(|p| p.is_critical()));
+        let nine = test_positions(9, 5);
+        let exact = BuiltinExactSet::of_board(9, 5).unwrap().set();
+        assert_eq!(nine.len(), exact.positions.len() + hard.positions.len());
+        assert!(hard.positions.iter().all(|p| nine.contains(&p.position)));
+        assert_eq!(test_positions(5, 5).len(), 1_100);
+        assert!(test_positions(7, 3).is_empty());
+    }
 
     #[test]
     fn values_are_the_evaluators_and_other_boards_are_refused() {
