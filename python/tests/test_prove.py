@@ -31,9 +31,9 @@ def test_a_won_position_is_proven_with_the_turns_that_keep_it(fanorona_bin):
         {"turn": "c1d1Ad2A", "status": "keeps"},
     ]
     assert report["proof"] is None
-    # The same object as the CLI's.
+    # The same object as the CLI's (both asking the value's questions in turn).
     cli = subprocess.run(
-        [fanorona_bin, "prove", WON, "--turns", "--json", "--quiet"],
+        [fanorona_bin, "prove", WON, "--turns", "--json", "--quiet", "--threads", "1"],
         check=True,
         capture_output=True,
         text=True,
