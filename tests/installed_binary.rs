@@ -28,17 +28,31 @@ impl Installed {
     /// Runs the binary with `args` from its folder, with only a home and a cache folder in
     /// its environment (both in the empty home), and `script` on stdin; asserts it succeeded.
     fn run(&self, args: &[&str], script: &str) -> Output {
-        let mut child = Command::new(&self.binary)
-            .args(args)
-            .current_dir(self.binary.parent().unwrap())
-            .env_clear()
-            .env("HOME", &self.home)
-            .env("XDG_CACHE_HOME", self.home.join(".cache"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the copied binary runs");
+        let spawn = || {
+            Command::new(&self.binary)
+                .args(args)
+                .current_dir(self.binary.parent().unwrap())
+                .env_clear()
+                .env("HOME", &self.home)
+                .env("XDG_CACHE_HOME", self.home.join(".cache"))
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+        };
+        // A test running beside this one may fork while the copy's file is still open for
+        // writing: its child holds that descriptor until it execs, and running the copy
+        // meanwhile fails with "text file busy". That passes within moments.
+        let mut tries = 0;
+        let mut child = loop {
+            match spawn() {
+                Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 50 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                }
+                spawned => break spawned.expect("the copied binary runs"),
+            }
+        };
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(script.as_bytes()).unwrap();
         drop(stdin);

@@ -84,6 +84,29 @@ fn one_thread_or_two_prove_the_same_values() {
             .collect();
         assert_eq!(values, [value, value], "{fen}");
     }
+    // A loss proven with both questions at once is read back from the proof file by a
+    // run asking them in turn: nothing is searched again.
+    let dir = tempfile::tempdir().unwrap();
+    let proof = dir.path().join("loss.proof");
+    let proof = proof.to_str().unwrap();
+    for threads in ["2", "1"] {
+        let args = [
+            "prove",
+            "B3B/5/1W3 w",
+            "--json",
+            "--quiet",
+            "--threads",
+            threads,
+            "--proof",
+            proof,
+        ];
+        let json: serde_json::Value =
+            serde_json::from_str(fanorona(args).assert_success().trim()).unwrap();
+        assert_eq!(json["value"], "loss");
+        if threads == "1" {
+            assert_eq!(json["nodes"], 0, "{json}");
+        }
+    }
 }
 
 /// Runs the binary with `args`, killing it (and failing) if it has not ended within `limit`:

@@ -375,14 +375,17 @@ impl Run<'_, '_> {
         let loss = Question {
             attacker: us.other(),
         };
-        let both_open = self.settled(root, win)?.is_none() && self.settled(root, loss)?.is_none();
-        let (win_outcome, loss_outcome) = if self.options.parallel && both_open && !self.stopped() {
-            self.ask_both(root, win, loss)?
-        } else {
-            match self.ask(root, win)? {
+        let known = (self.settled(root, win)?, self.settled(root, loss)?);
+        let (win_outcome, loss_outcome) = match known {
+            // A loss the file proves (found with both questions at once) needs no more.
+            (None, Some(Outcome::Proven)) => (Outcome::Unproven, Outcome::Proven),
+            (None, None) if self.options.parallel && !self.stopped() => {
+                self.ask_both(root, win, loss)?
+            }
+            _ => match self.ask(root, win)? {
                 Outcome::Disproven => (Outcome::Disproven, self.ask(root, loss)?),
                 other => (other, Outcome::Unproven),
-            }
+            },
         };
         Ok(match (win_outcome, loss_outcome) {
             (Outcome::Proven, _) => Some(Verdict::Win),
