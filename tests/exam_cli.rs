@@ -227,6 +227,8 @@ fn a_hard_set_holds_critical_positions_where_the_players_disagree() {
         "--prove",
         "--critical",
         "--disagree",
+        "--opening-turns",
+        "3",
         "--board",
         "5x3",
         "--pieces",
@@ -244,7 +246,9 @@ fn a_hard_set_holds_critical_positions_where_the_players_disagree() {
     made.assert_success();
     let text = std::fs::read_to_string(set).unwrap();
     assert!(
-        text.contains("settled and critical") && text.contains("another turn"),
+        text.contains("settled and critical")
+            && text.contains("another turn")
+            && text.contains("3 to 5 random opening turns each"),
         "{text}"
     );
     // Every position is critical: the critical row counts them all, and perfect play keeps

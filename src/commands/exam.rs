@@ -619,7 +619,7 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         }
     }
     let sources = format!(
-        "games of every pair of {}{} on {}x{}, two to four random opening turns each, seed {}{}",
+        "games of every pair of {}{} on {}x{}, {} random opening turns each, seed {}{}",
         if args.disagree {
             "different players of "
         } else {
@@ -628,6 +628,10 @@ fn make_set(registry: &Registry, path: &Path, args: &Args, started: Instant) -> 
         texts.join(" / "),
         board.width(),
         board.height(),
+        match args.opening_turns {
+            2 => "two to four".to_string(),
+            n => format!("{n} to {}", n + 2),
+        },
         args.seed,
         if args.disagree {
             "; positions where the mover's opponent would choose another turn"
