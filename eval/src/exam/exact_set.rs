@@ -167,24 +167,21 @@ impl ExactSet {
         if sampling.disagreement {
             sampler = sampler.with_disagreement();
         }
-        let per_position = if sampling.critical {
-            CANDIDATES_PER_CRITICAL
-        } else {
-            CANDIDATES_PER_POSITION
-        };
+        // Candidates per position wanted, the labels taken, and how the set names them.
+        let (per_position, accept, taken, none_taken): (usize, Accept, &str, &str) =
+            if sampling.critical {
+                (
+                    CANDIDATES_PER_CRITICAL,
+                    ProvenPosition::is_critical,
+                    " and critical",
+                    " as critical positions",
+                )
+            } else {
+                (CANDIDATES_PER_POSITION, |_| true, "", "")
+            };
         let wanted = sampling.count.saturating_mul(per_position);
         let candidates = sampler.sample(wanted, &mut HashSet::new(), progress)?;
         let order = interleave_by_pieces(candidates);
-        let taken = if sampling.critical {
-            " and critical"
-        } else {
-            ""
-        };
-        let accept: Accept = if sampling.critical {
-            ProvenPosition::is_critical
-        } else {
-            |_: &ProvenPosition| true
-        };
         let (positions, tried) = label_candidates(
             &order,
             sampling.count,
@@ -197,13 +194,8 @@ impl ExactSet {
         if positions.is_empty() {
             return Err(ExamError::Settings(format!(
                 "the prover settled none of the {tried} positions tried within {} nodes \
-                 each{}",
+                 each{none_taken}",
                 budget.nodes,
-                if sampling.critical {
-                    " as critical positions"
-                } else {
-                    ""
-                }
             )));
         }
         Ok(ExactSet {
