@@ -16,6 +16,7 @@ fn prove_prints_the_value_resumes_its_file_and_checks_it() {
     ]);
     let text = run.assert_success();
     assert!(text.contains("value: unproven"), "{text}");
+    assert!(text.contains("turns here"), "{text}");
     // Continued: the 5x3 start is a win for white, whose first turn c1c2A keeps it.
     let run = fanorona([
         "prove", "--board", "5x3", "--turns", "--json", "--proof", proof, "--quiet",
@@ -34,6 +35,10 @@ fn prove_prints_the_value_resumes_its_file_and_checks_it() {
         "{json}"
     );
     assert!(turns.iter().any(|t| t["status"] == "spoils"), "{json}");
+    // Its certificate holds a turn after which white wins.
+    let root_turns = &questions[0]["root_turns"];
+    assert_eq!(root_turns["turns"].as_u64(), Some(turns.len() as u64));
+    assert!(root_turns["proven"].as_u64().unwrap() >= 1, "{json}");
     let run = fanorona(["prove", "--board", "5x3", "--proof", proof, "--check"]);
     assert!(run.assert_success().contains("every record checks"));
     // A damaged proof file is refused with the reason, and a file of another board too.

@@ -271,14 +271,16 @@ fn the_5x5_start_is_a_draw_and_its_shipped_proof_checks() {
     assert!(certificates.iter().all(|c| c.outcome != Outcome::Unproven));
 }
 
-/// Byte offsets in a proof file of version 2: the magic and version, the board, the tables.
+/// Byte offsets in a proof file: the magic and version, the board, the tables; then the
+/// records (compressed from version 3; [`plain`] inflates them, and these offsets count in
+/// what it gives).
 const RECORDS_COUNT: usize = 12 + 2 + 5;
 /// Bytes of a position, of an entry, and of a record's head up to its entry count.
 const KEY: usize = 17;
 const ENTRY: usize = KEY + 9;
 const RECORD_HEAD: usize = KEY + 2 + 16;
 
-/// Where each record of a proof file's `bytes` starts, with its entry count.
+/// Where each record of a proof file's [`plain`] `bytes` starts, with its entry count.
 fn records(bytes: &[u8]) -> Vec<(usize, u64)> {
     let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
     let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
@@ -293,12 +295,38 @@ fn records(bytes: &[u8]) -> Vec<(usize, u64)> {
         .collect()
 }
 
+/// A proof file's bytes with its records inflated, for a forger to edit (the checksum left
+/// as it was).
+fn plain(file: &[u8]) -> Vec<u8> {
+    use std::io::Read;
+    let mut out = file[..RECORDS_COUNT].to_vec();
+    flate2::read::ZlibDecoder::new(&file[RECORDS_COUNT..file.len() - 4])
+        .read_to_end(&mut out)
+        .unwrap();
+    out.extend_from_slice(&file[file.len() - 4..]);
+    out
+}
+
 /// Fixes the CRC-32 at the end of a proof file's `bytes`, as a forger would.
-fn seal(mut bytes: Vec<u8>) -> Vec<u8> {
+fn fix_checksum(mut bytes: Vec<u8>) -> Vec<u8> {
     let n = bytes.len() - 4;
     let crc = crc32fast::hash(&bytes[..n]);
     bytes[n..].copy_from_slice(&crc.to_le_bytes());
     bytes
+}
+
+/// A proof file from [`plain`] bytes a forger edited: the records compressed again and the
+/// checksum fixed.
+fn seal(plain: Vec<u8>) -> Vec<u8> {
+    use std::io::Write;
+    let mut records = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    records
+        .write_all(&plain[RECORDS_COUNT..plain.len() - 4])
+        .unwrap();
+    let mut out = plain[..RECORDS_COUNT].to_vec();
+    out.extend_from_slice(&records.finish().unwrap());
+    out.extend_from_slice(&[0; 4]);
+    fix_checksum(out)
 }
 
 #[test]
@@ -319,7 +347,7 @@ fn forged_proof_files_are_refused() {
     .unwrap();
     assert_eq!(report.value, Some(Verdict::Win));
     file.save(&path).unwrap();
-    let genuine = std::fs::read(&path).unwrap();
+    let genuine = plain(&std::fs::read(&path).unwrap());
     let at = records(&genuine);
     assert_eq!(at.len(), 1 + start.legal_turns().len());
     let outcome_of = |r: usize| genuine[at[r].0 + KEY + 1];
@@ -401,7 +429,7 @@ fn forged_proof_files_are_refused() {
     )
     .unwrap();
     file.save(&path).unwrap();
-    let unfinished = std::fs::read(&path).unwrap();
+    let unfinished = plain(&std::fs::read(&path).unwrap());
     let (record, entries) = records(&unfinished)[0];
     assert_eq!(unfinished[record + KEY + 1], 0, "unsettled");
     let entry = (0..entries as usize)
@@ -427,7 +455,8 @@ fn forged_proof_files_are_refused() {
 }
 
 #[test]
-fn a_proof_file_made_with_tables_is_refused_without_them_and_files_of_version_1_still_load() {
+fn a_proof_file_made_with_tables_is_refused_without_them_and_files_of_versions_1_and_2_still_load()
+{
     let board = Board::new(5, 3).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let (three, _) = build(board, 3, &dir.path().join("t3"), &BuildOptions::default()).unwrap();
@@ -461,14 +490,21 @@ fn a_proof_file_made_with_tables_is_refused_without_them_and_files_of_version_1_
     }
     let e = prove(&pos, None, file, options(10, false, &mut quiet)).unwrap_err();
     assert!(matches!(e, ProverError::WrongTables { .. }), "{e}");
-    // The same file in format 1 (no tables recorded) loads, and checks with the tables.
-    let v2 = std::fs::read(&path).unwrap();
+    // The same file in format 2 (records not compressed) loads as it was.
+    let v3 = plain(&std::fs::read(&path).unwrap());
+    let mut v2 = v3.clone();
+    v2[8..12].copy_from_slice(&2u32.to_le_bytes());
+    std::fs::write(&path, fix_checksum(v2)).unwrap();
+    let old = ProofFile::load(&path).unwrap();
+    assert_eq!(old.made_with().unwrap().pieces, 3);
+    assert!(check_file(&old, Some(&three)).is_ok());
+    // In format 1 (no tables recorded) it loads too, and checks with the tables.
     let mut v1 = b"FANOPROF".to_vec();
     v1.extend_from_slice(&1u32.to_le_bytes());
-    v1.extend_from_slice(&v2[12..14]);
-    v1.extend_from_slice(&v2[19..v2.len() - 4]);
+    v1.extend_from_slice(&v3[12..14]);
+    v1.extend_from_slice(&v3[19..v3.len() - 4]);
     v1.extend_from_slice(&[0; 4]);
-    std::fs::write(&path, seal(v1)).unwrap();
+    std::fs::write(&path, fix_checksum(v1)).unwrap();
     let old = ProofFile::load(&path).unwrap();
     assert_eq!(old.made_with(), None);
     assert!(check_file(&old, Some(&three)).is_ok());

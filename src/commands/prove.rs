@@ -44,9 +44,10 @@ pub struct Args {
     #[arg(long, default_value_t = DEFAULT_MAX_ENTRIES)]
     pub max_entries: usize,
     /// Continue the searches of this proof file if it exists (every record checked first),
-    /// and write it back when done or stopped by Ctrl-C or SIGTERM (settled questions keep
-    /// their certificates, unsettled ones their tables). FILE.lock beside it keeps a second
-    /// `prove` off the file.
+    /// and write it back, compressed, when done or stopped by Ctrl-C or SIGTERM (settled
+    /// questions keep their certificates, unsettled ones what they settled and their open
+    /// positions beyond the unexplored edge). FILE.lock beside it keeps a second `prove` off
+    /// the file.
     #[arg(long)]
     pub proof: Option<PathBuf>,
     /// Also settle, for every turn of the position, whether it keeps the value.
@@ -159,8 +160,10 @@ fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64)
         pos.side_to_move()
     )?;
     for q in &report.questions {
+        let t = q.root_turns;
         outln!(
-            "{} to win: {} ({} nodes over every run, {:.1} s; {} {})",
+            "{} to win: {} ({} nodes over every run, {:.1} s; {} {}; of the {} turns here, {} \
+             proven and {} disproven for it)",
             q.question.attacker,
             q.outcome.name(),
             q.nodes,
@@ -170,7 +173,10 @@ fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64)
                 "positions in its table"
             } else {
                 "positions in its certificate, checked"
-            }
+            },
+            t.turns,
+            t.proven,
+            t.disproven
         )?;
     }
     for (turn, status) in &report.turns {

@@ -11,7 +11,8 @@ use super::prove::ProofReport;
 impl ProofReport {
     /// The report of the run on `pos` as JSON: `fen`, `board`, `side_to_move`, `value`
     /// (`win`, `draw`, `loss`, or null when unproven), `questions` (each `attacker`,
-    /// `outcome`, `nodes` and `seconds` over every run of the proof file, and `size`),
+    /// `outcome`, `nodes` and `seconds` over every run of the proof file, `size`, and
+    /// `root_turns`: the root's `turns`, those `proven` and those `disproven` for it),
     /// `turns` (each `turn` in notation and its `status`: `keeps`, `spoils`, `unknown`),
     /// `nodes` and `seconds` of this run, and `proof`, the proof file (null without).
     pub fn to_json(&self, pos: &Position, proof: Option<&Path>) -> Value {
@@ -27,6 +28,11 @@ impl ProofReport {
                 "nodes": q.nodes,
                 "seconds": q.seconds,
                 "size": q.size,
+                "root_turns": {
+                    "turns": q.root_turns.turns,
+                    "proven": q.root_turns.proven,
+                    "disproven": q.root_turns.disproven,
+                },
             })).collect::<Vec<_>>(),
             "turns": self.turns.iter().map(|(t, s)| json!({
                 "turn": t.notation(board),

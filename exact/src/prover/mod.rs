@@ -42,7 +42,8 @@ pub use error::ProverError;
 pub use file::ProofFile;
 pub use node::Key;
 pub use prove::{
-    Progress, ProofReport, ProveOptions, QuestionReport, TurnStatus, Verdict, check_file, prove,
+    Progress, ProofReport, ProveOptions, QuestionReport, RootTurns, TurnStatus, Verdict,
+    check_file, prove,
 };
 pub use search::{Outcome, Question};
 pub use session::{DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, PROVER_STACK, lock_path, prove_file};

@@ -12,7 +12,7 @@ use fanorona_env::{Color, Position, Rules, Turn};
 use super::certificate::Certificate;
 use super::error::ProverError;
 use super::file::{ProofFile, Record};
-use super::node::{Key, children};
+use super::node::{Key, children, exact_value, wins_for};
 use super::search::{Limits, Outcome, Question, Search};
 use super::session::PROVER_STACK;
 use super::table::{Entry, ProofTable};
@@ -146,6 +146,50 @@ pub struct QuestionReport {
     pub seconds: f64,
     /// Positions in its certificate (settled questions) or its table (unsettled).
     pub size: usize,
+    /// What its certificate or table says of each turn of the root.
+    pub root_turns: RootTurns,
+}
+
+/// How far a question has got with the turns of its root: the turns after which the attacker
+/// is proven to win, those after which it is proven not to, and the rest (the progress of a
+/// long proof, such as the 9x5 start's, turn by turn).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RootTurns {
+    /// Turns of the root.
+    pub turns: usize,
+    /// Turns after which the attacker wins (proven, or by the tables).
+    pub proven: usize,
+    /// Turns after which the attacker cannot win (disproven, or by the tables).
+    pub disproven: usize,
+}
+
+impl RootTurns {
+    /// Reads the turns of `root` from `table`, a question's table or certificate.
+    fn of(
+        root: &Position,
+        question: Question,
+        table: &ProofTable,
+        tables: Option<&EndgameTables>,
+    ) -> RootTurns {
+        let mut counts = RootTurns::default();
+        for next in children(root) {
+            counts.turns += 1;
+            let won = match exact_value(&next, tables) {
+                Some(value) => Some(wins_for(value, next.side_to_move(), question.attacker)),
+                None => match table.get(&Key::of(&next)) {
+                    Some(Entry::Proven { .. }) => Some(true),
+                    Some(Entry::Disproven) => Some(false),
+                    _ => None,
+                },
+            };
+            match won {
+                Some(true) => counts.proven += 1,
+                Some(false) => counts.disproven += 1,
+                None => {}
+            }
+        }
+        counts
+    }
 }
 
 /// What a run proved.
@@ -217,13 +261,38 @@ struct QuestionBudget<'a> {
     nodes_before: u64,
 }
 
+/// The last look for a trap: the table's entries then and the seconds it took (a look reads
+/// the whole table: its time grows with it).
+#[derive(Clone, Copy, Debug, Default)]
+struct TrapLook {
+    entries: usize,
+    seconds: f64,
+}
+
+impl TrapLook {
+    /// Whether a look now, with `entries` in the table, would end by the `deadline` at the
+    /// last look's pace: a budget of seconds is not overrun by a look (a later run of the
+    /// proof file looks at its first pause).
+    fn fits(&self, entries: usize, deadline: Option<Instant>) -> bool {
+        let Some(deadline) = deadline else {
+            return true;
+        };
+        let pace = self.seconds / self.entries.max(1) as f64;
+        let expected = Duration::try_from_secs_f64(pace * entries as f64).unwrap_or(Duration::MAX);
+        Instant::now()
+            .checked_add(expected)
+            .is_some_and(|done| done < deadline)
+    }
+}
+
 /// Searches `record`'s question at `root` over `table` within `budget`: searches, and
 /// certifies; where a disproof leaned on path-bound disproofs that do not hold together,
 /// forgets those, makes their positions strict and searches on. At pauses, with the searched
 /// region doubling between them, a disproof is also looked for directly: the largest trap
 /// among the positions met (df-pn's numbers find the disproofs of drawn regions with cycles
-/// late). Returns the record (its outcome, nodes and seconds updated; settled, it keeps its
-/// checked certificate) and the nodes this search expanded.
+/// late), where it [fits](TrapLook::fits) the budget of seconds. Returns the record (its
+/// outcome, nodes and seconds updated; settled, it keeps its checked certificate) and the
+/// nodes this search expanded.
 fn search_question(
     root: &Position,
     mut record: Record,
@@ -252,15 +321,23 @@ fn search_question(
     let tables = budget.tables;
     let mut search = Search::new(question, tables, table, limits);
     let mut pause = search.nodes + FIRST_PAUSE;
+    let mut last_look = TrapLook::default();
     let outcome = loop {
         let outcome = search.run(root, pause);
         if outcome == Outcome::Unproven {
-            let trap =
-                Certificate::extract(question, Outcome::Disproven, root, tables, search.table);
-            if let Ok(certificate) = trap {
-                certificate.check(root.board(), tables)?;
-                record.table = certified_table(&certificate);
-                break Outcome::Disproven;
+            if !search.interrupted() && last_look.fits(search.table.len(), budget.deadline) {
+                let started = Instant::now();
+                let trap =
+                    Certificate::extract(question, Outcome::Disproven, root, tables, search.table);
+                last_look = TrapLook {
+                    entries: search.table.len(),
+                    seconds: started.elapsed().as_secs_f64(),
+                };
+                if let Ok(certificate) = trap {
+                    certificate.check(root.board(), tables)?;
+                    record.table = certified_table(&certificate);
+                    break Outcome::Disproven;
+                }
             }
             if search.exhausted() {
                 break outcome;
@@ -595,15 +672,17 @@ pub fn prove(
         .into_iter()
         .filter_map(|q| {
             let r = run.file.record(Key::of(&root), q)?;
+            let table = match r.outcome {
+                Outcome::Unproven => &run.work[q.attacker.index()],
+                _ => &r.table,
+            };
             Some(QuestionReport {
                 question: q,
                 outcome: r.outcome,
                 nodes: r.nodes,
                 seconds: r.seconds,
-                size: match r.outcome {
-                    Outcome::Unproven => run.work[q.attacker.index()].len(),
-                    _ => r.table.len(),
-                },
+                size: table.len(),
+                root_turns: RootTurns::of(&root, q, table, tables),
             })
         })
         .collect();
@@ -711,4 +790,25 @@ fn check_record(
     };
     claims.check_positions(board, tables).map_err(untrusted)?;
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_look_for_a_trap_is_begun_only_where_it_ends_within_the_budget_of_seconds() {
+        // The last look read 1,000 positions in 2 s; 10 s are left.
+        let look = TrapLook {
+            entries: 1000,
+            seconds: 2.0,
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        assert!(look.fits(4000, Some(deadline)), "8 s expected");
+        assert!(!look.fits(6000, Some(deadline)), "12 s expected");
+        assert!(look.fits(1_000_000, None), "no budget of seconds");
+        // Before any look the pace is unknown: the first look is begun while time is left.
+        assert!(TrapLook::default().fits(1_000_000, Some(deadline)));
+        assert!(!TrapLook::default().fits(10, Some(Instant::now())));
+    }
 }

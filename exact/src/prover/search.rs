@@ -134,10 +134,15 @@ impl<'a, 'b> Search<'a, 'b> {
     pub(crate) fn exhausted(&self) -> bool {
         self.nodes >= self.limits.max_nodes
             || self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-            || [self.limits.stop, self.limits.halt]
-                .iter()
-                .flatten()
-                .any(|s| s.load(Ordering::Relaxed))
+            || self.interrupted()
+    }
+
+    /// Whether the run was told to stop, or this search to halt.
+    pub(crate) fn interrupted(&self) -> bool {
+        [self.limits.stop, self.limits.halt]
+            .iter()
+            .flatten()
+            .any(|s| s.load(Ordering::Relaxed))
     }
 
     /// Searches `root` (a turn start) until it is settled, the budget is spent or `pause`
