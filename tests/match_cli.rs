@@ -256,3 +256,24 @@ fn mcts_with_rollouts_beats_random_in_a_match() {
         "mcts:sims=800 scored {score} against random"
     );
 }
+
+#[test]
+fn off_a_terminal_the_progress_bar_is_written_as_plain_lines_and_quiet_hides_it() {
+    let args = [
+        "match", "--white", "random", "--black", "random", "--games", "2", "--board", "5x3",
+        "--seed", "1",
+    ];
+    // Standard error is a pipe here: the bar's first drawing comes as a line of its own.
+    let shown = fanorona(args);
+    shown.assert_success();
+    let lines: Vec<&str> = shown
+        .stderr
+        .lines()
+        .filter(|l| l.contains("/2 games"))
+        .collect();
+    assert!(!lines.is_empty(), "{}", shown.stderr);
+    assert!(lines.iter().all(|l| !l.contains('\r')), "{lines:?}");
+    let quiet = fanorona(args.into_iter().chain(["--quiet"]));
+    quiet.assert_success();
+    assert!(!quiet.stderr.contains("games"), "{}", quiet.stderr);
+}

@@ -1,19 +1,118 @@
 //! The one look of the toolkit's progress bars. Libraries never choose to draw: they take a
 //! [`ProgressBar`] from their caller (hidden by default) and only advance it; the command-line
-//! tool makes the bars it shows here.
+//! tool makes the bars it shows here. Where standard error is not a terminal (a log file, a
+//! batch job), a bar is written as a plain line every [`LINE_EVERY`] instead.
 
-use std::time::Duration;
+use std::io::{IsTerminal, Write};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 pub use indicatif::ProgressBar;
-use indicatif::{HumanDuration, ProgressDrawTarget, ProgressState, ProgressStyle};
+use indicatif::{HumanDuration, ProgressDrawTarget, ProgressState, ProgressStyle, TermLike};
 
-/// A bar of `len` items counted in `unit` (e.g. "games"), drawn on standard error when it is a
-/// terminal: elapsed time, the bar, done of total, time left, and a message.
+/// The time between two lines of a bar written where standard error is not a terminal.
+pub const LINE_EVERY: Duration = Duration::from_secs(10);
+
+/// Where the bars draw: standard error when it is a terminal, else [`Lines`] on it.
+fn stderr_target() -> ProgressDrawTarget {
+    if std::io::stderr().is_terminal() {
+        ProgressDrawTarget::stderr()
+    } else {
+        ProgressDrawTarget::term_like(Box::new(Lines::new(
+            Box::new(std::io::stderr()),
+            LINE_EVERY,
+        )))
+    }
+}
+
+/// A bar's drawing as plain lines: what the bar draws is gathered, and written as one line
+/// when at least `every` has passed since the last (the first at once); the cursor
+/// movements of a terminal are ignored.
+pub struct Lines {
+    out: Mutex<Box<dyn Write + Send>>,
+    every: Duration,
+    /// The text of the drawing under way, and when the last line was written.
+    state: Mutex<(String, Option<Instant>)>,
+}
+
+impl Lines {
+    /// Lines written to `out`, at most one every `every`.
+    pub fn new(out: Box<dyn Write + Send>, every: Duration) -> Lines {
+        Lines {
+            out: Mutex::new(out),
+            every,
+            state: Mutex::new((String::new(), None)),
+        }
+    }
+}
+
+impl std::fmt::Debug for Lines {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lines").field("every", &self.every).finish()
+    }
+}
+
+impl TermLike for Lines {
+    fn width(&self) -> u16 {
+        200
+    }
+
+    fn move_cursor_up(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn move_cursor_down(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn move_cursor_right(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn move_cursor_left(&self, _: usize) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.write_str(s)
+    }
+
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        let s = s.trim();
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if !state.0.is_empty() && !s.is_empty() {
+            state.0.push(' ');
+        }
+        state.0.push_str(s);
+        Ok(())
+    }
+
+    fn clear_line(&self) -> std::io::Result<()> {
+        Ok(())
+    }
+
+    fn flush(&self) -> std::io::Result<()> {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        let text = std::mem::take(&mut state.0);
+        let due = state.1.is_none_or(|last| last.elapsed() >= self.every);
+        if text.is_empty() || !due {
+            return Ok(());
+        }
+        state.1 = Some(Instant::now());
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        writeln!(out, "{text}")?;
+        out.flush()
+    }
+}
+
+/// A bar of `len` items counted in `unit` (e.g. "games"), drawn on standard error (as lines
+/// where it is not a terminal): elapsed time, the bar, done of total, time left, and a
+/// message.
 pub fn bar(len: u64, unit: &str) -> ProgressBar {
     let template = format!(
         "{{elapsed_precise}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} (eta {{eta}}) {{msg}}"
     );
-    ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr()).with_style(
+    ProgressBar::with_draw_target(Some(len), stderr_target()).with_style(
         ProgressStyle::with_template(&template)
             .expect("the progress template is valid")
             .progress_chars("=> "),
@@ -44,7 +143,7 @@ pub fn bar_from(len: u64, done: u64, unit: &str) -> ProgressBar {
             None => write!(w, "-"),
         };
     };
-    ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+    ProgressBar::with_draw_target(Some(len), stderr_target())
         .with_style(
             ProgressStyle::with_template(&template)
                 .expect("the progress template is valid")
@@ -77,6 +176,63 @@ mod tests {
         assert!(bar_if(false, 10, "games").is_hidden());
         let resumed = bar_from(10, 4, "iterations");
         assert_eq!(resumed.position(), 4);
+    }
+
+    /// A writer whose bytes a test reads back.
+    #[derive(Clone, Default)]
+    struct Shared(std::sync::Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        fn lines(&self) -> Vec<String> {
+            let bytes = self.0.lock().unwrap().clone();
+            String::from_utf8(bytes)
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    fn bar_on_lines(every: Duration) -> (ProgressBar, Shared) {
+        let out = Shared::default();
+        let lines = Lines::new(Box::new(out.clone()), every);
+        let bar =
+            ProgressBar::with_draw_target(Some(10), ProgressDrawTarget::term_like(Box::new(lines)))
+                .with_style(ProgressStyle::with_template("{pos}/{len} games {msg}").unwrap());
+        (bar, out)
+    }
+
+    #[test]
+    fn a_bar_off_a_terminal_writes_plain_lines_at_most_one_each_period() {
+        // Every drawing a line: each shows where the bar stands, on one line of its own.
+        let (bar, out) = bar_on_lines(Duration::ZERO);
+        bar.set_message("score 0.5");
+        bar.inc(3);
+        bar.inc(4);
+        let lines = out.lines();
+        assert!(
+            lines.iter().any(|l| l == "3/10 games score 0.5"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "7/10 games score 0.5");
+        assert!(lines.iter().all(|l| !l.contains('\n') && !l.contains('\r')));
+        // One line a period: the first drawing only, within an hour.
+        let (bar, out) = bar_on_lines(Duration::from_secs(3600));
+        for _ in 0..5 {
+            bar.inc(1);
+        }
+        assert_eq!(out.lines().len(), 1, "{:?}", out.lines());
     }
 
     #[test]
