@@ -20,7 +20,8 @@ use super::tables_id::TablesId;
 use crate::solver::Value;
 use crate::tables::EndgameTables;
 
-/// Nodes searched before the first look for a trap among the positions met.
+/// Nodes searched before the first look for a trap among the positions met (at least: a
+/// search continued from a proof file waits for as many nodes as the file held positions).
 const FIRST_PAUSE: u64 = 10_000;
 
 /// The exact value of a position for its side to move (the tables' convention: no draw
@@ -320,7 +321,9 @@ fn search_question(
     };
     let tables = budget.tables;
     let mut search = Search::new(question, tables, table, limits);
-    let mut pause = search.nodes + FIRST_PAUSE;
+    // A search continued from the proof file looks first once it has searched as many nodes
+    // as the file gave it positions (each look reads them all).
+    let mut pause = search.nodes + FIRST_PAUSE.max(record.table.len() as u64);
     let mut last_look = TrapLook::default();
     let outcome = loop {
         let outcome = search.run(root, pause);
