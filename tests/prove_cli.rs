@@ -17,6 +17,11 @@ fn prove_prints_the_value_resumes_its_file_and_checks_it() {
     let text = run.assert_success();
     assert!(text.contains("value: unproven"), "{text}");
     assert!(text.contains("turns here"), "{text}");
+    // Unsettled, each first turn is shown with its numbers.
+    assert!(
+        text.contains("  after c1c2A: open (proof number "),
+        "{text}"
+    );
     // Continued: the 5x3 start is a win for white, whose first turn c1c2A keeps it.
     let run = fanorona([
         "prove", "--board", "5x3", "--turns", "--json", "--proof", proof, "--quiet",
@@ -39,6 +44,16 @@ fn prove_prints_the_value_resumes_its_file_and_checks_it() {
     let root_turns = &questions[0]["root_turns"];
     assert_eq!(root_turns["turns"].as_u64(), Some(turns.len() as u64));
     assert!(root_turns["proven"].as_u64().unwrap() >= 1, "{json}");
+    let each = root_turns["each"].as_array().unwrap();
+    let named: Vec<&serde_json::Value> = each.iter().map(|t| &t["turn"]).collect();
+    let listed: Vec<&serde_json::Value> = turns.iter().map(|t| &t["turn"]).collect();
+    assert_eq!(named, listed);
+    let proven = each.iter().filter(|t| t["state"] == "proven").count() as u64;
+    assert_eq!(Some(proven), root_turns["proven"].as_u64());
+    assert!(
+        each.iter()
+            .all(|t| t["state"] != "open" || t["pn"].as_u64() > Some(0))
+    );
     let run = fanorona(["prove", "--board", "5x3", "--proof", proof, "--check"]);
     assert!(run.assert_success().contains("every record checks"));
     // A damaged proof file is refused with the reason, and a file of another board too.

@@ -10,8 +10,8 @@ use std::time::Instant;
 use anyhow::{Context, Result, bail};
 use fanorona_env::{Board, Position};
 use fanorona_exact::prover::{
-    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, Progress, ProofFile, ProofReport, ProveOptions,
-    check_file, lock_path, prove_file,
+    DEFAULT_MAX_ENTRIES, DEFAULT_MAX_NODES, Outcome, Progress, ProofFile, ProofReport,
+    ProveOptions, TurnState, check_file, lock_path, prove_file,
 };
 use fanorona_exact::tables::{EndgameTables, shared_tables};
 
@@ -160,7 +160,7 @@ fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64)
         pos.side_to_move()
     )?;
     for q in &report.questions {
-        let t = q.root_turns;
+        let t = &q.root_turns;
         outln!(
             "{} to win: {} ({} nodes over every run, {:.1} s; {} {}; of the {} turns here, {} \
              proven and {} disproven for it)",
@@ -169,15 +169,27 @@ fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64)
             q.nodes,
             q.seconds,
             q.size,
-            if q.outcome == fanorona_exact::prover::Outcome::Unproven {
+            if q.outcome == Outcome::Unproven {
                 "positions in its table"
             } else {
                 "positions in its certificate, checked"
             },
-            t.turns,
-            t.proven,
-            t.disproven
+            t.each.len(),
+            t.proven(),
+            t.disproven()
         )?;
+        if q.outcome == Outcome::Unproven {
+            for (turn, state) in &t.each {
+                let state = match state {
+                    TurnState::Proven => "proven".to_string(),
+                    TurnState::Disproven => "disproven".to_string(),
+                    TurnState::Open { pn, dn } => {
+                        format!("open (proof number {pn}, disproof number {dn})")
+                    }
+                };
+                outln!("  after {}: {state}", turn.notation(board))?;
+            }
+        }
     }
     for (turn, status) in &report.turns {
         outln!("  {}: {}", turn.notation(board), status.name())?;

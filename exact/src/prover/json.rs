@@ -6,13 +6,14 @@ use std::path::Path;
 use fanorona_env::Position;
 use serde_json::{Value, json};
 
-use super::prove::ProofReport;
+use super::prove::{ProofReport, TurnState};
 
 impl ProofReport {
     /// The report of the run on `pos` as JSON: `fen`, `board`, `side_to_move`, `value`
     /// (`win`, `draw`, `loss`, or null when unproven), `questions` (each `attacker`,
     /// `outcome`, `nodes` and `seconds` over every run of the proof file, `size`, and
-    /// `root_turns`: the root's `turns`, those `proven` and those `disproven` for it),
+    /// `root_turns`: the root's `turns`, those `proven` and those `disproven` for it, and
+    /// `each` turn's `state`, with `pn` and `dn` where `open`),
     /// `turns` (each `turn` in notation and its `status`: `keeps`, `spoils`, `unknown`),
     /// `nodes` and `seconds` of this run, and `proof`, the proof file (null without).
     pub fn to_json(&self, pos: &Position, proof: Option<&Path>) -> Value {
@@ -29,9 +30,21 @@ impl ProofReport {
                 "seconds": q.seconds,
                 "size": q.size,
                 "root_turns": {
-                    "turns": q.root_turns.turns,
-                    "proven": q.root_turns.proven,
-                    "disproven": q.root_turns.disproven,
+                    "turns": q.root_turns.each.len(),
+                    "proven": q.root_turns.proven(),
+                    "disproven": q.root_turns.disproven(),
+                    "each": q.root_turns.each.iter().map(|(t, state)| match *state {
+                        TurnState::Open { pn, dn } => json!({
+                            "turn": t.notation(board),
+                            "state": "open",
+                            "pn": pn,
+                            "dn": dn,
+                        }),
+                        settled => json!({
+                            "turn": t.notation(board),
+                            "state": if settled == TurnState::Proven { "proven" } else { "disproven" },
+                        }),
+                    }).collect::<Vec<_>>(),
                 },
             })).collect::<Vec<_>>(),
             "turns": self.turns.iter().map(|(t, s)| json!({

@@ -42,7 +42,7 @@ pub use error::ProverError;
 pub use file::ProofFile;
 pub use node::Key;
 pub use prove::{
-    Progress, ProofReport, ProveOptions, QuestionReport, RootTurns, TurnStatus, Verdict,
+    Progress, ProofReport, ProveOptions, QuestionReport, RootTurns, TurnState, TurnStatus, Verdict,
     check_file, prove,
 };
 pub use search::{Outcome, Question};

@@ -151,17 +151,28 @@ pub struct QuestionReport {
     pub root_turns: RootTurns,
 }
 
-/// How far a question has got with the turns of its root: the turns after which the attacker
-/// is proven to win, those after which it is proven not to, and the rest (the progress of a
-/// long proof, such as the 9x5 start's, turn by turn).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// Where a question stands after one turn of its root.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnState {
+    /// The attacker wins after it (proven, or by the tables).
+    Proven,
+    /// The attacker cannot win after it (disproven, or by the tables).
+    Disproven,
+    /// Not settled: the proof and disproof numbers its table holds (1 and 1 where none).
+    Open {
+        /// Proof number: how many more leaves at least must be proven to prove it.
+        pn: u32,
+        /// Disproof number.
+        dn: u32,
+    },
+}
+
+/// How far a question has got with the turns of its root, turn by turn (the progress of a
+/// long proof, such as the 9x5 start's, that a reader can follow).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct RootTurns {
-    /// Turns of the root.
-    pub turns: usize,
-    /// Turns after which the attacker wins (proven, or by the tables).
-    pub proven: usize,
-    /// Turns after which the attacker cannot win (disproven, or by the tables).
-    pub disproven: usize,
+    /// Each turn of the root with its state, in the order of the legal turns.
+    pub each: Vec<(Turn, TurnState)>,
 }
 
 impl RootTurns {
@@ -172,24 +183,42 @@ impl RootTurns {
         table: &ProofTable,
         tables: Option<&EndgameTables>,
     ) -> RootTurns {
-        let mut counts = RootTurns::default();
-        for next in children(root) {
-            counts.turns += 1;
-            let won = match exact_value(&next, tables) {
-                Some(value) => Some(wins_for(value, next.side_to_move(), question.attacker)),
-                None => match table.get(&Key::of(&next)) {
-                    Some(Entry::Proven { .. }) => Some(true),
-                    Some(Entry::Disproven) => Some(false),
-                    _ => None,
-                },
-            };
-            match won {
-                Some(true) => counts.proven += 1,
-                Some(false) => counts.disproven += 1,
-                None => {}
-            }
-        }
-        counts
+        let mut turns = Vec::new();
+        root.for_each_turn(|t| turns.push(*t));
+        let each = turns
+            .into_iter()
+            .zip(children(root))
+            .map(|(turn, next)| {
+                let state = match exact_value(&next, tables) {
+                    Some(value) if wins_for(value, next.side_to_move(), question.attacker) => {
+                        TurnState::Proven
+                    }
+                    Some(_) => TurnState::Disproven,
+                    None => match table.get(&Key::of(&next)) {
+                        Some(Entry::Proven { .. }) => TurnState::Proven,
+                        Some(Entry::Disproven) => TurnState::Disproven,
+                        Some(Entry::Open { pn, dn }) => TurnState::Open { pn, dn },
+                        Some(Entry::Tentative) | None => TurnState::Open { pn: 1, dn: 1 },
+                    },
+                };
+                (turn, state)
+            })
+            .collect();
+        RootTurns { each }
+    }
+
+    /// The turns after which the attacker is proven to win.
+    pub fn proven(&self) -> usize {
+        self.count(TurnState::Proven)
+    }
+
+    /// The turns after which the attacker is proven not to win.
+    pub fn disproven(&self) -> usize {
+        self.count(TurnState::Disproven)
+    }
+
+    fn count(&self, state: TurnState) -> usize {
+        self.each.iter().filter(|(_, s)| *s == state).count()
     }
 }
 
