@@ -4,6 +4,7 @@
 //! errors as JSON lines, and the student as a policy file.
 
 use std::fs::File;
+use std::io::IsTerminal;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -217,7 +218,8 @@ fn epoch_line(report: &EpochReport) -> String {
 
 /// Prints `line` above the bar, or plainly where standard error is no terminal (a log file).
 pub(crate) fn say(bar: &ProgressBar, line: String) {
-    if bar.is_hidden() {
+    // Off a terminal the bar writes its own lines now and then: this one is written at once.
+    if bar.is_hidden() || !std::io::stderr().is_terminal() {
         logln!("{line}");
     } else {
         bar.println(line);
