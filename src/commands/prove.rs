@@ -181,11 +181,10 @@ fn print_report(args: &Args, pos: &Position, report: &ProofReport, seconds: f64)
         if q.outcome == Outcome::Unproven {
             for (turn, state) in &t.each {
                 let state = match state {
-                    TurnState::Proven => "proven".to_string(),
-                    TurnState::Disproven => "disproven".to_string(),
                     TurnState::Open { pn, dn } => {
                         format!("open (proof number {pn}, disproof number {dn})")
                     }
+                    settled => settled.name().to_string(),
                 };
                 outln!("  after {}: {state}", turn.notation(board))?;
             }

@@ -51,14 +51,15 @@ pub struct CheckReport {
     pub seconds: f64,
 }
 
-/// How a child stands for the question: settled by the rules or the tables, or not.
-enum Settled {
+/// How a position stands for the question: settled by the rules or the tables, or not.
+pub(crate) enum Settled {
     Win,
     NoWin,
     Open,
 }
 
-fn settle(pos: &Position, tables: Option<&EndgameTables>, attacker: Color) -> Settled {
+/// How `pos` stands for `attacker`'s question, by the rules and the tables alone.
+pub(crate) fn settle(pos: &Position, tables: Option<&EndgameTables>, attacker: Color) -> Settled {
     match exact_value(pos, tables) {
         Some(v) if wins_for(v, pos.side_to_move(), attacker) => Settled::Win,
         Some(_) => Settled::NoWin,

@@ -36,13 +36,13 @@ impl ProofReport {
                     "each": q.root_turns.each.iter().map(|(t, state)| match *state {
                         TurnState::Open { pn, dn } => json!({
                             "turn": t.notation(board),
-                            "state": "open",
+                            "state": state.name(),
                             "pn": pn,
                             "dn": dn,
                         }),
                         settled => json!({
                             "turn": t.notation(board),
-                            "state": if settled == TurnState::Proven { "proven" } else { "disproven" },
+                            "state": settled.name(),
                         }),
                     }).collect::<Vec<_>>(),
                 },

@@ -2,7 +2,7 @@
 //! limits, keyed by their pieces and side to move, with the exact value of those that end the
 //! game or that the endgame tables hold.
 
-use fanorona_env::{Color, Position, Rules};
+use fanorona_env::{Color, Position, Rules, Turn};
 
 use crate::solver::Value;
 use crate::tables::EndgameTables;
@@ -75,6 +75,17 @@ pub(crate) fn wins_for(value: Value, side: Color, attacker: Color) -> bool {
         Value::Loss(_) => side != attacker,
         Value::Draw => false,
     }
+}
+
+/// Each legal complete turn of `pos` with the position after it, in generation order.
+pub(crate) fn turns_and_children(pos: &Position) -> Vec<(Turn, Position)> {
+    let mut out = Vec::new();
+    pos.for_each_turn(|turn| {
+        let mut next = *pos;
+        next.play_turn_unchecked(turn);
+        out.push((*turn, next));
+    });
+    out
 }
 
 /// The positions after each legal complete turn of `pos`, in generation order.

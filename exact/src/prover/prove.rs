@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use fanorona_env::{Color, Position, Rules, Turn};
 
-use super::certificate::Certificate;
+use super::certificate::{Certificate, Settled, settle};
 use super::error::ProverError;
 use super::file::{ProofFile, Record};
-use super::node::{Key, children, exact_value, wins_for};
+use super::node::{Key, turns_and_children};
 use super::search::{Limits, Outcome, Question, Search};
 use super::session::PROVER_STACK;
 use super::table::{Entry, ProofTable};
@@ -167,6 +167,17 @@ pub enum TurnState {
     },
 }
 
+impl TurnState {
+    /// `proven`, `disproven` or `open`.
+    pub fn name(self) -> &'static str {
+        match self {
+            TurnState::Proven => "proven",
+            TurnState::Disproven => "disproven",
+            TurnState::Open { .. } => "open",
+        }
+    }
+}
+
 /// How far a question has got with the turns of its root, turn by turn (the progress of a
 /// long proof, such as the 9x5 start's, that a reader can follow).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -183,18 +194,13 @@ impl RootTurns {
         table: &ProofTable,
         tables: Option<&EndgameTables>,
     ) -> RootTurns {
-        let mut turns = Vec::new();
-        root.for_each_turn(|t| turns.push(*t));
-        let each = turns
+        let each = turns_and_children(root)
             .into_iter()
-            .zip(children(root))
             .map(|(turn, next)| {
-                let state = match exact_value(&next, tables) {
-                    Some(value) if wins_for(value, next.side_to_move(), question.attacker) => {
-                        TurnState::Proven
-                    }
-                    Some(_) => TurnState::Disproven,
-                    None => match table.get(&Key::of(&next)) {
+                let state = match settle(&next, tables, question.attacker) {
+                    Settled::Win => TurnState::Proven,
+                    Settled::NoWin => TurnState::Disproven,
+                    Settled::Open => match table.get(&Key::of(&next)) {
                         Some(Entry::Proven { .. }) => TurnState::Proven,
                         Some(Entry::Disproven) => TurnState::Disproven,
                         Some(Entry::Open { pn, dn }) => TurnState::Open { pn, dn },
@@ -667,9 +673,7 @@ pub fn prove(
     if run.options.turns
         && let Some(value) = value
     {
-        let mut moves = Vec::new();
-        root.for_each_turn(|t| moves.push(*t));
-        for (turn, next) in moves.into_iter().zip(children(&root)) {
+        for (turn, next) in turns_and_children(&root) {
             let status = match value {
                 // Every turn of a lost position loses: the proof covers them all.
                 Verdict::Loss => TurnStatus::Keeps,
