@@ -228,6 +228,6 @@ fn the_rated_checkpoints_of_a_run_make_its_learning_curve() {
         "--curve",
         other.to_str().unwrap(),
     ])
-    .assert_failure("no rated agent is a checkpoint of");
+    .assert_failure("no rated agent is a checkpoint or the student of");
     fanorona(["rate", games.to_str().unwrap(), "--cores", "2"]).assert_failure("--curve");
 }

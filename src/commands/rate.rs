@@ -42,7 +42,7 @@ pub struct Args {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// A training run whose rated checkpoints (agents with `path=RUN/checkpoint-STEP.ckpt`)
-    /// make a learning curve: rating against training time from RUN/metrics.csv, and its
+    /// and student (`path=RUN/student.safetensors`, at the run's end) make a learning curve: rating against training time from RUN/metrics.csv, and its
     /// exact exams (the PNG's second panel). Repeatable.
     #[arg(long, value_name = "RUN")]
     pub curve: Vec<PathBuf>,

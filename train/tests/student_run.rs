@@ -85,6 +85,12 @@ fn a_finished_run_s_agent_is_its_network_taught_to_the_student() {
     let epochs: Vec<&str> = metrics.lines().collect();
     assert_eq!(epochs.len(), 2, "{metrics}");
     assert!(epochs[1].contains("\"epoch\":2") && epochs[1].contains("value_mae"));
+    let elapsed = |line: &str| {
+        serde_json::from_str::<serde_json::Value>(line).unwrap()["elapsed_s"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(0.0 < elapsed(epochs[0]) && elapsed(epochs[0]) <= elapsed(epochs[1]));
 }
 
 #[test]

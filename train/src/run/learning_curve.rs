@@ -1,6 +1,7 @@
 //! A run's learning curve in rating: the ratings that `fanorona rate` fitted to the run's
-//! checkpoints (agents whose `path=` names `RUN/checkpoint-STEP.ckpt`), each placed at the
-//! training time and the self-play positions that produced it, read from the run's
+//! checkpoints (agents whose `path=` names `RUN/checkpoint-STEP.ckpt`) and to its student
+//! (`RUN/student.safetensors`, the run's agent: placed at the run's end, its teaching time
+//! added), each placed at the training time and the self-play positions that produced it, read from the run's
 //! `metrics.csv` (a run of `fanorona train`) or its `learner.csv` (a distributed run: the CLI
 //! roles or Ray).
 
@@ -22,12 +23,16 @@ pub enum CurveError {
     /// The run directory does not exist.
     #[error("the run directory {0} cannot be opened: {1}")]
     Run(PathBuf, String),
-    /// No rated agent is a checkpoint of the run.
+    /// No rated agent is a checkpoint or the student of the run.
     #[error(
-        "no rated agent is a checkpoint of {0} (expected agents such as \
-         net:path={0}/checkpoint-STEP.ckpt,ms=100 in the games)"
+        "no rated agent is a checkpoint or the student of {0} (expected agents such as \
+         net:path={0}/checkpoint-STEP.ckpt,ms=100 or abnet:path={0}/student.safetensors,ms=100 \
+         in the games)"
     )]
     NoCheckpoints(PathBuf),
+    /// The run's student is rated but its metrics have no iteration to place it after.
+    #[error("the student of {0} is rated but its metrics have no iteration")]
+    NoIterations(PathBuf),
     /// A rated checkpoint's step is not in the run's metrics.
     #[error("checkpoint step {step} of {run} has no row in its metrics.csv or learner.csv")]
     UnknownStep {
@@ -43,7 +48,8 @@ pub enum CurveError {
 pub struct CurvePoint {
     /// The run directory, as given.
     pub run: String,
-    /// The agent's options other than `path` (e.g. `sims=400`): one curve per value.
+    /// The agent's options other than `path` (e.g. `sims=400`), after `student,` for the
+    /// run's student: one curve per value.
     pub search: String,
     /// The checkpoint's learner step.
     pub step: u64,
@@ -141,9 +147,18 @@ fn training_seconds(rows: &[RunPoint]) -> Vec<f64> {
         .collect()
 }
 
-/// The step of the checkpoint of `run` that the agent `spec` plays with and the agent's other
-/// options, if it plays with one (`run` canonicalized).
-fn checkpoint_of(spec: &str, run: &Path) -> Option<(u64, String)> {
+/// Which of a run's networks an agent plays with.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum RunNetwork {
+    /// The checkpoint of this learner step.
+    Checkpoint(u64),
+    /// The student the finished run taught (`RUN/student.safetensors`).
+    Student,
+}
+
+/// The network of `run` that the agent `spec` plays with and the agent's other options, if
+/// it plays with one of the run's (`run` canonicalized).
+fn network_of(spec: &str, run: &Path) -> Option<(RunNetwork, String)> {
     let spec = AgentSpec::parse(spec).ok()?;
     let search: Vec<String> = spec
         .options
@@ -152,12 +167,36 @@ fn checkpoint_of(spec: &str, run: &Path) -> Option<(u64, String)> {
         .map(|(key, value)| format!("{key}={value}"))
         .collect();
     let path = Path::new(spec.option("path")?);
-    let step = checkpoint_step(path)?;
+    let network = match checkpoint_step(path) {
+        Some(step) => RunNetwork::Checkpoint(step),
+        None if path.file_name() == RunDir::new(run).student().file_name() => RunNetwork::Student,
+        None => return None,
+    };
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    (parent.canonicalize().ok()? == run).then(|| (step, search.join(",")))
+    let search = match network {
+        RunNetwork::Checkpoint(_) => search.join(","),
+        RunNetwork::Student => ["student".to_string()]
+            .into_iter()
+            .chain(search)
+            .collect::<Vec<_>>()
+            .join(","),
+    };
+    (parent.canonicalize().ok()? == run).then_some((network, search))
+}
+
+/// Seconds the run's student took to teach: the `elapsed_s` of the last line of its metrics
+/// (0 where the file or the field is missing: runs before 2026-12-07 did not record it).
+fn student_seconds(run: &Path) -> f64 {
+    std::fs::read_to_string(RunDir::new(run).student_metrics())
+        .ok()
+        .and_then(|text| {
+            let last = text.lines().last()?;
+            serde_json::from_str::<serde_json::Value>(last).ok()?["elapsed_s"].as_f64()
+        })
+        .unwrap_or(0.0)
 }
 
 /// The learning curves of the run in `run`: its rated checkpoints by search options, then
@@ -174,17 +213,29 @@ pub fn learning_curve(
     let seconds = training_seconds(&rows);
     let mut points = Vec::new();
     for player in &ratings.players {
-        let Some((step, search)) = checkpoint_of(&player.agent, &canonical) else {
+        let Some((network, search)) = network_of(&player.agent, &canonical) else {
             continue;
         };
-        let index =
-            rows.iter()
-                .position(|r| r.step == step)
-                .ok_or_else(|| CurveError::UnknownStep {
-                    run: run.to_path_buf(),
-                    step,
+        let (index, extra_seconds) = match network {
+            RunNetwork::Checkpoint(step) => {
+                let index = rows.iter().position(|r| r.step == step).ok_or_else(|| {
+                    CurveError::UnknownStep {
+                        run: run.to_path_buf(),
+                        step,
+                    }
                 })?;
-        let wall_hours = seconds[index] / 3600.0;
+                (index, 0.0)
+            }
+            RunNetwork::Student => {
+                let last = rows
+                    .len()
+                    .checked_sub(1)
+                    .ok_or_else(|| CurveError::NoIterations(run.to_path_buf()))?;
+                (last, student_seconds(run))
+            }
+        };
+        let step = rows[index].step;
+        let wall_hours = (seconds[index] + extra_seconds) / 3600.0;
         points.push(CurvePoint {
             run: run.display().to_string(),
             search,
@@ -428,6 +479,49 @@ mod tests {
         assert!(matches!(err, CurveError::NoCheckpoints(_)), "{err}");
         assert!(err.to_string().contains("checkpoint-STEP.ckpt"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_student_is_placed_at_the_run_end_with_its_teaching_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let run = dir.path();
+        let rows = [row(1, 60, 1800.0), row(2, 120, 3600.0)];
+        std::fs::write(RunDir::new(run).metrics(), csv_of(&rows)).unwrap();
+        let student = RunDir::new(run).student().display().to_string();
+        let ratings = Ratings {
+            anchor: "minimax:ms=100".into(),
+            games: 200,
+            draw_parameter: 0.5,
+            prior: 2.0,
+            bootstrap_samples: 0,
+            bootstrap_used: 0,
+            seed: 1,
+            players: vec![
+                rated(format!("abnet:path={student},ms=100"), 90.0),
+                rated(
+                    format!("abnet:path={}/other.safetensors", run.display()),
+                    10.0,
+                ),
+            ],
+        };
+        // No teaching time recorded (a run before 2026-12-07): the run's end.
+        let point = &learning_curve(run, &ratings, 2.0).unwrap()[0];
+        assert_eq!(
+            (point.step, point.iteration, point.wall_hours),
+            (120, 2, 1.0)
+        );
+        assert_eq!(point.search, "student,ms=100");
+        assert_eq!(point.positions, 3000);
+        let lines = "{\"kind\":\"epoch\",\"elapsed_s\":900.0}\n\
+                     {\"kind\":\"epoch\",\"elapsed_s\":1800.0}\n";
+        std::fs::write(RunDir::new(run).student_metrics(), lines).unwrap();
+        let curve = learning_curve(run, &ratings, 2.0).unwrap();
+        assert_eq!(curve.len(), 1, "only the student is the run's: {curve:?}");
+        assert_eq!((curve[0].wall_hours, curve[0].core_hours), (1.5, 3.0));
+        // A rated student of a run with no iterations.
+        std::fs::write(RunDir::new(run).metrics(), csv_of::<MetricsRow>(&[])).unwrap();
+        let err = learning_curve(run, &ratings, 2.0).unwrap_err();
+        assert!(matches!(err, CurveError::NoIterations(_)), "{err}");
     }
 
     #[test]

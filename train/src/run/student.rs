@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use fanorona_env::Position;
 use fanorona_util::atomic_write::write_atomic;
@@ -20,7 +21,8 @@ use crate::run_dir::{RunDir, RunDirError};
 /// Teaches `teacher` (the run's network after `step` learner steps) to the student of
 /// `settings`, seeded by the run's seed, and writes it atomically as the run's student (its
 /// step: `step`; `abnet:path=RUN/student.safetensors` plays it) and the epochs' reports (one
-/// JSON line per epoch, its errors against the network on held-out positions) beside it,
+/// JSON line per epoch: its errors against the network on held-out positions and
+/// `elapsed_s`, the seconds of teaching so far) beside it,
 /// reporting its start, steps, epochs and end to `events`. Returns the student's path, or `None` if
 /// `stop` was set before it was taught (then nothing is written).
 pub(super) fn teach_student(
@@ -34,6 +36,7 @@ pub(super) fn teach_student(
 ) -> Result<Option<PathBuf>, TrainError> {
     let board = config.fanorona_board(FanoronaPart::Distill)?;
     events(RunEvent::StudentStarted(settings.clone()));
+    let started = Instant::now();
     let mut reports = Vec::new();
     let taught = distill(
         teacher,
@@ -43,7 +46,7 @@ pub(super) fn teach_student(
         config.run.seed,
         &mut |event| {
             if let DistillEvent::Epoch(report) = &event {
-                reports.push(*report);
+                reports.push((*report, started.elapsed().as_secs_f64()));
             }
             events(RunEvent::Student(event));
         },
@@ -62,11 +65,15 @@ pub(super) fn teach_student(
     Ok(Some(path))
 }
 
-/// Writes `reports` as JSON lines to `path`, atomically.
-fn write_reports(path: &Path, reports: &[EpochReport]) -> Result<(), TrainError> {
+/// Writes `reports` (each with the seconds of teaching up to its epoch's end) as JSON lines
+/// to `path`, atomically.
+fn write_reports(path: &Path, reports: &[(EpochReport, f64)]) -> Result<(), TrainError> {
     let lines: String = reports
         .iter()
-        .map(|report| format!("{}\n", json!({"kind": "epoch", "report": report})))
+        .map(|(report, elapsed_s)| {
+            let line = json!({"kind": "epoch", "elapsed_s": elapsed_s, "report": report});
+            format!("{line}\n")
+        })
         .collect();
     write_atomic(path, lines.as_bytes()).map_err(|error| {
         RunDirError::Io {
