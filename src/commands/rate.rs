@@ -42,8 +42,9 @@ pub struct Args {
     #[arg(long)]
     pub json: Option<PathBuf>,
     /// A training run whose rated checkpoints (agents with `path=RUN/checkpoint-STEP.ckpt`)
-    /// and student (`path=RUN/student.safetensors`, at the run's end) make a learning curve: rating against training time from RUN/metrics.csv, and its
-    /// exact exams (the PNG's second panel). Repeatable.
+    /// and student (`path=RUN/student.safetensors`, at the run's end) make a learning curve:
+    /// rating against training time from RUN/metrics.csv, and its exact exams (the PNG's
+    /// second panel). Repeatable.
     #[arg(long, value_name = "RUN")]
     pub curve: Vec<PathBuf>,
     /// Cores the runs trained on, turning wall-clock hours into core hours (default: this

@@ -1,9 +1,9 @@
 //! A run's learning curve in rating: the ratings that `fanorona rate` fitted to the run's
 //! checkpoints (agents whose `path=` names `RUN/checkpoint-STEP.ckpt`) and to its student
 //! (`RUN/student.safetensors`, the run's agent: placed at the run's end, its teaching time
-//! added), each placed at the training time and the self-play positions that produced it, read from the run's
-//! `metrics.csv` (a run of `fanorona train`) or its `learner.csv` (a distributed run: the CLI
-//! roles or Ray).
+//! added), each placed at the training time and the self-play positions that produced it,
+//! read from the run's `metrics.csv` (a run of `fanorona train`) or its `learner.csv` (a
+//! distributed run: the CLI roles or Ray).
 
 use std::path::{Path, PathBuf};
 
@@ -160,7 +160,7 @@ enum RunNetwork {
 /// it plays with one of the run's (`run` canonicalized).
 fn network_of(spec: &str, run: &Path) -> Option<(RunNetwork, String)> {
     let spec = AgentSpec::parse(spec).ok()?;
-    let search: Vec<String> = spec
+    let mut search: Vec<String> = spec
         .options
         .iter()
         .filter(|(key, _)| key != "path")
@@ -176,15 +176,10 @@ fn network_of(spec: &str, run: &Path) -> Option<(RunNetwork, String)> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let search = match network {
-        RunNetwork::Checkpoint(_) => search.join(","),
-        RunNetwork::Student => ["student".to_string()]
-            .into_iter()
-            .chain(search)
-            .collect::<Vec<_>>()
-            .join(","),
-    };
-    (parent.canonicalize().ok()? == run).then_some((network, search))
+    if network == RunNetwork::Student {
+        search.insert(0, "student".to_string());
+    }
+    (parent.canonicalize().ok()? == run).then(|| (network, search.join(",")))
 }
 
 /// Seconds the run's student took to teach: the `elapsed_s` of the last line of its metrics
@@ -211,6 +206,7 @@ pub fn learning_curve(
         .map_err(|e| CurveError::Run(run.to_path_buf(), e.to_string()))?;
     let rows = read_progress(run)?;
     let seconds = training_seconds(&rows);
+    let teaching_seconds = student_seconds(run);
     let mut points = Vec::new();
     for player in &ratings.players {
         let Some((network, search)) = network_of(&player.agent, &canonical) else {
@@ -231,7 +227,7 @@ pub fn learning_curve(
                     .len()
                     .checked_sub(1)
                     .ok_or_else(|| CurveError::NoIterations(run.to_path_buf()))?;
-                (last, student_seconds(run))
+                (last, teaching_seconds)
             }
         };
         let step = rows[index].step;
