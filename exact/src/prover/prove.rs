@@ -275,9 +275,10 @@ struct Run<'a, 'b> {
     file: ProofFile,
     work: [ProofTable; 2],
     options: ProveOptions<'b>,
+    /// When the searches began (after the file's records were checked).
     started: Instant,
-    /// When the budget of seconds ends (`None`: no limit).
-    deadline: Option<Instant>,
+    /// The budget of seconds, counted from `started` (`None`: no limit).
+    seconds: Option<Duration>,
     nodes: u64,
 }
 
@@ -403,6 +404,12 @@ fn search_question(
 }
 
 impl Run<'_, '_> {
+    /// When the budget of seconds ends: `seconds` after the searches began, not after the
+    /// loaded file was checked (`None`: no limit, or beyond the clock's range).
+    fn deadline(&self) -> Option<Instant> {
+        self.seconds.and_then(|span| self.started.checked_add(span))
+    }
+
     /// The answer the proof file holds to `question` at `root`, where settled there (its
     /// record checked).
     fn settled(
@@ -448,7 +455,7 @@ impl Run<'_, '_> {
         QuestionBudget {
             tables: self.tables,
             max_nodes: self.options.max_nodes.saturating_sub(self.nodes),
-            deadline: self.deadline,
+            deadline: self.deadline(),
             max_entries: self.options.max_entries,
             stop: self.options.stop,
             halt,
@@ -603,6 +610,18 @@ fn certified_table(certificate: &Certificate) -> ProofTable {
     table
 }
 
+/// The budget of `max_seconds` as a duration: `None` for no limit (none given, or beyond what
+/// a duration holds); an error for a negative number or NaN.
+fn seconds_budget(max_seconds: Option<f64>) -> Result<Option<Duration>, ProverError> {
+    match max_seconds {
+        Some(seconds) if seconds.is_nan() || seconds < 0.0 => Err(ProverError::BadOptions(
+            format!("{seconds} seconds: expected a number of seconds from 0 up"),
+        )),
+        Some(seconds) => Ok(Duration::try_from_secs_f64(seconds).ok()),
+        None => Ok(None),
+    }
+}
+
 /// Proves the value of `pos` (a turn start; the standard rules, draw limits ignored) with the
 /// `tables` at the leaves, continuing the searches of `file` (a new [`ProofFile`] to start
 /// afresh). Returns what was proven and the updated file. Every settled answer has been
@@ -630,18 +649,7 @@ pub fn prove(
             t.board()
         )));
     }
-    let deadline = match options.max_seconds {
-        Some(seconds) if seconds.is_nan() || seconds < 0.0 => {
-            return Err(ProverError::BadOptions(format!(
-                "{seconds} seconds: expected a number of seconds from 0 up"
-            )));
-        }
-        // Beyond what a duration or the clock holds: no limit.
-        Some(seconds) => Duration::try_from_secs_f64(seconds)
-            .ok()
-            .and_then(|span| Instant::now().checked_add(span)),
-        None => None,
-    };
+    let seconds = seconds_budget(options.max_seconds)?;
     let mut file = file;
     check_tables(&file, tables)?;
     for record in &mut file.records {
@@ -660,7 +668,7 @@ pub fn prove(
         work,
         options,
         started: Instant::now(),
-        deadline,
+        seconds,
         nodes: 0,
     };
     let value = run.value(&root)?;
@@ -846,5 +854,41 @@ mod tests {
         // Before any look the pace is unknown: the first look is begun while time is left.
         assert!(TrapLook::default().fits(1_000_000, Some(deadline)));
         assert!(!TrapLook::default().fits(10, Some(Instant::now())));
+    }
+
+    #[test]
+    fn the_budget_of_seconds_is_checked_and_counts_from_when_the_searches_begin() {
+        for bad in [f64::NAN, -1.0] {
+            let err = seconds_budget(Some(bad)).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("expected a number of seconds from 0 up")
+            );
+        }
+        assert_eq!(seconds_budget(None).unwrap(), None);
+        assert_eq!(seconds_budget(Some(f64::INFINITY)).unwrap(), None);
+        assert_eq!(seconds_budget(Some(1e300)).unwrap(), None);
+        let span = seconds_budget(Some(1.5)).unwrap();
+        assert_eq!(span, Some(Duration::from_millis(1500)));
+        // A run whose searches began 10 s ago (checking a long file, say) has 1.5 s from then.
+        let started = Instant::now() - Duration::from_secs(10);
+        let run = Run {
+            tables: None,
+            file: ProofFile::new(fanorona_env::Board::new(5, 5).unwrap()),
+            work: Default::default(),
+            options: ProveOptions {
+                max_nodes: 1,
+                max_seconds: Some(1.5),
+                max_entries: 1,
+                turns: false,
+                progress: &mut |_| {},
+                stop: None,
+                parallel: false,
+            },
+            started,
+            seconds: span,
+            nodes: 0,
+        };
+        assert_eq!(run.deadline(), Some(started + Duration::from_millis(1500)));
     }
 }
