@@ -6,9 +6,8 @@
 //! legal, an accepted record replays). Fixed seeds and counts: the same inputs on every run,
 //! about 20 seconds of processor time in release mode.
 
-use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use fanorona_env::{AgentSpec, Board, Fanorona, Game, GameId, History, Position, Rules};
 use fanorona_eval::GameRecord;
@@ -22,6 +21,7 @@ use fanorona_train::model::{PolicyValueNet, Trainer};
 use fanorona_train::replay::{ReplayBuffer, TrajectoryMeta, TrajectoryRecorder};
 use fanorona_train::run_dir::RunDir;
 use fanorona_train::{RngState, TrainRng};
+use fanorona_util::shared_output::SharedOutput;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -190,21 +190,6 @@ fn game_records_are_read_or_refused_and_what_is_read_replays() {
     }
 }
 
-/// A writer the test reads while the server owns it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 /// A random protocol line: a command with random or damaged arguments, or random text, on
 /// one line. Searches are kept short (fast agents, small limits).
 fn protocol_line(rng: &mut StdRng) -> String {
@@ -279,7 +264,7 @@ fn engine_protocol_lines_are_answered_or_refused() {
     let mut rng = StdRng::seed_from_u64(4);
     let registry = Arc::new(fanorona_train::players::registry());
     for _ in 0..500 {
-        let out = Shared::default();
+        let out = SharedOutput::default();
         let mut server = Server::new(
             registry.clone(),
             AgentSpec::parse("random").unwrap(),
@@ -289,7 +274,7 @@ fn engine_protocol_lines_are_answered_or_refused() {
         let lines: Vec<String> = (0..40).map(|_| protocol_line(&mut rng)).collect();
         let script = lines.join("\n") + "\nisready\n";
         server.run(script.as_bytes()).unwrap();
-        let answer = String::from_utf8(std::mem::take(&mut *out.0.lock().unwrap())).unwrap();
+        let answer = out.take_text();
         let gos = lines
             .iter()
             .filter(|l| l.split_whitespace().next() == Some("go"))

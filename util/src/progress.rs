@@ -165,6 +165,7 @@ pub fn bar_if(shown: bool, len: u64, unit: &str) -> ProgressBar {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::shared_output::SharedOutput;
 
     #[test]
     fn bars_count_their_items_whether_shown_or_not() {
@@ -178,34 +179,8 @@ mod tests {
         assert_eq!(resumed.position(), 4);
     }
 
-    /// A writer whose bytes a test reads back.
-    #[derive(Clone, Default)]
-    struct Shared(std::sync::Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Shared {
-        fn lines(&self) -> Vec<String> {
-            let bytes = self.0.lock().unwrap().clone();
-            String::from_utf8(bytes)
-                .unwrap()
-                .lines()
-                .map(str::to_string)
-                .collect()
-        }
-    }
-
-    fn bar_on_lines(every: Duration) -> (ProgressBar, Shared) {
-        let out = Shared::default();
+    fn bar_on_lines(every: Duration) -> (ProgressBar, SharedOutput) {
+        let out = SharedOutput::default();
         let lines = Lines::new(Box::new(out.clone()), every);
         let bar =
             ProgressBar::with_draw_target(Some(10), ProgressDrawTarget::term_like(Box::new(lines)))
@@ -220,19 +195,17 @@ mod tests {
         bar.set_message("score 0.5");
         bar.inc(3);
         bar.inc(4);
-        let lines = out.lines();
-        assert!(
-            lines.iter().any(|l| l == "3/10 games score 0.5"),
-            "{lines:?}"
-        );
-        assert_eq!(lines.last().unwrap(), "7/10 games score 0.5");
+        let text = out.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines.contains(&"3/10 games score 0.5"), "{lines:?}");
+        assert_eq!(lines.last(), Some(&"7/10 games score 0.5"));
         assert!(lines.iter().all(|l| !l.contains('\n') && !l.contains('\r')));
         // One line a period: the first drawing only, within an hour.
         let (bar, out) = bar_on_lines(Duration::from_secs(3600));
         for _ in 0..5 {
             bar.inc(1);
         }
-        assert_eq!(out.lines().len(), 1, "{:?}", out.lines());
+        assert_eq!(out.text().lines().count(), 1, "{:?}", out.text());
     }
 
     #[test]

@@ -403,38 +403,12 @@ impl<W: Write + Send + 'static> Server<W> {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Mutex;
+    use fanorona_util::shared_output::SharedOutput;
 
     use super::*;
 
-    /// A writer whose contents the test can read while the server owns it.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
-            Ok(buf.len())
-        }
-
-        fn flush(&mut self) -> io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Shared {
-        fn take_lines(&self) -> Vec<String> {
-            let bytes = std::mem::take(&mut *self.0.lock().unwrap());
-            String::from_utf8(bytes)
-                .unwrap()
-                .lines()
-                .map(str::to_string)
-                .collect()
-        }
-    }
-
-    fn server(spec: &str) -> (Server<Shared>, Shared) {
-        let out = Shared::default();
+    fn server(spec: &str) -> (Server<SharedOutput>, SharedOutput) {
+        let out = SharedOutput::default();
         let server = Server::new(
             Arc::new(crate::registry()),
             AgentSpec::parse(spec).unwrap(),
@@ -444,7 +418,7 @@ mod tests {
         (server, out)
     }
 
-    fn session(server: &mut Server<Shared>, out: &Shared, script: &str) -> Vec<String> {
+    fn session(server: &mut Server<SharedOutput>, out: &SharedOutput, script: &str) -> Vec<String> {
         server.run(script.as_bytes()).unwrap();
         out.take_lines()
     }
@@ -573,7 +547,7 @@ mod tests {
             path_extensions: &[],
             factory: |_, seed| Ok(Box::new(MadeFor5x3(fanorona_env::RandomAgent::new(seed)))),
         });
-        let out = Shared::default();
+        let out = SharedOutput::default();
         let spec = registry.parse("fivebythree").unwrap();
         let mut s = Server::new(Arc::new(registry), spec, out.clone()).unwrap();
         let lines = session(

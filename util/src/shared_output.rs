@@ -1,0 +1,60 @@
+//! [`SharedOutput`]: a writer whose bytes can be read back while another owner (a server, a
+//! progress bar) holds a clone and writes to it: to capture what a component prints.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// An in-memory writer shared by its clones: what one clone writes, every clone reads.
+#[derive(Clone, Debug, Default)]
+pub struct SharedOutput(Arc<Mutex<Vec<u8>>>);
+
+impl SharedOutput {
+    /// The text written so far, left in place (invalid UTF-8 replaced).
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.bytes()).into_owned()
+    }
+
+    /// The text written so far, taken out: the next call sees only what is written after.
+    pub fn take_text(&self) -> String {
+        let bytes = std::mem::take(&mut *self.bytes());
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    /// The lines written so far, taken out (see [`SharedOutput::take_text`]).
+    pub fn take_lines(&self) -> Vec<String> {
+        self.take_text().lines().map(str::to_string).collect()
+    }
+
+    fn bytes(&self) -> std::sync::MutexGuard<'_, Vec<u8>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Write for SharedOutput {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.bytes().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clones_share_what_is_written_and_taking_empties_it() {
+        let out = SharedOutput::default();
+        let mut writer = out.clone();
+        write!(writer, "one\ntwo").unwrap();
+        assert_eq!(out.text(), "one\ntwo");
+        assert_eq!(out.take_text(), "one\ntwo");
+        writeln!(writer, "three\nfour").unwrap();
+        assert_eq!(out.text(), "three\nfour\n");
+        assert_eq!(out.take_lines(), ["three", "four"]);
+        assert_eq!(out.text(), "");
+    }
+}
