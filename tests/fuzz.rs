@@ -274,7 +274,7 @@ fn engine_protocol_lines_are_answered_or_refused() {
         let lines: Vec<String> = (0..40).map(|_| protocol_line(&mut rng)).collect();
         let script = lines.join("\n") + "\nisready\n";
         server.run(script.as_bytes()).unwrap();
-        let answer = out.take_text();
+        let answer = out.take_text().unwrap();
         let gos = lines
             .iter()
             .filter(|l| l.split_whitespace().next() == Some("go"))

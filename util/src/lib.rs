@@ -4,8 +4,8 @@
 //! [`memory`] (requested counts checked against the machine's memory) and [`denormals`]
 //! (threads, rayon pools included, that flush denormal floats to zero) and [`progress`] (the one
 //! look of the progress bars the command-line tool draws) and [`shared_output`] (a writer
-//! whose text can be read back, to capture what a component prints). All are public modules: their
-//! functions' names need them.
+//! whose text can be read back, to capture what a component prints). All are public modules:
+//! their functions' names need them.
 
 pub mod atomic_write;
 pub mod denormals;

@@ -195,7 +195,7 @@ mod tests {
         bar.set_message("score 0.5");
         bar.inc(3);
         bar.inc(4);
-        let text = out.text();
+        let text = out.text().unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines.contains(&"3/10 games score 0.5"), "{lines:?}");
         assert_eq!(lines.last(), Some(&"7/10 games score 0.5"));
@@ -205,7 +205,8 @@ mod tests {
         for _ in 0..5 {
             bar.inc(1);
         }
-        assert_eq!(out.text().lines().count(), 1, "{:?}", out.text());
+        let text = out.text().unwrap();
+        assert_eq!(text.lines().count(), 1, "{text:?}");
     }
 
     #[test]

@@ -420,7 +420,7 @@ mod tests {
 
     fn session(server: &mut Server<SharedOutput>, out: &SharedOutput, script: &str) -> Vec<String> {
         server.run(script.as_bytes()).unwrap();
-        out.take_lines()
+        out.take_lines().unwrap()
     }
 
     #[test]
@@ -696,7 +696,7 @@ go depth 1
         let start = std::time::Instant::now();
         s.handle("stop").unwrap();
         assert!(start.elapsed() < std::time::Duration::from_secs(5));
-        let lines = out.take_lines();
+        let lines = out.take_lines().unwrap();
         assert_eq!(lines[0], "readyok", "{lines:?}");
         let best = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
         Position::standard().parse_turn(best).unwrap();
